@@ -1,0 +1,39 @@
+#pragma once
+/**
+ * @file evaluate.h
+ * The reference performance model: one configuration in, statistics or diagnostics out.
+ * Pure: no I/O, no globals, no exceptions for infeasible input.
+ */
+
+#include "gapstudio/model/calculon_inputs.h"
+#include "gapstudio/model/diagnostics.h"
+#include "gapstudio/model/quirks.h"
+#include "gapstudio/model/stats.h"
+
+#include <vector>
+
+namespace gapstudio::model {
+
+struct EvaluateOptions {
+    bool withLayers = false;                ///< fill Evaluation::layers (the reference's `-l`)
+    Quirks quirks = Quirks::reference();     ///< reproduce the reference's quirks (default)
+};
+
+struct Evaluation {
+    bool ok = false;                 ///< false: `diagnostics` says why; `stats` is then meaningless
+    Stats stats;
+    std::vector<LayerStats> layers;  ///< only with EvaluateOptions::withLayers
+    Diagnostics diagnostics;
+};
+
+/// Checks the execution against the application and system: the reference's assertions
+/// (malformed input) and its `Llm.Error` checks that can be made before running (network tiers,
+/// interleaving, offload). Memory capacity is checked by evaluate() after the run.
+[[nodiscard]] Diagnostics checkConfiguration(const Application &app, const Execution &exe,
+                                             const System &sys);
+
+/// Evaluates one training (or inference) step of `app` laid out as `exe` on `sys`.
+[[nodiscard]] Evaluation evaluate(const Application &app, const Execution &exe, const System &sys,
+                                  const EvaluateOptions &options = {});
+
+} // namespace gapstudio::model
