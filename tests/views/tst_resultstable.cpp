@@ -2,6 +2,7 @@
 #include "results/resultstable.h"
 #include "scenario/defaultscenario.h"
 
+#include <QFile>
 #include <QTableWidget>
 #include <QTest>
 
@@ -31,6 +32,31 @@ private slots:
         QCOMPARE(scenario.execution.tensorPar * scenario.execution.pipelinePar * scenario.execution.dataPar,
                  scenario.execution.numProcs);
         QCOMPARE(scenario.system.networks.size(), std::size_t(2));
+    }
+
+    // The embedded scenario is a copy of validation case 18; this keeps the copies identical.
+    void defaultScenarioMatchesValidationCase_data()
+    {
+        QTest::addColumn<QString>("resource");
+        QTest::addColumn<QString>("caseFile");
+        const QString caseDir = QStringLiteral(TEST_DATA_DIR "/calculon/cases/18_gpt3-175B_4096_h100_fp8/");
+        QTest::newRow("model") << QString::fromUtf8(views::kDefaultModelResource)
+                               << caseDir + QStringLiteral("model.json");
+        QTest::newRow("execution") << QString::fromUtf8(views::kDefaultExecutionResource)
+                                   << caseDir + QStringLiteral("execution.json");
+        QTest::newRow("system") << QString::fromUtf8(views::kDefaultSystemResource)
+                                << caseDir + QStringLiteral("system.json");
+    }
+
+    void defaultScenarioMatchesValidationCase()
+    {
+        QFETCH(QString, resource);
+        QFETCH(QString, caseFile);
+        QFile embedded(resource);
+        QFile validation(caseFile);
+        QVERIFY2(embedded.open(QIODevice::ReadOnly), qPrintable(resource));
+        QVERIFY2(validation.open(QIODevice::ReadOnly), qPrintable(caseFile));
+        QCOMPARE(embedded.readAll(), validation.readAll());
     }
 
     void defaultScenarioShowsRows()
