@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The two newcomer commands of the README, run from the repository root:
+#   bash packaging/setup.sh run    install dependencies, build (preset dev) and start GapStudio
+#   bash packaging/setup.sh test   install dependencies, then build and run the whole test suite
+#                                  twice: preset ci (warnings as errors), then preset asan-ubsan
+# Installing packages needs root; as another user the installer uses sudo. Exits non-zero on any
+# failure. GAPSTUDIO_JOBS (default 2) sets the build parallelism.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+jobs=${GAPSTUDIO_JOBS:-2}
+
+usage()
+{
+    echo "usage: bash packaging/setup.sh run|test" >&2
+    exit 2
+}
+
+step()
+{
+    printf '\n==> %s\n' "$*"
+}
+
+build()
+{
+    local preset=$1
+    step "configure and build (preset $preset)"
+    cmake --preset "$preset"
+    cmake --build --preset "$preset" -j "$jobs"
+}
+
+cmd_run()
+{
+    bash packaging/install-deps.sh
+    build dev
+    if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
+        echo "note: neither DISPLAY nor WAYLAND_DISPLAY is set, so GapStudio runs on a virtual" \
+            "X server (xvfb-run) and its window is not visible. Press Ctrl+C to stop it."
+        exec xvfb-run -a -s "-screen 0 1280x800x24" build/bin/gapstudio
+    fi
+    exec build/bin/gapstudio
+}
+
+cmd_test()
+{
+    bash packaging/install-deps.sh
+
+    # Headless: Qt's offscreen platform, and a private runtime directory (Qt wants mode 0700).
+    export QT_QPA_PLATFORM=offscreen
+    XDG_RUNTIME_DIR=$(mktemp -d) # mktemp -d creates it with mode 0700
+    export XDG_RUNTIME_DIR
+    trap 'rm -rf "$XDG_RUNTIME_DIR"' EXIT
+
+    local failed=()
+
+    build ci
+    step "test (preset ci)"
+    ctest --preset ci || failed+=("ctest --preset ci")
+
+    build asan-ubsan
+    step "test (preset asan-ubsan)"
+    # Any sanitizer report aborts the test: ASAN_OPTIONS/UBSAN_OPTIONS are in the test preset.
+    ctest --preset asan-ubsan || failed+=("ctest --preset asan-ubsan")
+
+    if ((${#failed[@]} > 0)); then
+        printf '\nFAILED: %s\n' "${failed[@]}" >&2
+        exit 1
+    fi
+    printf '\nAll tests passed (ci and asan-ubsan).\n'
+}
+
+case "${1:-}" in
+run) cmd_run ;;
+test) cmd_test ;;
+*) usage ;;
+esac
