@@ -1,16 +1,98 @@
-// Temporary stub so that the tree links while the model is being ported.
+// One evaluation of the reference model: compile (layout, block), run (block, batch, memory),
+// check capacities. Calculon caa4b11 `Llm.compile` / `Llm.run`; calculon-model.md §2-§8.
 #include "gapstudio/model/evaluate.h"
+
+#include "block_stats.h"
+#include "checks.h"
+#include "run.h"
 
 namespace gapstudio::model {
 
-Diagnostics checkConfiguration(const Application &, const Execution &, const System &)
+namespace detail {
+
+Layout compileLayout(const Application &app, const Execution &exe) noexcept
 {
-    return {};
+    Layout lay;
+    // Uneven PP: the first L mod pp stages get one block more; processor 0 is reported, and
+    // the later stages' missing blocks shorten its bubble (§4.5).
+    lay.blocksPerProc = app.numBlocks / exe.pipelinePar;
+    if (app.numBlocks % exe.pipelinePar != 0) {
+        lay.blocksPerProc += 1;
+        lay.bubbleReductionBlocks = exe.pipelinePar - app.numBlocks % exe.pipelinePar;
+    }
+    lay.blocksPerChunk = lay.blocksPerProc / exe.pipelineInterleaving;
+    lay.chunksPerProc = lay.blocksPerProc / lay.blocksPerChunk;
+    lay.baseblocksPerChunk = lay.blocksPerChunk - 1;
+    lay.microbatches = exe.batchSize / exe.dataPar / exe.microbatchSize;
+    const std::int64_t batchSeq = exe.microbatchSize * app.seqSize;
+    lay.activationSize = dbl(batchSeq * app.hidden);
+    lay.seqParActivationSize = dbl(batchSeq / exe.tensorPar * app.hidden);
+    return lay;
 }
 
-Evaluation evaluate(const Application &, const Execution &, const System &, const EvaluateOptions &)
+} // namespace detail
+
+Evaluation evaluate(const Application &app, const Execution &exe, const System &sys, const EvaluateOptions &options)
 {
-    return {};
+    using namespace detail;
+    Evaluation result;
+    result.diagnostics = checkConfiguration(app, exe, sys);
+    if (!result.diagnostics.empty())
+        return result;
+
+    const auto dt = static_cast<std::size_t>(exe.datatype);
+    Run run{app, exe, sys, options.quirks, compileLayout(app, exe), {}};
+    run.ctx.matrix = &*sys.matrix[dt];
+    run.ctx.vector = &*sys.vector[dt];
+    run.ctx.mem1 = &sys.mem1;
+    run.ctx.mode = sys.processingMode;
+    run.ctx.bytesPerElement = bytesPerElement(exe.datatype);
+    run.ctx.optimizerShards = exe.optimizerSharding ? dbl(exe.dataPar) : 1.0;
+    run.tpNetIndex = exe.tensorParNet;
+    run.ppNetIndex = exe.pipelineParNet;
+    run.dpNetIndex = exe.dataParNet;
+    run.tpNet = &sys.networks[static_cast<std::size_t>(exe.tensorParNet)];
+    run.ppNet = &sys.networks[static_cast<std::size_t>(exe.pipelineParNet)];
+    run.dpNet = &sys.networks[static_cast<std::size_t>(exe.dataParNet)];
+
+    const Block block = buildBlock(app, exe, sys);
+    Stats &o = result.stats;
+    const double b = run.ctx.bytesPerElement;
+    // Full recompute keeps one checkpoint, the block input A, per block and microbatch (§5).
+    if (exe.training && exe.activationRecompute == Recompute::Full)
+        o.block_act_checkpoint_size = run.layout.activationSize * b;
+    computeBlockStats(block, run.ctx, exe, options.quirks, o);
+
+    // §4.3: the p2p message is the sequence-split activation when TP splits it at chunk edges.
+    if (exe.pipelinePar > 1) {
+        const bool split = exe.tensorParCommType != TpCommType::Ar;
+        o.block_fw_pp_size = (split ? run.layout.seqParActivationSize : run.layout.activationSize) * b;
+    }
+    if (exe.training)
+        o.block_bw_pp_size = o.block_fw_pp_size;
+
+    computeBatchStats(run, o);
+    computeMemoryAndEfficiency(run, block, o);
+
+    result.ok = true;
+    if (o.proc_mem_tier1_cap_req > sys.mem1.capacity_B) {
+        result.ok = false;
+        result.diagnostics.push_back({DiagnosticCode::Tier1CapacityExceeded, "",
+                                      "Mem tier1 needs " + humanBytes(o.proc_mem_tier1_cap_req) + " but only has " +
+                                          humanBytes(sys.mem1.capacity_B)});
+    }
+    if (o.proc_mem_tier2_cap_req > sys.mem2.capacity_B) {
+        result.ok = false;
+        result.diagnostics.push_back({DiagnosticCode::Tier2CapacityExceeded, "",
+                                      "Mem tier2 needs " + humanBytes(o.proc_mem_tier2_cap_req) + " but only has " +
+                                          humanBytes(sys.mem2.capacity_B)});
+    }
+    if (options.withLayers) {
+        result.layers.reserve(block.size);
+        for (const Layer &l : block)
+            result.layers.push_back(layerStats(l, run.ctx));
+    }
+    return result;
 }
 
 } // namespace gapstudio::model

@@ -1,1 +1,359 @@
-// placeholder, being written
+// Per-layer costs of the reference model (Calculon `llm/layers.py` at caa4b11;
+// calculon-model.md §3.2-§3.3, §4.2 and §4.4). Evaluation orders follow the reference so that
+// results agree to the last bit where it matters.
+#include "layers.h"
+
+#include "network.h"
+
+namespace gapstudio::model::detail {
+
+namespace {
+
+double processing(const LayerContext &c, double flopTime, double memoryTime) noexcept
+{
+    // §3.3: roofline overlaps compute and memory, no_overlap adds them.
+    if (c.mode == ProcessingMode::Roofline)
+        return flopTime > memoryTime ? flopTime : memoryTime;
+    return flopTime + memoryTime;
+}
+
+double vectorFlopTime(const LayerContext &c, double flops) noexcept
+{
+    return flops / (c.vector->peak_flops * c.vector->efficiency.lookup(flops));
+}
+
+bool splitComm(const Layer &l, bool baseblock) noexcept
+{
+    // §4.2: rs_ag always splits; p2p_rs_ag splits only on the edge block of a chunk.
+    return l.commType == TpCommType::RsAg || (l.commType == TpCommType::P2pRsAg && !baseblock);
+}
+
+double genericFwMem(const Layer &l, const LayerContext &c) noexcept
+{
+    return (l.inputs + l.outputs + l.weightSpace) * c.bytesPerElement;
+}
+
+double genericAgradMem(const Layer &l, const LayerContext &c) noexcept
+{
+    return (l.weightSpace + (l.activationSpace + l.activationGrads)) * c.bytesPerElement;
+}
+
+double tpCommNetTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept
+{
+    if (l.numPeers == 1)
+        return 0;
+    const bool split = splitComm(l, baseblock);
+    // The reduction's own compute and memory time travels with the communication (§3.2).
+    const double compute = processing(c, flopsTime(l, c, s), memTime(l, c, s));
+    const double bytes = commBytes(l, c, s, baseblock);
+    double fwNet = 0;
+    double bwNet = 0;
+    if (split) {
+        fwNet = networkTime(*l.net, l.conjugate ? NetOp::ReduceScatter : NetOp::AllGather, bytes, l.numPeers);
+        bwNet = networkTime(*l.net, l.conjugate ? NetOp::AllGather : NetOp::ReduceScatter, bytes, l.numPeers);
+    } else if (l.conjugate) {
+        fwNet = networkTime(*l.net, NetOp::AllReduce, bytes, l.numPeers);
+    } else {
+        bwNet = networkTime(*l.net, NetOp::AllReduce, bytes, l.numPeers);
+    }
+    switch (s) {
+    case Stage::Fw:
+        return fwNet + compute;
+    case Stage::Agrad:
+        return bwNet + compute;
+    case Stage::Wgrad:
+        // Re-communication during the backward pass (recompute or all-gather redo).
+        return l.needsRecomm ? fwNet + compute : 0;
+    case Stage::Optim:
+        break;
+    }
+    return 0;
+}
+
+double overlappedNetTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept
+{
+    if (l.numPeers == 1)
+        return 0;
+    const bool split = splitComm(l, baseblock);
+    const double peers = static_cast<double>(l.numPeers);
+    bool hasFw = true;
+    bool hasBw = true;
+    NetOp fwOp = NetOp::AllReduce;
+    NetOp bwOp = NetOp::AllReduce;
+    double fwFlopTime = 0;
+    double bwFlopTime = 0;
+    // The reduction side pays (n-1)/n of the tensor in vector flops.
+    const double reductionFlops = commBytes(l, c, s, baseblock) / c.bytesPerElement * (peers - 1) / peers;
+    if (l.conjugate) {
+        if (split) {
+            fwOp = NetOp::ReduceScatter;
+            bwOp = NetOp::AllGather;
+        } else {
+            hasBw = false; // identity backward
+        }
+        fwFlopTime = vectorFlopTime(c, reductionFlops);
+    } else {
+        if (split) {
+            fwOp = NetOp::AllGather;
+            bwOp = NetOp::ReduceScatter;
+        } else {
+            hasFw = false; // identity forward
+        }
+        bwFlopTime = vectorFlopTime(c, reductionFlops);
+    }
+    switch (s) {
+    case Stage::Fw:
+        return hasFw ? networkTime(*l.net, fwOp, commBytes(l, c, s, baseblock), l.numPeers) + fwFlopTime : 0;
+    case Stage::Agrad:
+        return hasBw ? networkTime(*l.net, bwOp, commBytes(l, c, s, baseblock), l.numPeers) + bwFlopTime : 0;
+    case Stage::Wgrad:
+        return l.needsRecomm && hasFw ? networkTime(*l.net, fwOp, commBytes(l, c, s, baseblock), l.numPeers)
+                                      : 0;
+    case Stage::Optim:
+        break;
+    }
+    return 0;
+}
+
+StageTiming overlappedProcessingTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept
+{
+    // §4.4: the GEMM is cut into N tiles, each overlapping one comm tile. While communicating,
+    // the network's processor_usage slows compute. The reference always passes the base block's
+    // W (QUIRK §4.4 (1), Quirks::overlapEdgeEqualsBase).
+    const double pu = l.net->processorUsage;
+    const double flop = flopsTime(l, c, s);
+    const double flopSlowed = flop / (1 - pu);
+    const double memory = memTime(l, c, s);
+    const double net = netTime(l, c, s, baseblock);
+    const double compute = processing(c, flop, memory);
+    StageTiming t;
+    if (net == 0) {
+        t.time = compute;
+        return t;
+    }
+    const double tiles = static_cast<double>(l.numTiles);
+    const double computeSlowed = processing(c, flopSlowed, memory);
+    const double flopTileSlowed = flopSlowed / tiles;
+    const double netTile = net / tiles;
+    const double computeTile = compute / tiles;
+    const double computeTileSlowed = computeSlowed / tiles;
+    const double inflection = netTile - flopTileSlowed;
+    if (inflection > 0) {
+        // Communication is longer than compute: the excess is exposed.
+        t.time = computeTile + (tiles - 1) * computeTileSlowed;
+        t.exposed = (tiles - 1) * inflection;
+    } else {
+        // Communication hides behind compute but steals processor_usage of it.
+        t.time = computeTile + (tiles - 1) * computeTile + (tiles - 1) * netTile * pu;
+    }
+    if (l.overlap == TpOverlap::Pipe) {
+        // QUIRK (§4.4, pipeTileCountedTwice): one un-overlapped comm tile, counted in both the
+        // layer's processing time and its exposed comm time.
+        t.exposed += netTile;
+        t.time += netTile;
+    }
+    return t;
+}
+
+} // namespace
+
+bool usesMatrixEngine(const Layer &l) noexcept
+{
+    return l.kind == LayerKind::Linear || l.kind == LayerKind::LinearOverlapped || l.kind == LayerKind::BatchMatMul;
+}
+
+double stageFlops(const Layer &l, const LayerContext &c, Stage s) noexcept
+{
+    switch (s) {
+    case Stage::Fw:
+        return l.fwFlops;
+    case Stage::Agrad:
+        return l.agradFlops;
+    case Stage::Wgrad:
+        return l.wgradFlops;
+    case Stage::Optim:
+        break;
+    }
+    // Adam: 11 flops per (sharded) weight gradient.
+    return l.weightGrads / c.optimizerShards * 11;
+}
+
+double stageMemAccessed(const Layer &l, const LayerContext &c, Stage s) noexcept
+{
+    switch (s) {
+    case Stage::Fw:
+        switch (l.kind) {
+        case LayerKind::DropOut:
+            // Plus the 1-byte mask per element.
+            return (l.inputs + l.outputs) * c.bytesPerElement + l.activationSpace;
+        case LayerKind::Fork:
+            return 0;
+        case LayerKind::TPComm:
+            if (l.commType != TpCommType::RsAg && !l.conjugate)
+                return 0; // identity
+            return genericFwMem(l, c);
+        default:
+            return genericFwMem(l, c);
+        }
+    case Stage::Agrad:
+        switch (l.kind) {
+        case LayerKind::DropOut:
+        case LayerKind::GeLU:
+        case LayerKind::SoftMax:
+            return stageMemAccessed(l, c, Stage::Fw);
+        case LayerKind::Fork:
+            return l.activationSpace * c.bytesPerElement * (l.numUsers + 1);
+        case LayerKind::TPComm:
+            if (l.commType != TpCommType::RsAg && l.conjugate)
+                return 0; // identity
+            return genericAgradMem(l, c);
+        default:
+            return genericAgradMem(l, c);
+        }
+    case Stage::Wgrad:
+        if (l.weightSpace == 0)
+            return 0;
+        return (l.weightGrads + (l.activationSpace + l.activationGrads)) * c.bytesPerElement;
+    case Stage::Optim:
+        break;
+    }
+    return optimizerBytes(l, c);
+}
+
+double flopsTime(const Layer &l, const LayerContext &c, Stage s) noexcept
+{
+    const double flops = stageFlops(l, c, s);
+    const ComputeEngine &engine = usesMatrixEngine(l) && s != Stage::Optim ? *c.matrix : *c.vector;
+    return flops / (engine.peak_flops * engine.efficiency.lookup(flops));
+}
+
+double memTime(const Layer &l, const LayerContext &c, Stage s) noexcept
+{
+    const double bytes = stageMemAccessed(l, c, s);
+    return bytes / (c.mem1->bandwidth_Bps * c.mem1->efficiency.lookup(bytes));
+}
+
+StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept
+{
+    if (l.kind == LayerKind::TPComm)
+        return {};
+    if (l.kind == LayerKind::LinearOverlapped)
+        return overlappedProcessingTime(l, c, s, baseblock);
+    return {processing(c, flopsTime(l, c, s), memTime(l, c, s)), 0};
+}
+
+double commBytes(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept
+{
+    if (l.numPeers == 1 || s == Stage::Optim)
+        return 0;
+    const bool split = splitComm(l, baseblock);
+    if (l.kind == LayerKind::TPComm) {
+        if (!split && ((l.conjugate && s == Stage::Agrad) || (!l.conjugate && s == Stage::Fw)))
+            return 0; // identity forward or backward
+        if (s == Stage::Fw || s == Stage::Agrad)
+            return l.commSize * c.bytesPerElement;
+        if (l.needsRecomm && (split || l.conjugate))
+            return l.commSize * c.bytesPerElement;
+        return 0;
+    }
+    if (l.kind != LayerKind::LinearOverlapped)
+        return 0;
+    // The all-gather side moves the full input, the reduce side the full output (§3.2).
+    const double agBytes = l.inputs * c.bytesPerElement;
+    const double arRsBytes = l.outputs * c.bytesPerElement;
+    switch (s) {
+    case Stage::Fw:
+        if (l.conjugate)
+            return arRsBytes;
+        return split ? agBytes : 0;
+    case Stage::Agrad:
+        if (!l.conjugate)
+            return agBytes;
+        return split ? arRsBytes : 0;
+    case Stage::Wgrad:
+        return l.needsRecomm ? commBytes(l, c, Stage::Fw, baseblock) : 0;
+    case Stage::Optim:
+        break;
+    }
+    return 0;
+}
+
+double commTile(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept
+{
+    const double bytes = commBytes(l, c, s, baseblock);
+    return l.kind == LayerKind::LinearOverlapped ? bytes / static_cast<double>(l.numTiles) : bytes;
+}
+
+double netTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept
+{
+    if (l.kind == LayerKind::TPComm)
+        return tpCommNetTime(l, c, s, baseblock);
+    if (l.kind == LayerKind::LinearOverlapped)
+        return overlappedNetTime(l, c, s, baseblock);
+    return 0;
+}
+
+double requiredBandwidth(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept
+{
+    if (l.kind != LayerKind::LinearOverlapped)
+        return 0;
+    const double flopSlowed = flopsTime(l, c, s) / (1 - l.net->processorUsage);
+    return commTile(l, c, s, baseblock) / (flopSlowed / static_cast<double>(l.numTiles));
+}
+
+double weightBytes(const Layer &l, const LayerContext &c) noexcept
+{
+    return l.weightSpace * c.bytesPerElement;
+}
+
+double activationBytes(const Layer &l, const LayerContext &c) noexcept
+{
+    switch (l.kind) {
+    case LayerKind::DropOut:
+        return l.activationSpace; // the 1-byte mask is the only stored activation
+    case LayerKind::TPComm:
+        if (l.commType == TpCommType::RsAg)
+            return l.activationSpace * c.bytesPerElement / static_cast<double>(l.numPeers);
+        return l.conjugate ? l.activationSpace * c.bytesPerElement : 0;
+    default:
+        return l.activationSpace * c.bytesPerElement;
+    }
+}
+
+double outputBytes(const Layer &l, const LayerContext &c) noexcept
+{
+    return l.outputs * c.bytesPerElement;
+}
+
+double weightGradBytes(const Layer &l, const LayerContext &c, bool sharded) noexcept
+{
+    // Low-precision sharded copy for communication, or fp32 for accumulation.
+    if (sharded)
+        return l.weightGrads * c.bytesPerElement / c.optimizerShards;
+    return l.weightGrads * 4;
+}
+
+double activationGradBytes(const Layer &l, const LayerContext &c) noexcept
+{
+    switch (l.kind) {
+    case LayerKind::DropOut:
+        return l.activationGrads;
+    case LayerKind::TPComm:
+        if (l.commType == TpCommType::RsAg)
+            return l.activationSpace * c.bytesPerElement / static_cast<double>(l.numPeers);
+        return l.conjugate ? 0 : l.activationGrads * c.bytesPerElement;
+    default:
+        return l.activationGrads * c.bytesPerElement;
+    }
+}
+
+double optimizerBytes(const Layer &l, const LayerContext &c) noexcept
+{
+    // Adam: fp32 moments m and v (optim_space = 2 * weights) plus an fp32 master copy of the
+    // weights when training in lower precision.
+    const double moments = l.optimSpace * 4;
+    const double master = c.bytesPerElement < 4 ? l.weightSpace * 4 : 0;
+    return (master + moments) / c.optimizerShards;
+}
+
+} // namespace gapstudio::model::detail

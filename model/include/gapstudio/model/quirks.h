@@ -1,29 +1,29 @@
 #pragma once
 /**
  * @file quirks.h
- * Each documented QUIRK of the reference model (calculon-model.md) has one switch here. The
- * default, Quirks::reference(), reproduces the reference exactly; Quirks::corrected() fixes them.
+ * Each documented QUIRK of the reference model (calculon-model.md) has one switch here, read in
+ * one place in model/src. The default, Quirks::reference(), reproduces the reference (Calculon at
+ * caa4b11) exactly; Quirks::corrected() switches every one of them off.
  */
 
 namespace gapstudio::model {
 
 struct Quirks {
-    /// §3.3: block_re_* flops/mem stats accumulate the running forward total, not the layer's own.
+    /// §3.3: block_re_{flops,flops_time,mem_accessed,mem_time} add the running forward total at
+    /// each recomputed layer instead of the layer's own value (block_stats.cpp).
     bool recomputeStatsRunningTotal = true;
-    /// §7.1: the ideal time multiplies the per-step optimizer flops by the microbatch count.
+    /// §8.1: the ideal time counts the per-step optimizer flops once per microbatch
+    /// (memory_stats.cpp, efficiencies).
     bool usefulFlopsOptimizerPerMicrobatch = true;
-    /// §4.3: the edge block pays a p2p latency even with pp = 1, and a 0-byte backward p2p in inference.
+    /// §4.3: the edge block pays a 0-byte p2p (one latency) even with pp = 1, and in inference
+    /// also a backward one (batch_stats.cpp).
     bool edgeBlockP2pWithoutPipeline = true;
-    /// §4.4 (pipe): the un-overlapped comm tile counts both in compute time and in exposed TP time.
-    bool pipeTileCountedTwice = true;
-    /// §4.4 (1): edge-block TP-overlap exposed time is the base block's.
+    /// §4.4 (1): a LinearOverlapped's exposed time is computed against the base block's comm
+    /// time, so edge blocks (p2p_rs_ag) expose what base blocks do (block_stats.cpp).
     bool overlapEdgeEqualsBase = true;
 
     [[nodiscard]] static constexpr Quirks reference() noexcept { return {}; }
-    [[nodiscard]] static constexpr Quirks corrected() noexcept
-    {
-        return {false, false, false, false, false};
-    }
+    [[nodiscard]] static constexpr Quirks corrected() noexcept { return {false, false, false, false}; }
 };
 
 } // namespace gapstudio::model

@@ -1,0 +1,219 @@
+// Step-level times of the reference model (Calculon caa4b11 `Llm._compute_batch_stats`;
+// calculon-model.md §4.3 pipeline, §4.5 chunks and bubble, §4.6 data parallelism, §6 offload).
+#include "run.h"
+
+#include "network.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gapstudio::model::detail {
+
+namespace {
+
+double offloadTime(const Run &run, double bytes) noexcept
+{
+    const MemoryTier &mem2 = run.sys.mem2;
+    return bytes / (mem2.bandwidth_Bps * mem2.efficiency.lookup(bytes));
+}
+
+/// The DP communication per block: an all-reduce, or with optimizer sharding a reduce-scatter
+/// plus an all-gather, of the block's weight bytes (§4.6).
+void dataParallelBlock(Run &run, Stats &o) noexcept
+{
+    const Execution &exe = run.exe;
+    if (exe.dataPar > 1 && exe.training) {
+        o.block_dp_size = o.block_weight_space;
+        if (exe.optimizerSharding) {
+            run.blockDpTime = networkTime(*run.dpNet, NetOp::ReduceScatter, o.block_dp_size, exe.dataPar) +
+                              networkTime(*run.dpNet, NetOp::AllGather, o.block_dp_size, exe.dataPar);
+        } else {
+            run.blockDpTime = networkTime(*run.dpNet, NetOp::AllReduce, o.block_dp_size, exe.dataPar);
+        }
+    }
+}
+
+double dpOpScalar(const Run &run) noexcept
+{
+    const NetworkTier &net = *run.dpNet;
+    return run.exe.optimizerSharding ? net.reduceScatter.scalar + net.allGather.scalar : net.allReduce.scalar;
+}
+
+struct DpWindows {
+    double baseOverlap = 0;  ///< per base block: backward time that can hide DP comm
+    double edgeOverlap = 0;
+    double blockCompute = 0; ///< per block: compute slowed by the comm's processor usage
+};
+
+/// §4.6, "window per block": the backward time minus memory accesses (which DP cannot overlap),
+/// plus the optimizer step when it is not sharded, minus TP comm on a shared tier.
+DpWindows dpWindows(const Run &run, const Stats &o) noexcept
+{
+    DpWindows w;
+    const double memoryTime = o.block_agrad_mem_time + o.block_wgrad_mem_time + o.block_re_mem_time;
+    w.baseOverlap = run.baseBwTime - memoryTime;
+    w.edgeOverlap = run.edgeBwTime - memoryTime;
+    // re_flops_time carries the recompute-stats QUIRK (§3.3), as in the reference.
+    w.blockCompute = o.block_agrad_flops_time + o.block_wgrad_flops_time + o.block_re_flops_time;
+    if (!run.exe.optimizerSharding) {
+        w.baseOverlap += o.block_optim_time - o.block_optim_mem_time;
+        w.edgeOverlap += o.block_optim_time - o.block_optim_mem_time;
+        w.blockCompute += o.block_optim_flops_time;
+    }
+    if (run.dpNetIndex == run.tpNetIndex) {
+        // DP cannot overlap TP traffic on the same tier.
+        w.baseOverlap -= o.baseblock_recomm_time + o.baseblock_agrad_tp_time;
+        w.edgeOverlap -= o.edgeblock_recomm_time + o.edgeblock_agrad_tp_time;
+    }
+    return w;
+}
+
+/// §4.6 with `data_par_overlap`: all chunks but the last hide their DP comm behind the backward
+/// pass of pp microbatches; the last chunk hides all but its last block.
+void overlappedDataParallel(Run &run, Stats &o, double chunkBwTime) noexcept
+{
+    const Execution &exe = run.exe;
+    const Layout &lay = run.layout;
+    const double pu = run.dpNet->processorUsage;
+    const double pp = dbl(exe.pipelinePar);
+    const DpWindows w = dpWindows(run, o);
+    const double chunkOverlap = dbl(lay.baseblocksPerChunk) * w.baseOverlap + 1.0 * w.edgeOverlap;
+    const double chunkCompute = dbl(lay.blocksPerChunk) * w.blockCompute;
+    const double overlappableChunks = dbl(exe.pipelineInterleaving - 1);
+    const double lastChunkOverlapSize = dbl(lay.blocksPerChunk - 1);
+    const double window = pp * chunkOverlap;
+    const double compute = pp * chunkCompute;
+    const double chunkDpTime = dbl(lay.blocksPerChunk) * run.blockDpTime;
+    const bool dpSharesPp = run.dpNetIndex == run.ppNetIndex;
+
+    // DP and PP traffic collide on a shared tier, at most once per microbatch in flight.
+    double overlappedPp = 0;
+    if (dpSharesPp) {
+        const std::int64_t remainder = lay.microbatches % exe.pipelinePar;
+        overlappedPp = std::min(std::floor(chunkDpTime / chunkBwTime), dbl(remainder != 0 ? remainder : exe.pipelinePar));
+    }
+    const double inflection = chunkDpTime - (window - overlappedPp * run.chunkBwPpTime) + compute * pu;
+    const double chunksExposed =
+        inflection > 0 ? overlappableChunks * inflection : overlappableChunks * chunkDpTime * pu;
+
+    double chunkOverlapTime = window + compute * pu;
+    if (dpSharesPp)
+        chunkOverlapTime -= run.chunkBwPpTime;
+    chunkOverlapTime *= overlappableChunks;
+    o.dp_bw_overlap_req_chunk =
+        chunkOverlapTime > 0 ? dbl(lay.blocksPerChunk) * o.block_dp_size / chunkOverlapTime * dpOpScalar(run) : 0;
+
+    double lastWindow = 0;
+    if (lay.baseblocksPerChunk > 0) {
+        lastWindow = chunkOverlap - run.chunkBwPpTime - (run.baseBwTime + run.edgeBwTime) / 2;
+        if (!exe.optimizerSharding)
+            lastWindow += o.block_optim_time - o.block_optim_mem_time;
+    }
+    const double lastInflection = (lastChunkOverlapSize * run.blockDpTime) + (w.blockCompute * pu - lastWindow);
+    const double lastExposed =
+        lastInflection > 0 ? lastInflection : lastChunkOverlapSize * run.blockDpTime * pu;
+    const double tailOverlapTime = lastWindow + lastChunkOverlapSize * run.blockDpTime * pu;
+    o.dp_bw_overlap_req_tail =
+        tailOverlapTime > 0 ? dbl(lay.blocksPerChunk) * o.block_dp_size / tailOverlapTime * dpOpScalar(run) : 0;
+
+    // The last block's DP comm is never hidden.
+    o.dp_comm_exposed_time = run.blockDpTime + (chunksExposed + lastExposed);
+    o.dp_comm_link_time = dbl(lay.blocksPerProc) * run.blockDpTime;
+}
+
+} // namespace
+
+void computeBatchStats(Run &run, Stats &o) noexcept
+{
+    const Execution &exe = run.exe;
+    const Layout &lay = run.layout;
+    const double M = dbl(lay.microbatches);
+    const double mult = dbl(lay.blocksPerProc * lay.microbatches);
+    const double chunks = dbl(lay.microbatches * lay.chunksPerProc); // M * v
+    const double base = dbl(lay.baseblocksPerChunk);
+
+    o.fw_time = mult * o.block_fw_time;
+    o.recompute_time = mult * o.block_re_time;
+    o.bw_time = mult * o.block_agrad_time + mult * o.block_wgrad_time;
+    o.optim_step_time = dbl(lay.blocksPerProc) * o.block_optim_time;
+
+    // §4.7: TP and re-communication over every block of every chunk of every microbatch.
+    o.tp_comm_link_time = chunks * (base * o.baseblock_fw_tp_time + 1.0 * o.edgeblock_fw_tp_time) +
+                          chunks * (base * o.baseblock_agrad_tp_time + 1.0 * o.edgeblock_agrad_tp_time);
+    o.tp_comm_exposed_time =
+        chunks * (base * o.baseblock_fw_tp_time_exposed + 1.0 * o.edgeblock_fw_tp_time_exposed) +
+        chunks * (base * o.baseblock_agrad_tp_time_exposed + 1.0 * o.edgeblock_agrad_tp_time_exposed);
+    if (exe.training) {
+        o.recomm_link_time = chunks * (base * o.baseblock_recomm_time + 1.0 * o.edgeblock_recomm_time);
+        o.recomm_exposed_time =
+            chunks * (base * o.baseblock_recomm_time_exposed + 1.0 * o.edgeblock_recomm_time_exposed);
+    }
+
+    // §4.3: one p2p per chunk per microbatch in each direction. QUIRK (edgeBlockP2pWithoutPipeline):
+    // the edge block pays a 0-byte p2p (one latency) even without PP, and in inference.
+    const bool p2pAlways = run.quirks.edgeBlockP2pWithoutPipeline;
+    run.chunkFwPpTime = p2pAlways || exe.pipelinePar > 1 ? networkTime(*run.ppNet, NetOp::P2p, o.block_fw_pp_size, 2) : 0;
+    run.chunkBwPpTime = p2pAlways || (exe.pipelinePar > 1 && exe.training)
+                            ? networkTime(*run.ppNet, NetOp::P2p, o.block_bw_pp_size, 2)
+                            : 0;
+    const double fwP2ps = exe.pipelinePar > 1 ? dbl(lay.chunksPerProc) : 0;
+    const double bwP2ps = exe.pipelinePar > 1 && exe.training ? dbl(lay.chunksPerProc) : 0;
+    o.pp_comm_link_time = M * fwP2ps * run.chunkFwPpTime + M * bwP2ps * run.chunkBwPpTime;
+    o.pp_comm_exposed_time = o.pp_comm_link_time;
+
+    // §4.5 and §6: block times; offload transfers can hide behind compute but not behind
+    // memory accesses.
+    run.baseFwTimeNoOffload = o.block_fw_time + o.baseblock_fw_tp_time_exposed;
+    run.edgeFwTimeNoOffload = o.block_fw_time + o.edgeblock_fw_tp_time_exposed + run.chunkFwPpTime;
+    const double fwOffload = offloadTime(run, fwOffloadBytes(run, o));
+    run.baseFwOffloadOverhead = std::max(0.0, fwOffload + o.block_fw_mem_time - run.baseFwTimeNoOffload);
+    run.edgeFwOffloadOverhead = std::max(0.0, fwOffload + o.block_fw_mem_time - run.edgeFwTimeNoOffload);
+    run.baseFwTime = run.baseFwTimeNoOffload + run.baseFwOffloadOverhead;
+    run.edgeFwTime = run.edgeFwTimeNoOffload + run.edgeFwOffloadOverhead;
+
+    const double bwCommon = o.block_re_time;
+    run.baseBwTimeNoOffload = bwCommon + o.baseblock_recomm_time_exposed + o.block_agrad_time + o.block_wgrad_time +
+                              o.baseblock_agrad_tp_time_exposed;
+    run.edgeBwTimeNoOffload = bwCommon + o.edgeblock_recomm_time_exposed + o.block_agrad_time + o.block_wgrad_time +
+                              o.edgeblock_agrad_tp_time_exposed + run.chunkBwPpTime;
+    const double bwOffload = exe.training ? offloadTime(run, bwOffloadBytes(run, o)) : 0;
+    const double bwMem = o.block_agrad_mem_time + o.block_wgrad_mem_time;
+    run.baseBwOffloadOverhead = std::max(0.0, bwOffload + bwMem - run.baseBwTimeNoOffload);
+    run.edgeBwOffloadOverhead = std::max(0.0, bwOffload + bwMem - run.edgeBwTimeNoOffload);
+    run.baseBwTime = run.baseBwTimeNoOffload + run.baseBwOffloadOverhead;
+    run.edgeBwTime = run.edgeBwTimeNoOffload + run.edgeBwOffloadOverhead;
+    o.fw_offload_exposed_time = chunks * (base * run.baseFwOffloadOverhead + 1.0 * run.edgeFwOffloadOverhead);
+    if (exe.training)
+        o.bw_offload_exposed_time = chunks * (base * run.baseBwOffloadOverhead + 1.0 * run.edgeBwOffloadOverhead);
+
+    const double chunkFwTime = base * run.baseFwTime + 1.0 * run.edgeFwTime;
+    const double chunkBwTime = base * run.baseBwTime + 1.0 * run.edgeBwTime;
+    const double chunkTime = chunkFwTime + chunkBwTime;
+
+    // §4.5 bubble (1F1B, interleaved when v > 1): uneven PP shortens it by the missing blocks,
+    // fewer microbatches than stages lengthen it with interleaving.
+    const double r = dbl(lay.bubbleReductionBlocks);
+    const double reduction = lay.baseblocksPerChunk > 0
+                                 ? r * (run.baseFwTime + run.edgeFwTime + run.baseBwTime + run.edgeBwTime) / 2
+                                 : r * (run.edgeFwTime + run.edgeBwTime);
+    const std::int64_t remainder = lay.microbatches % exe.pipelinePar;
+    const double extraBubbles =
+        remainder != 0 ? dbl(exe.pipelineInterleaving - 1) * dbl(exe.pipelinePar - remainder) : 0;
+    o.bubble_time = dbl(exe.pipelinePar - 1) * chunkTime + (extraBubbles * chunkTime - reduction);
+
+    dataParallelBlock(run, o);
+    if (exe.dataPar > 1 && exe.training) {
+        if (exe.dataParOverlap) {
+            overlappedDataParallel(run, o, chunkBwTime);
+        } else {
+            o.dp_comm_exposed_time = dbl(lay.blocksPerProc) * run.blockDpTime;
+            o.dp_comm_link_time = o.dp_comm_exposed_time;
+        }
+    }
+
+    o.total_time = o.fw_time + o.bw_time + o.optim_step_time + o.fw_offload_exposed_time + o.bw_offload_exposed_time +
+                   o.recompute_time + o.recomm_exposed_time + o.bubble_time + o.tp_comm_exposed_time +
+                   o.pp_comm_exposed_time + o.dp_comm_exposed_time;
+}
+
+} // namespace gapstudio::model::detail

@@ -1,0 +1,27 @@
+#pragma once
+// The transformer block as a list of layers (reference `Llm._build_attn_block` and
+// `_build_mlp_block`, Calculon caa4b11; calculon-model.md §3.1).
+
+#include "layers.h"
+
+#include <array>
+#include <cstddef>
+
+namespace gapstudio::model::detail {
+
+/// At most 24 layers per block (17 with TP overlap, 19 with TP overlap and multi-query).
+inline constexpr std::size_t kMaxBlockLayers = 24;
+
+struct Block {
+    std::array<Layer, kMaxBlockLayers> layers{};
+    std::size_t size = 0;
+
+    [[nodiscard]] const Layer *begin() const noexcept { return layers.data(); }
+    [[nodiscard]] const Layer *end() const noexcept { return layers.data() + size; }
+};
+
+/// Builds one block as processor 0 sees it. Preconditions (checked by checkConfiguration):
+/// tp divides hidden, feedforward and heads; the TP network index is valid.
+[[nodiscard]] Block buildBlock(const Application &app, const Execution &exe, const System &sys) noexcept;
+
+} // namespace gapstudio::model::detail

@@ -1,0 +1,178 @@
+#include "block_stats.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace gapstudio::model::detail {
+
+namespace {
+
+double arithmeticIntensity(double flops, double bytes) noexcept
+{
+    if (flops == 0)
+        return 0;
+    if (bytes == 0)
+        return std::numeric_limits<double>::infinity();
+    return flops / bytes;
+}
+
+/// Exposed TP comm of a layer in a stage. TPComm exposes its whole comm time. For a
+/// LinearOverlapped the reference reads back the state left by the last processing-time call
+/// (`stateStage`), always computed for the base block (QUIRK, calculon-model.md §4.4 (1)-(2)).
+double exposedNetTime(const Layer &l, const LayerContext &c, Stage stage, Stage stateStage, bool baseblock,
+                      const Quirks &quirks) noexcept
+{
+    if (l.kind == LayerKind::TPComm)
+        return netTime(l, c, stage, baseblock);
+    if (l.kind != LayerKind::LinearOverlapped)
+        return 0;
+    return processingTime(l, c, stateStage, quirks.overlapEdgeEqualsBase || baseblock).exposed;
+}
+
+} // namespace
+
+void computeBlockStats(const Block &block, const LayerContext &ctx, const Execution &exe,
+                       const Quirks &quirks, Stats &o) noexcept
+{
+    for (const Layer &l : block) {
+        const StageTiming fw = processingTime(l, ctx, Stage::Fw);
+        o.block_fw_flops += stageFlops(l, ctx, Stage::Fw);
+        o.block_fw_flops_time += flopsTime(l, ctx, Stage::Fw);
+        o.block_fw_mem_accessed += stageMemAccessed(l, ctx, Stage::Fw);
+        o.block_fw_mem_time += memTime(l, ctx, Stage::Fw);
+        o.block_fw_time += fw.time;
+        o.baseblock_fw_tp_size += commBytes(l, ctx, Stage::Fw, true);
+        o.edgeblock_fw_tp_size += commBytes(l, ctx, Stage::Fw, false);
+        o.baseblock_fw_tp_time += netTime(l, ctx, Stage::Fw, true);
+        o.edgeblock_fw_tp_time += netTime(l, ctx, Stage::Fw, false);
+        o.baseblock_fw_tp_time_exposed += exposedNetTime(l, ctx, Stage::Fw, Stage::Fw, true, quirks);
+        o.edgeblock_fw_tp_time_exposed += exposedNetTime(l, ctx, Stage::Fw, Stage::Fw, false, quirks);
+        o.tp_bw_overlap_req = std::max({o.tp_bw_overlap_req, requiredBandwidth(l, ctx, Stage::Fw, true),
+                                        requiredBandwidth(l, ctx, Stage::Fw, false)});
+        if (exe.training) {
+            if (l.needsRecompute) {
+                if (quirks.recomputeStatsRunningTotal) {
+                    // QUIRK (§3.3): the running forward totals are added, not the layer's own.
+                    o.block_re_flops += o.block_fw_flops;
+                    o.block_re_flops_time += o.block_fw_flops_time;
+                    o.block_re_mem_accessed += o.block_fw_mem_accessed;
+                    o.block_re_mem_time += o.block_fw_mem_time;
+                } else {
+                    o.block_re_flops += stageFlops(l, ctx, Stage::Fw);
+                    o.block_re_flops_time += flopsTime(l, ctx, Stage::Fw);
+                    o.block_re_mem_accessed += stageMemAccessed(l, ctx, Stage::Fw);
+                    o.block_re_mem_time += memTime(l, ctx, Stage::Fw);
+                }
+                o.block_re_time += fw.time;
+            }
+            if (l.needsRecomm) {
+                // QUIRK (§4.4 (2)): a LinearOverlapped reports its forward exposed time here.
+                o.baseblock_recomm_size += commBytes(l, ctx, Stage::Wgrad, true);
+                o.edgeblock_recomm_size += commBytes(l, ctx, Stage::Wgrad, false);
+                o.baseblock_recomm_time += netTime(l, ctx, Stage::Wgrad, true);
+                o.edgeblock_recomm_time += netTime(l, ctx, Stage::Wgrad, false);
+                o.baseblock_recomm_time_exposed += exposedNetTime(l, ctx, Stage::Wgrad, Stage::Fw, true, quirks);
+                o.edgeblock_recomm_time_exposed += exposedNetTime(l, ctx, Stage::Wgrad, Stage::Fw, false, quirks);
+            }
+            const StageTiming agrad = processingTime(l, ctx, Stage::Agrad);
+            o.block_agrad_flops += stageFlops(l, ctx, Stage::Agrad);
+            o.block_agrad_flops_time += flopsTime(l, ctx, Stage::Agrad);
+            o.block_agrad_mem_accessed += stageMemAccessed(l, ctx, Stage::Agrad);
+            o.block_agrad_mem_time += memTime(l, ctx, Stage::Agrad);
+            o.block_agrad_time += agrad.time;
+            o.baseblock_bw_tp_size += commBytes(l, ctx, Stage::Agrad, true);
+            o.edgeblock_bw_tp_size += commBytes(l, ctx, Stage::Agrad, false);
+            o.baseblock_agrad_tp_time += netTime(l, ctx, Stage::Agrad, true);
+            o.edgeblock_agrad_tp_time += netTime(l, ctx, Stage::Agrad, false);
+            o.baseblock_agrad_tp_time_exposed += exposedNetTime(l, ctx, Stage::Agrad, Stage::Agrad, true, quirks);
+            o.edgeblock_agrad_tp_time_exposed += exposedNetTime(l, ctx, Stage::Agrad, Stage::Agrad, false, quirks);
+            o.tp_bw_overlap_req = std::max({o.tp_bw_overlap_req, requiredBandwidth(l, ctx, Stage::Agrad, true),
+                                            requiredBandwidth(l, ctx, Stage::Agrad, false)});
+            o.block_wgrad_flops += stageFlops(l, ctx, Stage::Wgrad);
+            o.block_wgrad_flops_time += flopsTime(l, ctx, Stage::Wgrad);
+            o.block_wgrad_mem_accessed += stageMemAccessed(l, ctx, Stage::Wgrad);
+            o.block_wgrad_mem_time += memTime(l, ctx, Stage::Wgrad);
+            o.block_wgrad_time += processingTime(l, ctx, Stage::Wgrad).time;
+            o.block_optim_flops += stageFlops(l, ctx, Stage::Optim);
+            o.block_optim_flops_time += flopsTime(l, ctx, Stage::Optim);
+            o.block_optim_mem_accessed += stageMemAccessed(l, ctx, Stage::Optim);
+            o.block_optim_mem_time += memTime(l, ctx, Stage::Optim);
+            o.block_optim_time += processingTime(l, ctx, Stage::Optim).time;
+        }
+        // Memory per block (§7).
+        o.block_weight_space += weightBytes(l, ctx);
+        if (!l.activationReused)
+            o.block_act_working_space += activationBytes(l, ctx);
+        o.block_act_storage_space += activationBytes(l, ctx);
+        if (exe.training) {
+            if (!l.outputStored)
+                o.block_act_storage_space -= outputBytes(l, ctx);
+            if (!l.activationStored)
+                o.block_act_storage_space -= activationBytes(l, ctx);
+            o.block_weight_grad_space += weightGradBytes(l, ctx, true);
+            o.block_weight_grad_space_no_sharding += weightGradBytes(l, ctx, false);
+            o.block_act_grad_space += activationGradBytes(l, ctx);
+            o.block_optimizer_space += optimizerBytes(l, ctx);
+        }
+    }
+    if (exe.activationRecompute == Recompute::Full)
+        o.block_act_storage_space = 0; // everything but the checkpoint is recomputed
+}
+
+LayerStats layerStats(const Layer &l, const LayerContext &c)
+{
+    // Mirrors the reference's `Layer.get_stats_json`, which calls the processing-time function
+    // stage by stage, so each stage's exposed time is the one just computed.
+    LayerStats r;
+    r.name = l.name;
+    r.inputs_size = l.inputs;
+    r.outputs_size = l.outputs;
+    const auto stage = [&](Stage s, double &flops, double &mem, double &intensity, double *proc) {
+        flops = stageFlops(l, c, s);
+        mem = stageMemAccessed(l, c, s);
+        intensity = arithmeticIntensity(flops, mem);
+        if (proc)
+            *proc = processingTime(l, c, s).time;
+    };
+    const auto exposed = [&](Stage s, bool base) {
+        if (l.kind == LayerKind::TPComm)
+            return netTime(l, c, s, base);
+        return l.kind == LayerKind::LinearOverlapped ? processingTime(l, c, s).exposed : 0.0;
+    };
+    stage(Stage::Fw, r.fw_flops, r.fw_mem_accessed, r.fw_arithmetic_intensity, &r.fw_processing_time);
+    r.baseblock_fw_tp_comm_tile = commTile(l, c, Stage::Fw, true);
+    r.edgeblock_fw_tp_comm_tile = commTile(l, c, Stage::Fw, false);
+    r.baseblock_fw_tp_comm_size = commBytes(l, c, Stage::Fw, true);
+    r.edgeblock_fw_tp_comm_size = commBytes(l, c, Stage::Fw, false);
+    r.baseblock_fw_tp_comm_time = netTime(l, c, Stage::Fw, true);
+    r.edgeblock_fw_tp_comm_time = netTime(l, c, Stage::Fw, false);
+    r.baseblock_fw_tp_comm_time_exposed = exposed(Stage::Fw, true);
+    r.edgeblock_fw_tp_comm_time_exposed = exposed(Stage::Fw, false);
+    stage(Stage::Agrad, r.agrad_flops, r.agrad_mem_accessed, r.agrad_arithmetic_intensity, &r.agrad_processing_time);
+    r.baseblock_bw_tp_comm_tile = commTile(l, c, Stage::Agrad, true);
+    r.edgeblock_bw_tp_comm_tile = commTile(l, c, Stage::Agrad, false);
+    r.baseblock_bw_tp_comm_size = commBytes(l, c, Stage::Agrad, true);
+    r.edgeblock_bw_tp_comm_size = commBytes(l, c, Stage::Agrad, false);
+    r.baseblock_bw_tp_comm_time = netTime(l, c, Stage::Agrad, true);
+    r.edgeblock_bw_tp_comm_time = netTime(l, c, Stage::Agrad, false);
+    r.baseblock_bw_tp_comm_time_exposed = exposed(Stage::Agrad, true);
+    r.edgeblock_bw_tp_comm_time_exposed = exposed(Stage::Agrad, false);
+    stage(Stage::Wgrad, r.wgrad_flops, r.wgrad_mem_accessed, r.wgrad_arithmetic_intensity, &r.wgrad_processing_time);
+    r.baseblock_recomm_tile = commTile(l, c, Stage::Wgrad, true);
+    r.edgeblock_recomm_tile = commTile(l, c, Stage::Wgrad, false);
+    r.baseblock_recomm_size = commBytes(l, c, Stage::Wgrad, true);
+    r.edgeblock_recomm_size = commBytes(l, c, Stage::Wgrad, false);
+    r.baseblock_recomm_time = netTime(l, c, Stage::Wgrad, true);
+    r.edgeblock_recomm_time = netTime(l, c, Stage::Wgrad, false);
+    r.baseblock_recomm_time_exposed = exposed(Stage::Wgrad, true);
+    r.edgeblock_recomm_time_exposed = exposed(Stage::Wgrad, false);
+    stage(Stage::Optim, r.optim_flops, r.optim_mem_accessed, r.optim_arithmetic_intensity, &r.optim_processing_time);
+    r.weight = weightBytes(l, c);
+    r.activation = activationBytes(l, c);
+    r.weight_grad = weightGradBytes(l, c, true);
+    r.activation_grad = activationGradBytes(l, c);
+    r.optimizer = optimizerBytes(l, c);
+    return r;
+}
+
+} // namespace gapstudio::model::detail

@@ -1,0 +1,95 @@
+#pragma once
+// One layer of the transformer block as the reference model sees it (Calculon `llm/layers.py`
+// at caa4b11): element counts, flags, and the per-stage cost functions. Internal to the model.
+
+#include "gapstudio/model/calculon_inputs.h"
+
+#include <cstdint>
+
+namespace gapstudio::model::detail {
+
+enum class LayerKind : std::uint8_t {
+    Linear,
+    LinearOverlapped, ///< a GEMM tiled against its TP collective (`ring`/`pipe` overlap)
+    BatchMatMul,
+    LayerNorm,
+    DropOut,
+    GeLU,
+    SoftMax,
+    ElementWise,
+    Fork,
+    TPComm, ///< Megatron's f/g operators: identity, all-reduce, all-gather or reduce-scatter
+};
+
+enum class Stage : std::uint8_t { Fw, Agrad, Wgrad, Optim };
+
+/// Element counts (not bytes) and flags of one layer, for one microbatch on one processor.
+struct Layer {
+    const char *name = "";
+    LayerKind kind = LayerKind::Linear;
+    double fwFlops = 0, agradFlops = 0, wgradFlops = 0;
+    double inputs = 0, outputs = 0;
+    double activationSpace = 0; ///< stored input (for the backward pass)
+    double activationGrads = 0; ///< gradient w.r.t. the output
+    double weightSpace = 0, weightGrads = 0, optimSpace = 0;
+    bool needsRecompute = false;
+    bool needsRecomm = false;
+    bool activationReused = false;
+    bool activationStored = true;
+    bool outputStored = true;
+    // Fork
+    double numUsers = 0;
+    // TPComm and LinearOverlapped
+    bool conjugate = false;  ///< g (AR/RS forward) rather than f (identity/AG forward)
+    double commSize = 0;     ///< TPComm: elements of the full (unsplit) activation
+    std::int64_t numPeers = 1;
+    std::int64_t numTiles = 1;
+    const NetworkTier *net = nullptr;
+    TpCommType commType = TpCommType::Ar;
+    TpOverlap overlap = TpOverlap::None;
+};
+
+/// What a layer needs to know about the run: the engines of the datatype, memories, options.
+struct LayerContext {
+    const ComputeEngine *matrix = nullptr;
+    const ComputeEngine *vector = nullptr;
+    const MemoryTier *mem1 = nullptr;
+    ProcessingMode mode = ProcessingMode::NoOverlap;
+    double bytesPerElement = 2;
+    double optimizerShards = 1; ///< data_par with optimizer sharding, else 1
+};
+
+/// Time of a stage and the part of its TP communication left exposed (LinearOverlapped only).
+struct StageTiming {
+    double time = 0;
+    double exposed = 0;
+};
+
+[[nodiscard]] double stageFlops(const Layer &l, const LayerContext &c, Stage s) noexcept;
+[[nodiscard]] double stageMemAccessed(const Layer &l, const LayerContext &c, Stage s) noexcept;
+[[nodiscard]] double flopsTime(const Layer &l, const LayerContext &c, Stage s) noexcept;
+[[nodiscard]] double memTime(const Layer &l, const LayerContext &c, Stage s) noexcept;
+/// Reference `compute_processing_time`: 0 for TPComm (its cost is in its comm time), tiled for
+/// LinearOverlapped (against the comm time of the base block unless `baseblock` is false),
+/// roofline/no_overlap of flop and memory time otherwise.
+[[nodiscard]] StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s,
+                                         bool baseblock = true) noexcept;
+
+[[nodiscard]] double commBytes(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept;
+[[nodiscard]] double commTile(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept;
+/// Reference `compute_net_time`: collective time plus, for reductions, their vector flops.
+[[nodiscard]] double netTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept;
+/// Bandwidth needed to hide one comm tile behind one (slowed) compute tile.
+[[nodiscard]] double requiredBandwidth(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept;
+
+// Memory footprints in bytes.
+[[nodiscard]] double weightBytes(const Layer &l, const LayerContext &c) noexcept;
+[[nodiscard]] double activationBytes(const Layer &l, const LayerContext &c) noexcept;
+[[nodiscard]] double outputBytes(const Layer &l, const LayerContext &c) noexcept;
+[[nodiscard]] double weightGradBytes(const Layer &l, const LayerContext &c, bool sharded) noexcept;
+[[nodiscard]] double activationGradBytes(const Layer &l, const LayerContext &c) noexcept;
+[[nodiscard]] double optimizerBytes(const Layer &l, const LayerContext &c) noexcept;
+
+[[nodiscard]] bool usesMatrixEngine(const Layer &l) noexcept;
+
+} // namespace gapstudio::model::detail
