@@ -16,17 +16,45 @@ double arithmeticIntensity(double flops, double bytes) noexcept
     return flops / bytes;
 }
 
-/// Exposed TP comm of a layer in a stage. TPComm exposes its whole comm time. For a
-/// LinearOverlapped the reference reads back the state left by the last processing-time call
-/// (`stateStage`), always computed for the base block (QUIRK, calculon-model.md §4.4 (1)-(2)).
-double exposedNetTime(const Layer &l, const LayerContext &c, Stage stage, Stage stateStage, bool baseblock,
-                      const Quirks &quirks) noexcept
+/// TP communication of one layer in one stage, for the base and the edge block of a chunk.
+struct StageComm {
+    double baseSize = 0, edgeSize = 0;
+    double baseTime = 0, edgeTime = 0;
+    double baseExposed = 0, edgeExposed = 0;
+};
+
+/// TPComm exposes its whole comm time. For a LinearOverlapped the reference reads back the
+/// exposed time left by the last processing-time call (`state`): the forward one for the
+/// re-communication (QUIRK §4.4 (2)), always computed against the base block's comm (QUIRK
+/// §4.4 (1), Quirks::overlapEdgeEqualsBase). Only p2p_rs_ag makes edge and base blocks differ.
+StageComm stageComm(const Layer &l, const LayerContext &c, Stage s, const StageTiming &state,
+                    const Quirks &quirks) noexcept
 {
-    if (l.kind == LayerKind::TPComm)
-        return netTime(l, c, stage, baseblock);
+    StageComm r;
+    if (l.kind != LayerKind::TPComm && l.kind != LayerKind::LinearOverlapped)
+        return r;
+    const bool edgeDiffers = l.commType == TpCommType::P2pRsAg;
+    r.baseSize = commBytes(l, c, s, true);
+    r.baseTime = netTime(l, c, s, true);
+    r.edgeSize = edgeDiffers ? commBytes(l, c, s, false) : r.baseSize;
+    r.edgeTime = edgeDiffers ? netTime(l, c, s, false) : r.baseTime;
+    if (l.kind == LayerKind::TPComm) {
+        r.baseExposed = r.baseTime;
+        r.edgeExposed = r.edgeTime;
+    } else {
+        r.baseExposed = state.exposed;
+        r.edgeExposed = !edgeDiffers || quirks.overlapEdgeEqualsBase
+                            ? state.exposed
+                            : processingTime(l, c, s == Stage::Wgrad ? Stage::Fw : s, false).exposed;
+    }
+    return r;
+}
+
+double requiredBandwidth(const Layer &l, const LayerContext &c, Stage s) noexcept
+{
     if (l.kind != LayerKind::LinearOverlapped)
         return 0;
-    return processingTime(l, c, stateStage, quirks.overlapEdgeEqualsBase || baseblock).exposed;
+    return std::max(requiredBandwidth(l, c, s, true), requiredBandwidth(l, c, s, false));
 }
 
 } // namespace
@@ -41,14 +69,14 @@ void computeBlockStats(const Block &block, const LayerContext &ctx, const Execut
         o.block_fw_mem_accessed += stageMemAccessed(l, ctx, Stage::Fw);
         o.block_fw_mem_time += memTime(l, ctx, Stage::Fw);
         o.block_fw_time += fw.time;
-        o.baseblock_fw_tp_size += commBytes(l, ctx, Stage::Fw, true);
-        o.edgeblock_fw_tp_size += commBytes(l, ctx, Stage::Fw, false);
-        o.baseblock_fw_tp_time += netTime(l, ctx, Stage::Fw, true);
-        o.edgeblock_fw_tp_time += netTime(l, ctx, Stage::Fw, false);
-        o.baseblock_fw_tp_time_exposed += exposedNetTime(l, ctx, Stage::Fw, Stage::Fw, true, quirks);
-        o.edgeblock_fw_tp_time_exposed += exposedNetTime(l, ctx, Stage::Fw, Stage::Fw, false, quirks);
-        o.tp_bw_overlap_req = std::max({o.tp_bw_overlap_req, requiredBandwidth(l, ctx, Stage::Fw, true),
-                                        requiredBandwidth(l, ctx, Stage::Fw, false)});
+        const StageComm fwComm = stageComm(l, ctx, Stage::Fw, fw, quirks);
+        o.baseblock_fw_tp_size += fwComm.baseSize;
+        o.edgeblock_fw_tp_size += fwComm.edgeSize;
+        o.baseblock_fw_tp_time += fwComm.baseTime;
+        o.edgeblock_fw_tp_time += fwComm.edgeTime;
+        o.baseblock_fw_tp_time_exposed += fwComm.baseExposed;
+        o.edgeblock_fw_tp_time_exposed += fwComm.edgeExposed;
+        o.tp_bw_overlap_req = std::max(o.tp_bw_overlap_req, requiredBandwidth(l, ctx, Stage::Fw));
         if (exe.training) {
             if (l.needsRecompute) {
                 if (quirks.recomputeStatsRunningTotal) {
@@ -67,12 +95,13 @@ void computeBlockStats(const Block &block, const LayerContext &ctx, const Execut
             }
             if (l.needsRecomm) {
                 // QUIRK (§4.4 (2)): a LinearOverlapped reports its forward exposed time here.
-                o.baseblock_recomm_size += commBytes(l, ctx, Stage::Wgrad, true);
-                o.edgeblock_recomm_size += commBytes(l, ctx, Stage::Wgrad, false);
-                o.baseblock_recomm_time += netTime(l, ctx, Stage::Wgrad, true);
-                o.edgeblock_recomm_time += netTime(l, ctx, Stage::Wgrad, false);
-                o.baseblock_recomm_time_exposed += exposedNetTime(l, ctx, Stage::Wgrad, Stage::Fw, true, quirks);
-                o.edgeblock_recomm_time_exposed += exposedNetTime(l, ctx, Stage::Wgrad, Stage::Fw, false, quirks);
+                const StageComm recomm = stageComm(l, ctx, Stage::Wgrad, fw, quirks);
+                o.baseblock_recomm_size += recomm.baseSize;
+                o.edgeblock_recomm_size += recomm.edgeSize;
+                o.baseblock_recomm_time += recomm.baseTime;
+                o.edgeblock_recomm_time += recomm.edgeTime;
+                o.baseblock_recomm_time_exposed += recomm.baseExposed;
+                o.edgeblock_recomm_time_exposed += recomm.edgeExposed;
             }
             const StageTiming agrad = processingTime(l, ctx, Stage::Agrad);
             o.block_agrad_flops += stageFlops(l, ctx, Stage::Agrad);
@@ -80,14 +109,14 @@ void computeBlockStats(const Block &block, const LayerContext &ctx, const Execut
             o.block_agrad_mem_accessed += stageMemAccessed(l, ctx, Stage::Agrad);
             o.block_agrad_mem_time += memTime(l, ctx, Stage::Agrad);
             o.block_agrad_time += agrad.time;
-            o.baseblock_bw_tp_size += commBytes(l, ctx, Stage::Agrad, true);
-            o.edgeblock_bw_tp_size += commBytes(l, ctx, Stage::Agrad, false);
-            o.baseblock_agrad_tp_time += netTime(l, ctx, Stage::Agrad, true);
-            o.edgeblock_agrad_tp_time += netTime(l, ctx, Stage::Agrad, false);
-            o.baseblock_agrad_tp_time_exposed += exposedNetTime(l, ctx, Stage::Agrad, Stage::Agrad, true, quirks);
-            o.edgeblock_agrad_tp_time_exposed += exposedNetTime(l, ctx, Stage::Agrad, Stage::Agrad, false, quirks);
-            o.tp_bw_overlap_req = std::max({o.tp_bw_overlap_req, requiredBandwidth(l, ctx, Stage::Agrad, true),
-                                            requiredBandwidth(l, ctx, Stage::Agrad, false)});
+            const StageComm agradComm = stageComm(l, ctx, Stage::Agrad, agrad, quirks);
+            o.baseblock_bw_tp_size += agradComm.baseSize;
+            o.edgeblock_bw_tp_size += agradComm.edgeSize;
+            o.baseblock_agrad_tp_time += agradComm.baseTime;
+            o.edgeblock_agrad_tp_time += agradComm.edgeTime;
+            o.baseblock_agrad_tp_time_exposed += agradComm.baseExposed;
+            o.edgeblock_agrad_tp_time_exposed += agradComm.edgeExposed;
+            o.tp_bw_overlap_req = std::max(o.tp_bw_overlap_req, requiredBandwidth(l, ctx, Stage::Agrad));
             o.block_wgrad_flops += stageFlops(l, ctx, Stage::Wgrad);
             o.block_wgrad_flops_time += flopsTime(l, ctx, Stage::Wgrad);
             o.block_wgrad_mem_accessed += stageMemAccessed(l, ctx, Stage::Wgrad);

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 namespace gapstudio::model {
 
@@ -22,16 +23,19 @@ class Checker {
 public:
     explicit Checker(Diagnostics &out) : mOut(out) {}
 
-    bool require(bool condition, DiagnosticCode code, const char *field, const std::string &message)
+    /// Records a diagnostic when `condition` fails. The message is built only then: these
+    /// checks run on every evaluation of a layout search.
+    template <typename Message>
+    bool require(bool condition, DiagnosticCode code, const char *field, Message &&message)
     {
         if (!condition)
-            mOut.push_back({code, field, message});
+            mOut.push_back({code, field, message()});
         return condition;
     }
 
-    bool malformed(bool condition, const char *field, const std::string &message)
+    template <typename Message> bool malformed(bool condition, const char *field, Message &&message)
     {
-        return require(condition, DiagnosticCode::MalformedExecution, field, message);
+        return require(condition, DiagnosticCode::MalformedExecution, field, std::forward<Message>(message));
     }
 
 private:
@@ -47,47 +51,36 @@ void checkApplication(const Application &app, Checker &c)
                                                                            {"attn_size", app.attnSize},
                                                                            {"num_blocks", app.numBlocks}}};
     for (const auto &[name, value] : fields)
-        c.malformed(value > 0, name, std::string("model ") + name + " must be positive, got " + str(value));
+        c.malformed(value > 0, name, [&] { return std::string(std::string("model ") + name + " must be positive, got " + str(value)); });
 }
 
 /// The reference's `Llm.Execution` assertions (calculon-model.md §2, "plain asserts").
 bool checkExecutionRules(const Execution &e, Checker &c)
 {
-    bool ok = c.malformed(e.tensorPar > 0, "tensor_par", "tensor_par must be positive, got " + str(e.tensorPar));
-    ok &= c.malformed(e.pipelinePar > 0, "pipeline_par", "pipeline_par must be positive, got " + str(e.pipelinePar));
-    ok &= c.malformed(e.dataPar > 0, "data_par", "data_par must be positive, got " + str(e.dataPar));
-    ok &= c.malformed(e.batchSize > 0, "batch_size", "batch_size must be positive, got " + str(e.batchSize));
-    ok &= c.malformed(e.microbatchSize > 0, "microbatch_size",
-                      "microbatch_size must be positive, got " + str(e.microbatchSize));
-    ok &= c.malformed(e.pipelineInterleaving > 0, "pipeline_interleaving",
-                      "pipeline_interleaving must be positive, got " + str(e.pipelineInterleaving));
+    bool ok = c.malformed(e.tensorPar > 0, "tensor_par", [&] { return std::string("tensor_par must be positive, got " + str(e.tensorPar)); });
+    ok &= c.malformed(e.pipelinePar > 0, "pipeline_par", [&] { return std::string("pipeline_par must be positive, got " + str(e.pipelinePar)); });
+    ok &= c.malformed(e.dataPar > 0, "data_par", [&] { return std::string("data_par must be positive, got " + str(e.dataPar)); });
+    ok &= c.malformed(e.batchSize > 0, "batch_size", [&] { return std::string("batch_size must be positive, got " + str(e.batchSize)); });
+    ok &= c.malformed(e.microbatchSize > 0, "microbatch_size", [&] { return std::string("microbatch_size must be positive, got " + str(e.microbatchSize)); });
+    ok &= c.malformed(e.pipelineInterleaving > 0, "pipeline_interleaving", [&] { return std::string("pipeline_interleaving must be positive, got " + str(e.pipelineInterleaving)); });
     if (!ok)
         return false;
-    ok &= c.malformed(e.numProcs == e.tensorPar * e.pipelinePar * e.dataPar, "num_procs",
-                      "num_procs " + str(e.numProcs) + " must equal tensor_par * pipeline_par * data_par = " +
-                          str(e.tensorPar * e.pipelinePar * e.dataPar));
-    if (c.malformed(e.batchSize % e.dataPar == 0, "batch_size",
-                    "batch_size " + str(e.batchSize) + " must be divisible by data_par " + str(e.dataPar))) {
+    ok &= c.malformed(e.numProcs == e.tensorPar * e.pipelinePar * e.dataPar, "num_procs", [&] { return std::string("num_procs " + str(e.numProcs) + " must equal tensor_par * pipeline_par * data_par = " +
+                          str(e.tensorPar * e.pipelinePar * e.dataPar)); });
+    if (c.malformed(e.batchSize % e.dataPar == 0, "batch_size", [&] { return std::string("batch_size " + str(e.batchSize) + " must be divisible by data_par " + str(e.dataPar)); })) {
         const std::int64_t local = e.batchSize / e.dataPar;
-        ok &= c.malformed(local % e.microbatchSize == 0, "microbatch_size",
-                          "microbatch_size " + str(e.microbatchSize) + " must divide the local batch " + str(local));
+        ok &= c.malformed(local % e.microbatchSize == 0, "microbatch_size", [&] { return std::string("microbatch_size " + str(e.microbatchSize) + " must divide the local batch " + str(local)); });
     } else {
         ok = false;
     }
-    ok &= c.malformed(e.training || e.activationRecompute == Recompute::None, "activation_recompute",
-                      "activation recompute needs training");
-    ok &= c.malformed(e.pipelinePar > 1 || e.pipelineInterleaving == 1, "pipeline_interleaving",
-                      "pipeline_interleaving " + str(e.pipelineInterleaving) + " needs pipeline_par > 1");
-    ok &= c.malformed(!e.optimizerSharding || e.dataPar > 1, "optimizer_sharding", "optimizer_sharding needs data_par > 1");
-    ok &= c.malformed(e.tensorParOverlap == TpOverlap::None || e.tensorPar > 1, "tensor_par_overlap",
-                      "tensor_par_overlap needs tensor_par > 1");
-    ok &= c.malformed(!e.seqParAgRedo || e.tensorParCommType == TpCommType::RsAg, "seq_par_ag_redo",
-                      "seq_par_ag_redo needs tensor_par_comm_type rs_ag");
-    ok &= c.malformed(!e.seqParAgRedo || e.activationRecompute != Recompute::Full, "seq_par_ag_redo",
-                      "seq_par_ag_redo cannot be combined with full recompute");
-    ok &= c.malformed(!e.dataParOverlap || (e.training && e.dataPar > 1), "data_par_overlap",
-                      "data_par_overlap needs training and data_par > 1");
-    ok &= c.malformed(!e.optimizerOffload || e.training, "optimizer_offload", "optimizer_offload needs training");
+    ok &= c.malformed(e.training || e.activationRecompute == Recompute::None, "activation_recompute", [&] { return std::string("activation recompute needs training"); });
+    ok &= c.malformed(e.pipelinePar > 1 || e.pipelineInterleaving == 1, "pipeline_interleaving", [&] { return std::string("pipeline_interleaving " + str(e.pipelineInterleaving) + " needs pipeline_par > 1"); });
+    ok &= c.malformed(!e.optimizerSharding || e.dataPar > 1, "optimizer_sharding", [&] { return std::string("optimizer_sharding needs data_par > 1"); });
+    ok &= c.malformed(e.tensorParOverlap == TpOverlap::None || e.tensorPar > 1, "tensor_par_overlap", [&] { return std::string("tensor_par_overlap needs tensor_par > 1"); });
+    ok &= c.malformed(!e.seqParAgRedo || e.tensorParCommType == TpCommType::RsAg, "seq_par_ag_redo", [&] { return std::string("seq_par_ag_redo needs tensor_par_comm_type rs_ag"); });
+    ok &= c.malformed(!e.seqParAgRedo || e.activationRecompute != Recompute::Full, "seq_par_ag_redo", [&] { return std::string("seq_par_ag_redo cannot be combined with full recompute"); });
+    ok &= c.malformed(!e.dataParOverlap || (e.training && e.dataPar > 1), "data_par_overlap", [&] { return std::string("data_par_overlap needs training and data_par > 1"); });
+    ok &= c.malformed(!e.optimizerOffload || e.training, "optimizer_offload", [&] { return std::string("optimizer_offload needs training"); });
     return ok;
 }
 
@@ -106,33 +99,40 @@ bool checkNetworks(const Execution &e, const System &sys, Checker &c)
                                       {"data_par_net", "data_par", e.dataParNet, e.dataPar}}};
     bool ok = true;
     for (const Use &u : uses)
-        ok &= c.malformed(u.tier >= 0 && u.tier < tiers, u.field,
-                          std::string(u.field) + " " + str(u.tier) + " is not a network tier of the system (it has " +
-                              str(tiers) + ")");
+        ok &= c.malformed(u.tier >= 0 && u.tier < tiers, u.field, [&] { return std::string(std::string(u.field) + " " + str(u.tier) + " is not a network tier of the system (it has " +
+                              str(tiers) + ")"); });
     if (!ok)
         return false;
     for (std::int64_t tier = 0; tier < tiers; ++tier) {
         std::int64_t size = 1;
-        std::string who;
         const char *field = nullptr;
         for (const Use &u : uses) {
             if (u.tier == tier && u.degree > 1) { // a degree of 1 does not use its network
                 size *= u.degree;
-                who += (who.empty() ? "" : " * ") + std::string(u.degreeName) + " " + str(u.degree);
                 field = field ? field : u.field;
             }
         }
         if (!field)
             continue;
+        // "tensor_par 8 * data_par 4", for the messages only.
+        const auto who = [&] {
+            std::string text;
+            for (const Use &u : uses)
+                if (u.tier == tier && u.degree > 1)
+                    text += (text.empty() ? "" : " * ") + std::string(u.degreeName) + " " + str(u.degree);
+            return text;
+        };
         const NetworkTier &net = sys.networks[static_cast<std::size_t>(tier)];
-        const std::string name = "Network tier" + str(tier);
-        ok &= c.require(size <= net.size, DiagnosticCode::NetworkTooSmall, field,
-                        name + " isn't big enough: " + who + " needs " + str(size) + " processors, the tier has " +
-                            str(net.size));
-        if (size <= net.size)
-            ok &= c.require(!net.mustBeFilled || net.size % size == 0, DiagnosticCode::NetworkNotFilled, field,
-                            name + " isn't fully used: its " + str(net.size) + " processors must be a multiple of " +
-                                who + " = " + str(size));
+        const bool bigEnough = size <= net.size;
+        ok &= c.require(bigEnough, DiagnosticCode::NetworkTooSmall, field, [&] {
+            return "Network tier" + str(tier) + " isn't big enough: " + who() + " needs " + str(size) +
+                   " processors, the tier has " + str(net.size);
+        });
+        if (bigEnough)
+            ok &= c.require(!net.mustBeFilled || net.size % size == 0, DiagnosticCode::NetworkNotFilled, field, [&] {
+                return "Network tier" + str(tier) + " isn't fully used: its " + str(net.size) +
+                       " processors must be a multiple of " + who() + " = " + str(size);
+            });
     }
     return ok;
 }
@@ -162,16 +162,12 @@ Diagnostics checkConfiguration(const Application &app, const Execution &exe, con
         return out;
     // Block construction asserts: TP must split the layer widths evenly.
     const std::int64_t tp = exe.tensorPar;
-    c.malformed(app.hidden % tp == 0, "tensor_par",
-                "tensor_par " + str(tp) + " does not divide hidden " + str(app.hidden));
-    c.malformed(app.feedforward % tp == 0, "tensor_par",
-                "tensor_par " + str(tp) + " does not divide feedforward " + str(app.feedforward));
-    c.malformed(app.attnHeads % tp == 0, "tensor_par",
-                "tensor_par " + str(tp) + " does not divide attn_heads " + str(app.attnHeads));
+    c.malformed(app.hidden % tp == 0, "tensor_par", [&] { return std::string("tensor_par " + str(tp) + " does not divide hidden " + str(app.hidden)); });
+    c.malformed(app.feedforward % tp == 0, "tensor_par", [&] { return std::string("tensor_par " + str(tp) + " does not divide feedforward " + str(app.feedforward)); });
+    c.malformed(app.attnHeads % tp == 0, "tensor_par", [&] { return std::string("tensor_par " + str(tp) + " does not divide attn_heads " + str(app.attnHeads)); });
     if (exe.tensorParCommType != TpCommType::Ar)
-        c.malformed((exe.microbatchSize * app.seqSize) % tp == 0, "microbatch_size",
-                    "microbatch_size * seq_size = " + str(exe.microbatchSize * app.seqSize) +
-                        " must be divisible by tensor_par " + str(tp) + " with sequence-split TP communication");
+        c.malformed((exe.microbatchSize * app.seqSize) % tp == 0, "microbatch_size", [&] { return std::string("microbatch_size * seq_size = " + str(exe.microbatchSize * app.seqSize) +
+                        " must be divisible by tensor_par " + str(tp) + " with sequence-split TP communication"); });
     const auto dt = static_cast<std::size_t>(exe.datatype);
     if (!sys.matrix[dt] || !sys.vector[dt])
         out.push_back({DiagnosticCode::MissingDatatype, "datatype",
@@ -184,19 +180,16 @@ Diagnostics checkConfiguration(const Application &app, const Execution &exe, con
     if (!checkNetworks(exe, sys, c))
         return out;
     const std::int64_t blocksPerProc = (app.numBlocks + exe.pipelinePar - 1) / exe.pipelinePar;
-    if (!c.require(exe.pipelineInterleaving <= blocksPerProc, DiagnosticCode::BadInterleaving, "pipeline_interleaving",
-                   "Pipeline interleaving must be less than or equal to the number of blocks per processor (" +
-                       str(exe.pipelineInterleaving) + " > " + str(blocksPerProc) + ")"))
+    if (!c.require(exe.pipelineInterleaving <= blocksPerProc, DiagnosticCode::BadInterleaving, "pipeline_interleaving", [&] { return std::string("Pipeline interleaving must be less than or equal to the number of blocks per processor (" +
+                       str(exe.pipelineInterleaving) + " > " + str(blocksPerProc) + ")"); }))
         return out;
     if (!c.require(blocksPerProc % exe.pipelineInterleaving == 0, DiagnosticCode::BadInterleaving,
-                   "pipeline_interleaving",
-                   "Pipeline interleaving must be a factor value of the number of blocks per processor (" +
-                       str(exe.pipelineInterleaving) + " does not divide " + str(blocksPerProc) + ")"))
+                   "pipeline_interleaving", [&] { return std::string("Pipeline interleaving must be a factor value of the number of blocks per processor (" +
+                       str(exe.pipelineInterleaving) + " does not divide " + str(blocksPerProc) + ")"); }))
         return out;
     const bool offload = exe.weightOffload || exe.activationsOffload || exe.optimizerOffload;
     c.require(!offload || blocksPerProc > 2, DiagnosticCode::OffloadTooFewBlocks,
-              exe.weightOffload ? "weight_offload" : exe.activationsOffload ? "activations_offload" : "optimizer_offload",
-              "Offloading requires each processor to handle at least 3 blocks (it has " + str(blocksPerProc) + ")");
+              exe.weightOffload ? "weight_offload" : exe.activationsOffload ? "activations_offload" : "optimizer_offload", [&] { return std::string("Offloading requires each processor to handle at least 3 blocks (it has " + str(blocksPerProc) + ")"); });
     return out;
 }
 

@@ -1,0 +1,320 @@
+// Strict readers for the reference model's three inputs (calculon-model.md §1, rules of §2).
+// Units become SI here and nowhere else (see the "Units" block below).
+#include "gapstudio/io/calculon_json.h"
+
+#include "gapstudio/model/evaluate.h"
+#include "io/json_cursor.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace gapstudio::io {
+
+using detail::JsonCursor;
+
+namespace {
+
+// ---- Units: the only place where the reference's JSON units become SI ----------------------
+// calculon/processor.py, memory.py, network.py at caa4b11: tflops * 1e12, GiB * 1024^3,
+// GBps * 1e9, network bandwidth * 1e9. Efficiency thresholds are given in GFLOP and MB; the
+// reference compares the op size scaled down to those units, we scale the threshold up once.
+constexpr double kFlopsPerTflops = 1e12;
+constexpr double kFlopsPerGflop = 1e9;
+constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kBpsPerGBps = 1e9;
+constexpr double kBytesPerMB = 1e6;
+
+double thresholdToSi(double threshold, double unit)
+{
+    return threshold * unit;
+}
+// ---------------------------------------------------------------------------------------------
+
+using detail::formatNumber;
+
+double numberInRange(const JsonCursor &cursor, double low, bool lowIncluded, double high, bool highIncluded)
+{
+    const double value = cursor.number();
+    const bool aboveLow = lowIncluded ? value >= low : value > low;
+    const bool belowHigh = highIncluded ? value <= high : value < high;
+    if (!aboveLow || !belowHigh) {
+        cursor.fail("expected a number in " + std::string(lowIncluded ? "[" : "(") + formatNumber(low) + ", "
+                    + (high == std::numeric_limits<double>::infinity() ? "inf" : formatNumber(high))
+                    + (highIncluded ? "]" : ")") + ", got " + formatNumber(value));
+    }
+    return value;
+}
+
+double numberAtLeast(const JsonCursor &cursor, double low, bool lowIncluded)
+{
+    return numberInRange(cursor, low, lowIncluded, std::numeric_limits<double>::infinity(), false);
+}
+
+model::EfficiencyTable parseEfficiencyTable(const JsonCursor &cursor, double thresholdUnit)
+{
+    model::EfficiencyTable table;
+    const std::size_t count = cursor.requireArray();
+    if (count == 0)
+        cursor.fail("expected a non-empty list of [threshold, efficiency] rows");
+    double previous = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const JsonCursor row = cursor[i];
+        row.requireArray(2);
+        const double threshold = numberAtLeast(row[std::size_t{0}], 0, true);
+        if (i > 0 && threshold >= previous) {
+            row[std::size_t{0}].fail("thresholds must decrease strictly: " + formatNumber(threshold) + " follows "
+                                     + formatNumber(previous));
+        }
+        if (i + 1 == count && threshold != 0)
+            row[std::size_t{0}].fail("the last threshold must be 0 (smaller ops would have no efficiency), got "
+                                     + formatNumber(threshold));
+        const double efficiency = numberInRange(row[1], 0, false, 1, true);
+        table.rows.emplace_back(thresholdToSi(threshold, thresholdUnit), efficiency);
+        previous = threshold;
+    }
+    return table;
+}
+
+model::MemoryTier parseMemory(const JsonCursor &cursor, bool allowZeroCapacity)
+{
+    cursor.requireExactKeys({"GiB", "GBps", "MB_efficiency"});
+    model::MemoryTier tier;
+    tier.capacity_B = numberAtLeast(cursor["GiB"], 0, allowZeroCapacity) * kBytesPerGiB;
+    tier.bandwidth_Bps = numberAtLeast(cursor["GBps"], 0, true) * kBpsPerGBps;
+    tier.efficiency = parseEfficiencyTable(cursor["MB_efficiency"], kBytesPerMB);
+    return tier;
+}
+
+void parseEngines(const JsonCursor &cursor, std::array<std::optional<model::ComputeEngine>, model::kDatatypeCount> &out)
+{
+    cursor.requireObject();
+    for (const auto &item : cursor.value().items()) {
+        const JsonCursor entry = cursor[item.key()];
+        const auto type = model::datatypeFromName(item.key());
+        if (!type)
+            entry.fail("unknown datatype (expected float8, float16, bfloat16 or float32)");
+        entry.requireExactKeys({"tflops", "gflops_efficiency"});
+        model::ComputeEngine engine;
+        engine.peak_flops = numberAtLeast(entry["tflops"], 0, true) * kFlopsPerTflops;
+        engine.efficiency = parseEfficiencyTable(entry["gflops_efficiency"], kFlopsPerGflop);
+        out[static_cast<std::size_t>(*type)] = std::move(engine);
+    }
+}
+
+model::NetworkOp parseOp(const JsonCursor &cursor, bool isP2p)
+{
+    cursor.requireArray(2);
+    model::NetworkOp op;
+    op.scalar = numberAtLeast(cursor[std::size_t{0}], 0, false);
+    if (isP2p) {
+        cursor[1].requireNull();
+        op.offset = 0;
+    } else {
+        op.offset = cursor[1].number();
+    }
+    return op;
+}
+
+model::NetworkTier parseNetwork(const JsonCursor &cursor)
+{
+    cursor.requireExactKeys(
+        {"bandwidth", "efficiency", "size", "latency", "ops", "must_be_filled", "processor_usage"});
+    model::NetworkTier tier;
+    tier.bandwidth_Bps = numberAtLeast(cursor["bandwidth"], 0, false) * kBpsPerGBps;
+    tier.efficiency = numberInRange(cursor["efficiency"], 0, false, 1, true);
+    tier.size = cursor["size"].integerAtLeast(1);
+    tier.latency_s = numberAtLeast(cursor["latency"], 0, true);
+    const JsonCursor ops = cursor["ops"];
+    ops.requireExactKeys({"p2p", "reduce_scatter", "all_gather", "all_reduce"});
+    tier.p2p = parseOp(ops["p2p"], true);
+    tier.reduceScatter = parseOp(ops["reduce_scatter"], false);
+    tier.allGather = parseOp(ops["all_gather"], false);
+    tier.allReduce = parseOp(ops["all_reduce"], false);
+    tier.mustBeFilled = cursor["must_be_filled"].boolean();
+    tier.processorUsage = numberInRange(cursor["processor_usage"], 0, true, 1, false);
+    return tier;
+}
+
+/// The rules the reference asserts on the execution alone (calculon/llm/llm.py, Execution).
+void checkExecutionRules(const model::Execution &exe, const JsonCursor &root)
+{
+    using model::Recompute;
+    std::int64_t product = 0;
+    if (__builtin_mul_overflow(exe.tensorPar, exe.pipelinePar, &product)
+        || __builtin_mul_overflow(product, exe.dataPar, &product) || product != exe.numProcs) {
+        root["num_procs"].fail(std::to_string(exe.numProcs) + " != tensor_par * pipeline_par * data_par = "
+                               + std::to_string(exe.tensorPar) + " * " + std::to_string(exe.pipelinePar) + " * "
+                               + std::to_string(exe.dataPar));
+    }
+    if (exe.batchSize % exe.dataPar != 0)
+        root["batch_size"].fail(std::to_string(exe.batchSize) + " is not divisible by data_par = "
+                                + std::to_string(exe.dataPar));
+    if ((exe.batchSize / exe.dataPar) % exe.microbatchSize != 0)
+        root["microbatch_size"].fail(std::to_string(exe.microbatchSize)
+                                     + " does not divide the local batch batch_size / data_par = "
+                                     + std::to_string(exe.batchSize / exe.dataPar));
+    if (exe.activationRecompute != Recompute::None && !exe.training)
+        root["activation_recompute"].fail("recompute requires training = true");
+    if (exe.pipelineInterleaving > 1 && exe.pipelinePar == 1)
+        root["pipeline_interleaving"].fail("interleaving " + std::to_string(exe.pipelineInterleaving)
+                                           + " requires pipeline_par > 1");
+    if (exe.optimizerSharding && exe.dataPar == 1)
+        root["optimizer_sharding"].fail("optimizer sharding requires data_par > 1");
+    if (exe.tensorParOverlap != model::TpOverlap::None && exe.tensorPar == 1)
+        root["tensor_par_overlap"].fail("TP overlap requires tensor_par > 1");
+    if (exe.seqParAgRedo && exe.tensorParCommType != model::TpCommType::RsAg)
+        root["seq_par_ag_redo"].fail("all-gather redo requires tensor_par_comm_type \"rs_ag\"");
+    if (exe.seqParAgRedo && exe.activationRecompute == Recompute::Full)
+        root["seq_par_ag_redo"].fail("all-gather redo is not possible with activation_recompute \"full\"");
+    if (exe.dataParOverlap && !exe.training)
+        root["data_par_overlap"].fail("DP overlap requires training = true");
+    if (exe.dataParOverlap && exe.dataPar == 1)
+        root["data_par_overlap"].fail("DP overlap requires data_par > 1");
+    if (exe.optimizerOffload && !exe.training)
+        root["optimizer_offload"].fail("optimizer offload requires training = true");
+}
+
+/// The rules that need the model or the system (reference asserts during compile/run),
+/// reported against the execution file, which is what the user changes to fix them.
+void checkCrossFileRules(const CalculonInputs &in, const nlohmann::json &exeJson, const std::string &executionPath,
+                         const std::string &modelPath, const std::string &systemPath)
+{
+    const JsonCursor root(exeJson, executionPath);
+    const model::Application &app = in.application;
+    const model::Execution &exe = in.execution;
+    const auto tp = exe.tensorPar;
+    const auto requireDivides = [&](std::int64_t value, const char *name) {
+        if (value % tp != 0)
+            root["tensor_par"].fail(std::to_string(tp) + " does not divide " + name + " = " + std::to_string(value)
+                                    + " of " + modelPath);
+    };
+    requireDivides(app.hidden, "hidden");
+    requireDivides(app.feedforward, "feedforward");
+    requireDivides(app.attnHeads, "attn_heads");
+    if (exe.tensorParCommType != model::TpCommType::Ar) {
+        std::int64_t tokens = 0;
+        if (__builtin_mul_overflow(exe.microbatchSize, app.seqSize, &tokens) || tokens % tp != 0)
+            root["tensor_par"].fail(std::to_string(tp) + " does not divide microbatch_size * seq_size = "
+                                    + std::to_string(exe.microbatchSize) + " * " + std::to_string(app.seqSize)
+                                    + " (required by tensor_par_comm_type \"" + exeJson["tensor_par_comm_type"].get<std::string>()
+                                    + "\")");
+    }
+
+    const auto index = static_cast<std::size_t>(exe.datatype);
+    for (const auto &[table, name] : {std::pair{&in.system.matrix, "matrix"}, std::pair{&in.system.vector, "vector"}}) {
+        if (!(*table)[index])
+            root["datatype"].fail(std::string(model::datatypeName(exe.datatype)) + " has no entry in the " + name
+                                  + " table of " + systemPath);
+    }
+
+    const auto networks = static_cast<std::int64_t>(in.system.networks.size());
+    for (const char *key : {"tensor_par_net", "pipeline_par_net", "data_par_net"}) {
+        const std::int64_t net = exeJson[key].get<std::int64_t>();
+        if (net >= networks)
+            root[key].fail("network " + std::to_string(net) + " does not exist: " + systemPath + " has "
+                           + std::to_string(networks) + " network" + (networks == 1 ? "" : "s"));
+    }
+
+    // The model's own checks: anything it calls malformed is a schema-level error as well.
+    for (const model::Diagnostic &diagnostic : model::checkConfiguration(app, exe, in.system)) {
+        if (diagnostic.isMalformedInput())
+            throw InputError(executionPath, "/" + detail::escapePointerToken(diagnostic.field), diagnostic.message);
+    }
+}
+
+} // namespace
+
+model::Application parseApplication(const nlohmann::json &json, const std::string &file)
+{
+    const JsonCursor root(json, file);
+    root.requireExactKeys({"hidden", "feedforward", "seq_size", "attn_heads", "attn_size", "num_blocks"});
+    model::Application app;
+    app.hidden = root["hidden"].integerAtLeast(1);
+    app.feedforward = root["feedforward"].integerAtLeast(1);
+    app.seqSize = root["seq_size"].integerAtLeast(1);
+    app.attnHeads = root["attn_heads"].integerAtLeast(1);
+    app.attnSize = root["attn_size"].integerAtLeast(1);
+    app.numBlocks = root["num_blocks"].integerAtLeast(1);
+    return app;
+}
+
+model::Execution parseExecution(const nlohmann::json &json, const std::string &file)
+{
+    const JsonCursor root(json, file);
+    root.requireExactKeys({"num_procs", "tensor_par", "pipeline_par", "data_par", "tensor_par_net",
+                           "pipeline_par_net", "data_par_net", "batch_size", "microbatch_size", "datatype",
+                           "fused_activation", "attention_type", "activation_recompute", "pipeline_interleaving",
+                           "optimizer_sharding", "tensor_par_comm_type", "tensor_par_overlap", "seq_par_ag_redo",
+                           "data_par_overlap", "weight_offload", "activations_offload", "optimizer_offload",
+                           "training"});
+    model::Execution exe;
+    exe.numProcs = root["num_procs"].integerAtLeast(1);
+    exe.tensorPar = root["tensor_par"].integerAtLeast(1);
+    exe.pipelinePar = root["pipeline_par"].integerAtLeast(1);
+    exe.dataPar = root["data_par"].integerAtLeast(1);
+    exe.tensorParNet = root["tensor_par_net"].integerAtLeast(0);
+    exe.pipelineParNet = root["pipeline_par_net"].integerAtLeast(0);
+    exe.dataParNet = root["data_par_net"].integerAtLeast(0);
+    exe.batchSize = root["batch_size"].integerAtLeast(1);
+    exe.microbatchSize = root["microbatch_size"].integerAtLeast(1);
+    const JsonCursor datatype = root["datatype"];
+    const auto type = model::datatypeFromName(datatype.string());
+    if (!type)
+        datatype.fail("expected one of \"float8\", \"float16\", \"bfloat16\", \"float32\", got "
+                      + detail::describe(datatype.value()));
+    exe.datatype = *type;
+    exe.fusedActivation = root["fused_activation"].boolean();
+    exe.attentionType = static_cast<model::AttentionType>(root["attention_type"].oneOf({"multihead", "multiquery"}));
+    exe.activationRecompute =
+        static_cast<model::Recompute>(root["activation_recompute"].oneOf({"none", "attn_only", "full"}));
+    exe.pipelineInterleaving = root["pipeline_interleaving"].integerAtLeast(1);
+    exe.optimizerSharding = root["optimizer_sharding"].boolean();
+    exe.tensorParCommType =
+        static_cast<model::TpCommType>(root["tensor_par_comm_type"].oneOf({"ar", "p2p_rs_ag", "rs_ag"}));
+    exe.tensorParOverlap = static_cast<model::TpOverlap>(root["tensor_par_overlap"].oneOf({"none", "ring", "pipe"}));
+    exe.seqParAgRedo = root["seq_par_ag_redo"].boolean();
+    exe.dataParOverlap = root["data_par_overlap"].boolean();
+    exe.weightOffload = root["weight_offload"].boolean();
+    exe.activationsOffload = root["activations_offload"].boolean();
+    exe.optimizerOffload = root["optimizer_offload"].boolean();
+    exe.training = root["training"].boolean();
+    checkExecutionRules(exe, root);
+    return exe;
+}
+
+model::System parseSystem(const nlohmann::json &json, const std::string &file)
+{
+    const JsonCursor root(json, file);
+    root.requireExactKeys({"matrix", "vector", "mem1", "mem2", "processing_mode", "networks"});
+    model::System sys;
+    parseEngines(root["matrix"], sys.matrix);
+    parseEngines(root["vector"], sys.vector);
+    sys.mem1 = parseMemory(root["mem1"], false);
+    sys.mem2 = parseMemory(root["mem2"], true); // GiB 0 disables offloading
+    sys.processingMode =
+        static_cast<model::ProcessingMode>(root["processing_mode"].oneOf({"no_overlap", "roofline"}));
+    const JsonCursor networks = root["networks"];
+    const std::size_t count = networks.requireArray();
+    for (std::size_t i = 0; i < count; ++i)
+        sys.networks.push_back(parseNetwork(networks[i]));
+    return sys;
+}
+
+CalculonInputs loadCalculonInputs(const std::string &modelPath, const std::string &executionPath,
+                                  const std::string &systemPath)
+{
+    const nlohmann::json modelJson = readJsonFile(modelPath);
+    const nlohmann::json exeJson = readJsonFile(executionPath);
+    const nlohmann::json systemJson = readJsonFile(systemPath);
+    CalculonInputs in{parseApplication(modelJson, modelPath), parseExecution(exeJson, executionPath),
+                      parseSystem(systemJson, systemPath)};
+    checkCrossFileRules(in, exeJson, executionPath, modelPath, systemPath);
+    return in;
+}
+
+} // namespace gapstudio::io
