@@ -19,18 +19,44 @@ double offloadTime(const Run &run, double bytes) noexcept
 
 /// The DP communication per block: an all-reduce, or with optimizer sharding a reduce-scatter
 /// plus an all-gather, of the block's weight bytes (§4.6).
+double gradientReduction(const Run &run, const NetworkTier &net, double bytes, std::int64_t replicas) noexcept
+{
+    if (run.exe.optimizerSharding)
+        return networkTime(net, NetOp::ReduceScatter, bytes, replicas) +
+               networkTime(net, NetOp::AllGather, bytes, replicas);
+    return networkTime(net, NetOp::AllReduce, bytes, replicas);
+}
+
+/// MoE (calculon-moe-model.md §5.6): the attention and router weights are reduced over DP on
+/// the DP tier, the expert weights over expert DP on its tier; the two are one serial load.
 void dataParallelBlock(Run &run, Stats &o) noexcept
 {
     const Execution &exe = run.exe;
     if (exe.dataPar > 1 && exe.training) {
-        o.block_dp_size = o.block_weight_space;
-        if (exe.optimizerSharding) {
-            run.blockDpTime = networkTime(*run.dpNet, NetOp::ReduceScatter, o.block_dp_size, exe.dataPar) +
-                              networkTime(*run.dpNet, NetOp::AllGather, o.block_dp_size, exe.dataPar);
-        } else {
-            run.blockDpTime = networkTime(*run.dpNet, NetOp::AllReduce, o.block_dp_size, exe.dataPar);
-        }
+        o.block_dp_size = exe.modelMoE ? o.block_weight_space - run.comm.expertWeightBytes : o.block_weight_space;
+        run.blockDpTime = gradientReduction(run, *run.dpNet, o.block_dp_size, exe.dataPar);
     }
+    if (exe.modelMoE && exe.dataParExp > 1 && exe.training) {
+        o.block_dp_exp_size = run.comm.expertWeightBytes;
+        const double expTime = gradientReduction(run, *run.dpExpNet, o.block_dp_exp_size, exe.dataParExp);
+        o.dp_exp_comm_link_time = dbl(run.layout.blocksPerProc) * expTime;
+        o.block_dp_size += o.block_dp_exp_size;
+        run.blockDpTime += expTime;
+    }
+}
+
+/// Link and exposed time of one group over every block of every chunk and microbatch.
+void groupTotals(const GroupComm &g, double chunks, double base, double &link, double &exposed) noexcept
+{
+    link = chunks * (base * g.fwTime[0] + 1.0 * g.fwTime[1]) + chunks * (base * g.bwTime[0] + 1.0 * g.bwTime[1]);
+    exposed = chunks * (base * g.fwExposed[0] + 1.0 * g.fwExposed[1]) +
+              chunks * (base * g.bwExposed[0] + 1.0 * g.bwExposed[1]);
+}
+
+void recommTotals(const GroupComm &g, double chunks, double base, double &link, double &exposed) noexcept
+{
+    link = chunks * (base * g.recommTime[0] + 1.0 * g.recommTime[1]);
+    exposed = chunks * (base * g.recommExposed[0] + 1.0 * g.recommExposed[1]);
 }
 
 double dpOpScalar(const Run &run) noexcept
@@ -137,16 +163,18 @@ void computeBatchStats(Run &run, Stats &o) noexcept
     o.bw_time = mult * o.block_agrad_time + mult * o.block_wgrad_time;
     o.optim_step_time = dbl(lay.blocksPerProc) * o.block_optim_time;
 
-    // §4.7: TP and re-communication over every block of every chunk of every microbatch.
-    o.tp_comm_link_time = chunks * (base * o.baseblock_fw_tp_time + 1.0 * o.edgeblock_fw_tp_time) +
-                          chunks * (base * o.baseblock_agrad_tp_time + 1.0 * o.edgeblock_agrad_tp_time);
-    o.tp_comm_exposed_time =
-        chunks * (base * o.baseblock_fw_tp_time_exposed + 1.0 * o.edgeblock_fw_tp_time_exposed) +
-        chunks * (base * o.baseblock_agrad_tp_time_exposed + 1.0 * o.edgeblock_agrad_tp_time_exposed);
+    // §4.7: TP (and MoE EP, ES) communication and re-communication over every block of every
+    // chunk of every microbatch.
+    const BlockComm &comm = run.comm;
+    groupTotals(comm.tp, chunks, base, o.tp_comm_link_time, o.tp_comm_exposed_time);
+    groupTotals(comm.ep, chunks, base, o.ep_comm_link_time, o.ep_comm_exposed_time);
+    groupTotals(comm.es, chunks, base, o.es_comm_link_time, o.es_comm_exposed_time);
     if (exe.training) {
-        o.recomm_link_time = chunks * (base * o.baseblock_recomm_time + 1.0 * o.edgeblock_recomm_time);
-        o.recomm_exposed_time =
-            chunks * (base * o.baseblock_recomm_time_exposed + 1.0 * o.edgeblock_recomm_time_exposed);
+        recommTotals(comm.tp, chunks, base, o.tp_recomm_link_time, o.tp_recomm_exposed_time);
+        recommTotals(comm.ep, chunks, base, o.ep_recomm_link_time, o.ep_recomm_exposed_time);
+        recommTotals(comm.es, chunks, base, o.es_recomm_link_time, o.es_recomm_exposed_time);
+        o.recomm_link_time = o.tp_recomm_link_time + o.ep_recomm_link_time + o.es_recomm_link_time;
+        o.recomm_exposed_time = o.tp_recomm_exposed_time + o.ep_recomm_exposed_time + o.es_recomm_exposed_time;
     }
 
     // §4.3: one p2p per chunk per microbatch in each direction. QUIRK (edgeBlockP2pWithoutPipeline):
@@ -163,19 +191,18 @@ void computeBatchStats(Run &run, Stats &o) noexcept
 
     // §4.5 and §6: block times; offload transfers can hide behind compute but not behind
     // memory accesses.
-    run.baseFwTimeNoOffload = o.block_fw_time + o.baseblock_fw_tp_time_exposed;
-    run.edgeFwTimeNoOffload = o.block_fw_time + o.edgeblock_fw_tp_time_exposed + run.chunkFwPpTime;
+    run.baseFwTimeNoOffload = o.block_fw_time + comm.fwExposed(0);
+    run.edgeFwTimeNoOffload = o.block_fw_time + comm.fwExposed(1) + run.chunkFwPpTime;
     const double fwOffload = offloadTime(run, fwOffloadBytes(run, o));
     run.baseFwOffloadOverhead = std::max(0.0, fwOffload + o.block_fw_mem_time - run.baseFwTimeNoOffload);
     run.edgeFwOffloadOverhead = std::max(0.0, fwOffload + o.block_fw_mem_time - run.edgeFwTimeNoOffload);
     run.baseFwTime = run.baseFwTimeNoOffload + run.baseFwOffloadOverhead;
     run.edgeFwTime = run.edgeFwTimeNoOffload + run.edgeFwOffloadOverhead;
 
-    const double bwCommon = o.block_re_time;
-    run.baseBwTimeNoOffload = bwCommon + o.baseblock_recomm_time_exposed + o.block_agrad_time + o.block_wgrad_time +
-                              o.baseblock_agrad_tp_time_exposed;
-    run.edgeBwTimeNoOffload = bwCommon + o.edgeblock_recomm_time_exposed + o.block_agrad_time + o.block_wgrad_time +
-                              o.edgeblock_agrad_tp_time_exposed + run.chunkBwPpTime;
+    run.baseBwTimeNoOffload =
+        o.block_re_time + comm.recommExposed(0) + o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0);
+    run.edgeBwTimeNoOffload = o.block_re_time + comm.recommExposed(1) + o.block_agrad_time + o.block_wgrad_time +
+                              comm.bwExposed(1) + run.chunkBwPpTime;
     const double bwOffload = exe.training ? offloadTime(run, bwOffloadBytes(run, o)) : 0;
     const double bwMem = o.block_agrad_mem_time + o.block_wgrad_mem_time;
     run.baseBwOffloadOverhead = std::max(0.0, bwOffload + bwMem - run.baseBwTimeNoOffload);
@@ -202,7 +229,9 @@ void computeBatchStats(Run &run, Stats &o) noexcept
     o.bubble_time = dbl(exe.pipelinePar - 1) * chunkTime + (extraBubbles * chunkTime - reduction);
 
     dataParallelBlock(run, o);
-    if (exe.dataPar > 1 && exe.training) {
+    // Q6 (calculon-MoE): with DP = 1 the expert-DP traffic is dropped from the step.
+    const bool dpTraffic = exe.dataPar > 1 || (!run.quirks.expertDpDroppedWhenDp1 && run.blockDpTime > 0);
+    if (dpTraffic && exe.training) {
         if (exe.dataParOverlap) {
             overlappedDataParallel(run, o, chunkBwTime);
         } else {
@@ -213,7 +242,8 @@ void computeBatchStats(Run &run, Stats &o) noexcept
 
     o.total_time = o.fw_time + o.bw_time + o.optim_step_time + o.fw_offload_exposed_time + o.bw_offload_exposed_time +
                    o.recompute_time + o.recomm_exposed_time + o.bubble_time + o.tp_comm_exposed_time +
-                   o.pp_comm_exposed_time + o.dp_comm_exposed_time;
+                   o.ep_comm_exposed_time + o.es_comm_exposed_time + o.pp_comm_exposed_time +
+                   o.dp_comm_exposed_time;
 }
 
 } // namespace gapstudio::model::detail

@@ -4,13 +4,15 @@
 
 #include "layers.h"
 
+#include "gapstudio/model/quirks.h"
+
 #include <array>
 #include <cstddef>
 
 namespace gapstudio::model::detail {
 
-/// At most 24 layers per block (17 with TP overlap, 19 with TP overlap and multi-query).
-inline constexpr std::size_t kMaxBlockLayers = 24;
+/// At most 29 layers per block (24 dense, 29 MoE; fewer with TP overlap).
+inline constexpr std::size_t kMaxBlockLayers = 32;
 
 struct Block {
     std::array<Layer, kMaxBlockLayers> layers{};
@@ -23,5 +25,11 @@ struct Block {
 /// Builds one block as processor 0 sees it. Preconditions (checked by checkConfiguration):
 /// tp divides hidden, feedforward and heads; the TP network index is valid.
 [[nodiscard]] Block buildBlock(const Application &app, const Execution &exe, const System &sys) noexcept;
+
+/// Builds one MoE block: attention, router and experts (calculon-MoE e3eb609,
+/// calculon-moe-model.md §4). Preconditions as above plus EP dividing the experts; `exe` must
+/// already have sequence parallelism forced when tp > 1.
+[[nodiscard]] Block buildMoeBlock(const Application &app, const Execution &exe, const System &sys,
+                                  const Quirks &quirks) noexcept;
 
 } // namespace gapstudio::model::detail

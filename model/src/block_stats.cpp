@@ -16,12 +16,35 @@ double arithmeticIntensity(double flops, double bytes) noexcept
     return flops / bytes;
 }
 
-/// TP communication of one layer in one stage, for the base and the edge block of a chunk.
+/// Communication of one layer in one stage, for the base and the edge block of a chunk.
 struct StageComm {
     double baseSize = 0, edgeSize = 0;
     double baseTime = 0, edgeTime = 0;
     double baseExposed = 0, edgeExposed = 0;
 };
+
+void add(double (&size)[2], double (&time)[2], double (&exposed)[2], const StageComm &c) noexcept
+{
+    size[0] += c.baseSize;
+    size[1] += c.edgeSize;
+    time[0] += c.baseTime;
+    time[1] += c.edgeTime;
+    exposed[0] += c.baseExposed;
+    exposed[1] += c.edgeExposed;
+}
+
+GroupComm &groupOf(BlockComm &comm, const Layer &l) noexcept
+{
+    switch (l.group) {
+    case CommGroup::Ep:
+        return comm.ep;
+    case CommGroup::Es:
+        return comm.es;
+    case CommGroup::Tp:
+        break;
+    }
+    return comm.tp;
+}
 
 /// TPComm exposes its whole comm time. For a LinearOverlapped the reference reads back the
 /// exposed time left by the last processing-time call (`state`): the forward one for the
@@ -31,14 +54,14 @@ StageComm stageComm(const Layer &l, const LayerContext &c, Stage s, const StageT
                     const Quirks &quirks) noexcept
 {
     StageComm r;
-    if (l.kind != LayerKind::TPComm && l.kind != LayerKind::LinearOverlapped)
+    if (l.kind != LayerKind::TPComm && l.kind != LayerKind::LinearOverlapped && l.kind != LayerKind::AllToAll)
         return r;
     const bool edgeDiffers = l.commType == TpCommType::P2pRsAg;
     r.baseSize = commBytes(l, c, s, true);
     r.baseTime = netTime(l, c, s, true);
     r.edgeSize = edgeDiffers ? commBytes(l, c, s, false) : r.baseSize;
     r.edgeTime = edgeDiffers ? netTime(l, c, s, false) : r.baseTime;
-    if (l.kind == LayerKind::TPComm) {
+    if (l.kind == LayerKind::TPComm || l.kind == LayerKind::AllToAll) {
         r.baseExposed = r.baseTime;
         r.edgeExposed = r.edgeTime;
     } else {
@@ -59,23 +82,19 @@ double requiredBandwidth(const Layer &l, const LayerContext &c, Stage s) noexcep
 
 } // namespace
 
-void computeBlockStats(const Block &block, const LayerContext &ctx, const Execution &exe,
-                       const Quirks &quirks, Stats &o) noexcept
+BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const Execution &exe,
+                            const Quirks &quirks, Stats &o) noexcept
 {
+    BlockComm comm;
     for (const Layer &l : block) {
+        GroupComm &g = groupOf(comm, l);
         const StageTiming fw = processingTime(l, ctx, Stage::Fw);
         o.block_fw_flops += stageFlops(l, ctx, Stage::Fw);
         o.block_fw_flops_time += flopsTime(l, ctx, Stage::Fw);
         o.block_fw_mem_accessed += stageMemAccessed(l, ctx, Stage::Fw);
         o.block_fw_mem_time += memTime(l, ctx, Stage::Fw);
         o.block_fw_time += fw.time;
-        const StageComm fwComm = stageComm(l, ctx, Stage::Fw, fw, quirks);
-        o.baseblock_fw_tp_size += fwComm.baseSize;
-        o.edgeblock_fw_tp_size += fwComm.edgeSize;
-        o.baseblock_fw_tp_time += fwComm.baseTime;
-        o.edgeblock_fw_tp_time += fwComm.edgeTime;
-        o.baseblock_fw_tp_time_exposed += fwComm.baseExposed;
-        o.edgeblock_fw_tp_time_exposed += fwComm.edgeExposed;
+        add(g.fwSize, g.fwTime, g.fwExposed, stageComm(l, ctx, Stage::Fw, fw, quirks));
         o.tp_bw_overlap_req = std::max(o.tp_bw_overlap_req, requiredBandwidth(l, ctx, Stage::Fw));
         if (exe.training) {
             if (l.needsRecompute) {
@@ -95,13 +114,7 @@ void computeBlockStats(const Block &block, const LayerContext &ctx, const Execut
             }
             if (l.needsRecomm) {
                 // QUIRK (§4.4 (2)): a LinearOverlapped reports its forward exposed time here.
-                const StageComm recomm = stageComm(l, ctx, Stage::Wgrad, fw, quirks);
-                o.baseblock_recomm_size += recomm.baseSize;
-                o.edgeblock_recomm_size += recomm.edgeSize;
-                o.baseblock_recomm_time += recomm.baseTime;
-                o.edgeblock_recomm_time += recomm.edgeTime;
-                o.baseblock_recomm_time_exposed += recomm.baseExposed;
-                o.edgeblock_recomm_time_exposed += recomm.edgeExposed;
+                add(g.recommSize, g.recommTime, g.recommExposed, stageComm(l, ctx, Stage::Wgrad, fw, quirks));
             }
             const StageTiming agrad = processingTime(l, ctx, Stage::Agrad);
             o.block_agrad_flops += stageFlops(l, ctx, Stage::Agrad);
@@ -109,13 +122,7 @@ void computeBlockStats(const Block &block, const LayerContext &ctx, const Execut
             o.block_agrad_mem_accessed += stageMemAccessed(l, ctx, Stage::Agrad);
             o.block_agrad_mem_time += memTime(l, ctx, Stage::Agrad);
             o.block_agrad_time += agrad.time;
-            const StageComm agradComm = stageComm(l, ctx, Stage::Agrad, agrad, quirks);
-            o.baseblock_bw_tp_size += agradComm.baseSize;
-            o.edgeblock_bw_tp_size += agradComm.edgeSize;
-            o.baseblock_agrad_tp_time += agradComm.baseTime;
-            o.edgeblock_agrad_tp_time += agradComm.edgeTime;
-            o.baseblock_agrad_tp_time_exposed += agradComm.baseExposed;
-            o.edgeblock_agrad_tp_time_exposed += agradComm.edgeExposed;
+            add(g.bwSize, g.bwTime, g.bwExposed, stageComm(l, ctx, Stage::Agrad, agrad, quirks));
             o.tp_bw_overlap_req = std::max(o.tp_bw_overlap_req, requiredBandwidth(l, ctx, Stage::Agrad));
             o.block_wgrad_flops += stageFlops(l, ctx, Stage::Wgrad);
             o.block_wgrad_flops_time += flopsTime(l, ctx, Stage::Wgrad);
@@ -130,6 +137,8 @@ void computeBlockStats(const Block &block, const LayerContext &ctx, const Execut
         }
         // Memory per block (§7).
         o.block_weight_space += weightBytes(l, ctx);
+        if (l.expertWeights)
+            comm.expertWeightBytes += weightBytes(l, ctx);
         if (!l.activationReused)
             o.block_act_working_space += activationBytes(l, ctx);
         o.block_act_storage_space += activationBytes(l, ctx);
@@ -146,6 +155,39 @@ void computeBlockStats(const Block &block, const LayerContext &ctx, const Execut
     }
     if (exe.activationRecompute == Recompute::Full)
         o.block_act_storage_space = 0; // everything but the checkpoint is recomputed
+
+    const GroupComm &tp = comm.tp;
+    o.baseblock_fw_tp_size = tp.fwSize[0];
+    o.edgeblock_fw_tp_size = tp.fwSize[1];
+    o.baseblock_fw_tp_time = tp.fwTime[0];
+    o.edgeblock_fw_tp_time = tp.fwTime[1];
+    o.baseblock_fw_tp_time_exposed = tp.fwExposed[0];
+    o.edgeblock_fw_tp_time_exposed = tp.fwExposed[1];
+    o.baseblock_bw_tp_size = tp.bwSize[0];
+    o.edgeblock_bw_tp_size = tp.bwSize[1];
+    o.baseblock_agrad_tp_time = tp.bwTime[0];
+    o.edgeblock_agrad_tp_time = tp.bwTime[1];
+    o.baseblock_agrad_tp_time_exposed = tp.bwExposed[0];
+    o.edgeblock_agrad_tp_time_exposed = tp.bwExposed[1];
+    o.baseblock_recomm_size = tp.recommSize[0];
+    o.edgeblock_recomm_size = tp.recommSize[1];
+    o.baseblock_recomm_time = tp.recommTime[0];
+    o.edgeblock_recomm_time = tp.recommTime[1];
+    o.baseblock_recomm_time_exposed = tp.recommExposed[0];
+    o.edgeblock_recomm_time_exposed = tp.recommExposed[1];
+    o.baseblock_fw_ep_size = comm.ep.fwSize[0];
+    o.edgeblock_fw_ep_size = comm.ep.fwSize[1];
+    o.baseblock_bw_ep_size = comm.ep.bwSize[0];
+    o.edgeblock_bw_ep_size = comm.ep.bwSize[1];
+    o.baseblock_ep_recomm_size = comm.ep.recommSize[0];
+    o.edgeblock_ep_recomm_size = comm.ep.recommSize[1];
+    o.baseblock_fw_es_size = comm.es.fwSize[0];
+    o.edgeblock_fw_es_size = comm.es.fwSize[1];
+    o.baseblock_bw_es_size = comm.es.bwSize[0];
+    o.edgeblock_bw_es_size = comm.es.bwSize[1];
+    o.baseblock_es_recomm_size = comm.es.recommSize[0];
+    o.edgeblock_es_recomm_size = comm.es.recommSize[1];
+    return comm;
 }
 
 LayerStats layerStats(const Layer &l, const LayerContext &c)

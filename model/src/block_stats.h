@@ -9,9 +9,36 @@
 
 namespace gapstudio::model::detail {
 
-/// Fills the `block_*`, `baseblock_*`, `edgeblock_*` and `tp_bw_overlap_req` fields of `out`.
-void computeBlockStats(const Block &block, const LayerContext &ctx, const Execution &exe,
-                       const Quirks &quirks, Stats &out) noexcept;
+/// One communication group's per-block, per-microbatch traffic: index 0 is the base block of a
+/// chunk, 1 the edge block.
+struct GroupComm {
+    double fwSize[2] = {}, fwTime[2] = {}, fwExposed[2] = {};
+    double bwSize[2] = {}, bwTime[2] = {}, bwExposed[2] = {};
+    double recommSize[2] = {}, recommTime[2] = {}, recommExposed[2] = {};
+};
+
+/// TP, EP (all-to-all) and ES (expert-slice) traffic of a block.
+struct BlockComm {
+    GroupComm tp, ep, es;
+    double expertWeightBytes = 0; ///< weights reduced over expert DP (MoE experts)
+    [[nodiscard]] double fwExposed(int edge) const noexcept
+    {
+        return tp.fwExposed[edge] + ep.fwExposed[edge] + es.fwExposed[edge];
+    }
+    [[nodiscard]] double bwExposed(int edge) const noexcept
+    {
+        return tp.bwExposed[edge] + ep.bwExposed[edge] + es.bwExposed[edge];
+    }
+    [[nodiscard]] double recommExposed(int edge) const noexcept
+    {
+        return tp.recommExposed[edge] + ep.recommExposed[edge] + es.recommExposed[edge];
+    }
+};
+
+/// Fills the `block_*`, `baseblock_*`, `edgeblock_*` and `tp_bw_overlap_req` fields of `out` and
+/// returns the block's traffic per group.
+BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const Execution &exe,
+                            const Quirks &quirks, Stats &out) noexcept;
 
 /// The reference's per-layer record (`-l`).
 [[nodiscard]] LayerStats layerStats(const Layer &layer, const LayerContext &ctx);

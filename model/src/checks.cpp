@@ -84,29 +84,24 @@ bool checkExecutionRules(const Execution &e, Checker &c)
     return ok;
 }
 
-/// Reference `Llm._check_network_assignments`.
-bool checkNetworks(const Execution &e, const System &sys, Checker &c)
+struct TierUse {
+    const char *field;      ///< the execution key naming the tier
+    const char *degreeName; ///< the execution key of the degree
+    std::int64_t tier;
+    std::int64_t degree;
+};
+
+/// The product of the degrees mapped onto each tier must fit in it and, if the tier must be
+/// filled, divide its size (reference `Llm._check_network_assignments`; calculon-MoE checks the
+/// MoE side and the attention side separately, `side` names it in the message).
+template <std::size_t N>
+bool checkTierProducts(const std::array<TierUse, N> &uses, const System &sys, Checker &c, const char *side)
 {
     const auto tiers = static_cast<std::int64_t>(sys.networks.size());
-    struct Use {
-        const char *field;
-        const char *degreeName;
-        std::int64_t tier;
-        std::int64_t degree;
-    };
-    const std::array<Use, 3> uses = {{{"tensor_par_net", "tensor_par", e.tensorParNet, e.tensorPar},
-                                      {"pipeline_par_net", "pipeline_par", e.pipelineParNet, e.pipelinePar},
-                                      {"data_par_net", "data_par", e.dataParNet, e.dataPar}}};
-    bool ok = true;
-    for (const Use &u : uses)
-        ok &= c.malformed(u.tier >= 0 && u.tier < tiers, u.field, [&] { return std::string(std::string(u.field) + " " + str(u.tier) + " is not a network tier of the system (it has " +
-                              str(tiers) + ")"); });
-    if (!ok)
-        return false;
     for (std::int64_t tier = 0; tier < tiers; ++tier) {
         std::int64_t size = 1;
         const char *field = nullptr;
-        for (const Use &u : uses) {
+        for (const TierUse &u : uses) {
             if (u.tier == tier && u.degree > 1) { // a degree of 1 does not use its network
                 size *= u.degree;
                 field = field ? field : u.field;
@@ -117,23 +112,85 @@ bool checkNetworks(const Execution &e, const System &sys, Checker &c)
         // "tensor_par 8 * data_par 4", for the messages only.
         const auto who = [&] {
             std::string text;
-            for (const Use &u : uses)
+            for (const TierUse &u : uses)
                 if (u.tier == tier && u.degree > 1)
                     text += (text.empty() ? "" : " * ") + std::string(u.degreeName) + " " + str(u.degree);
             return text;
         };
         const NetworkTier &net = sys.networks[static_cast<std::size_t>(tier)];
-        const bool bigEnough = size <= net.size;
-        ok &= c.require(bigEnough, DiagnosticCode::NetworkTooSmall, field, [&] {
-            return "Network tier" + str(tier) + " isn't big enough: " + who() + " needs " + str(size) +
-                   " processors, the tier has " + str(net.size);
-        });
-        if (bigEnough)
-            ok &= c.require(!net.mustBeFilled || net.size % size == 0, DiagnosticCode::NetworkNotFilled, field, [&] {
-                return "Network tier" + str(tier) + " isn't fully used: its " + str(net.size) +
-                       " processors must be a multiple of " + who() + " = " + str(size);
-            });
+        const std::string name = "Network tier" + str(tier);
+        if (!c.require(size <= net.size, DiagnosticCode::NetworkTooSmall, field, [&] {
+                const std::string detail = who() + " needs " + str(size) + " processors, the tier has " + str(net.size);
+                if (side)
+                    return name + ": " + str(size) + " isn't big enough, " + str(net.size) + " -- " + side + " (" +
+                           detail + ")";
+                return name + " isn't big enough: " + detail;
+            }))
+            return false;
+        if (!c.require(!net.mustBeFilled || net.size % size == 0, DiagnosticCode::NetworkNotFilled, field, [&] {
+                const std::string detail =
+                    "its " + str(net.size) + " processors must be a multiple of " + who() + " = " + str(size);
+                // calculon-MoE says "MoE" for both sides (its Q15).
+                return side ? name + " isn't fully used MoE (" + detail + ")" : name + " isn't fully used: " + detail;
+            }))
+            return false;
     }
+    return true;
+}
+
+bool checkNetworks(const Execution &e, const System &sys, Checker &c)
+{
+    const auto tiers = static_cast<std::int64_t>(sys.networks.size());
+    const std::array<TierUse, 6> all = {{{"tensor_par_net", "tensor_par", e.tensorParNet, e.tensorPar},
+                                         {"pipeline_par_net", "pipeline_par", e.pipelineParNet, e.pipelinePar},
+                                         {"data_par_net", "data_par", e.dataParNet, e.dataPar},
+                                         {"data_par_exp_net", "data_par_exp", e.dataParExpNet, e.dataParExp},
+                                         {"expert_par_net", "expert_par", e.expertParNet, e.expertPar},
+                                         {"expert_slice_net", "expert_slice", e.expertSliceNet, e.expertSlice}}};
+    bool ok = true;
+    for (const TierUse &u : all)
+        ok &= c.malformed(u.tier >= 0 && u.tier < tiers, u.field, [&] {
+            return std::string(u.field) + " " + str(u.tier) + " is not a network tier of the system (it has " +
+                   str(tiers) + ")";
+        });
+    if (!ok)
+        return false;
+    if (!e.modelMoE)
+        return checkTierProducts(std::array<TierUse, 3>{all[0], all[1], all[2]}, sys, c, nullptr);
+    // calculon-MoE: the expert side (PP, DPe, EP, ES) and the attention side (PP, TP, DP).
+    return checkTierProducts(std::array<TierUse, 4>{all[1], all[3], all[4], all[5]}, sys, c, "MoE") &&
+           checkTierProducts(std::array<TierUse, 3>{all[1], all[0], all[2]}, sys, c, "non-MoE");
+}
+
+/// calculon-MoE's execution rules (calculon-moe-model.md §2.2, §3).
+bool checkMoeRules(const Execution &e, const Application &app, Checker &c)
+{
+    bool ok = c.malformed(e.numExperts > 0, "num_experts", [&] { return "num_experts must be positive, got " + str(e.numExperts); });
+    ok &= c.malformed(e.topKExperts > 0, "top_k_experts", [&] { return "top_k_experts must be positive, got " + str(e.topKExperts); });
+    ok &= c.malformed(e.expertPar > 0, "expert_par", [&] { return "expert_par must be positive, got " + str(e.expertPar); });
+    ok &= c.malformed(e.expertSlice > 0, "expert_slice", [&] { return "expert_slice must be positive, got " + str(e.expertSlice); });
+    ok &= c.malformed(e.dataParExp > 0, "data_par_exp", [&] { return "data_par_exp must be positive, got " + str(e.dataParExp); });
+    if (!ok)
+        return false;
+    if (!e.modelMoE) {
+        ok &= c.malformed(e.expertPar == 1, "expert_par", [&] { return "no MoE, expert parallel should be 1 (got " + str(e.expertPar) + ")"; });
+        ok &= c.malformed(e.expertSlice == 1, "expert_slice", [&] { return "no MoE, expert slice should be 1 (got " + str(e.expertSlice) + ")"; });
+        return ok;
+    }
+    ok &= c.malformed(e.numExperts >= e.expertPar, "expert_par", [&] {
+        return "One expert cannot be partitioned across multiple gpus (expert_par " + str(e.expertPar) + " > num_experts " + str(e.numExperts) + ")";
+    });
+    if (ok)
+        ok &= c.malformed(e.numExperts % e.expertPar == 0, "expert_par", [&] {
+            return "The number of experts should be multiples of expert parallelism (num_experts " + str(e.numExperts) + ", expert_par " + str(e.expertPar) + ")";
+        });
+    ok &= c.malformed(e.numProcs == e.expertPar * e.expertSlice * e.pipelinePar * e.dataParExp, "num_procs", [&] {
+        return "expert_par " + str(e.expertPar) + " * expert_slice " + str(e.expertSlice) + " * pipeline_par " + str(e.pipelinePar) +
+               " * data_par_exp " + str(e.dataParExp) + " != num_procs " + str(e.numProcs);
+    });
+    ok &= c.malformed(app.numBlocks >= e.pipelinePar, "pipeline_par", [&] {
+        return "pipeline_par " + str(e.pipelinePar) + " exceeds num_blocks " + str(app.numBlocks);
+    });
     return ok;
 }
 
@@ -158,14 +215,15 @@ Diagnostics checkConfiguration(const Application &app, const Execution &exe, con
     Diagnostics out;
     Checker c(out);
     checkApplication(app, c);
-    if (!out.empty() || !checkExecutionRules(exe, c))
+    if (!out.empty() || !checkExecutionRules(exe, c) || !checkMoeRules(exe, app, c))
         return out;
     // Block construction asserts: TP must split the layer widths evenly.
     const std::int64_t tp = exe.tensorPar;
     c.malformed(app.hidden % tp == 0, "tensor_par", [&] { return std::string("tensor_par " + str(tp) + " does not divide hidden " + str(app.hidden)); });
     c.malformed(app.feedforward % tp == 0, "tensor_par", [&] { return std::string("tensor_par " + str(tp) + " does not divide feedforward " + str(app.feedforward)); });
-    c.malformed(app.attnHeads % tp == 0, "tensor_par", [&] { return std::string("tensor_par " + str(tp) + " does not divide attn_heads " + str(app.attnHeads)); });
-    if (exe.tensorParCommType != TpCommType::Ar)
+    // calculon-MoE does not check the heads in MoE blocks (it floors a/tp, its Q28).
+    c.malformed(exe.modelMoE || app.attnHeads % tp == 0, "tensor_par", [&] { return std::string("tensor_par " + str(tp) + " does not divide attn_heads " + str(app.attnHeads)); });
+    if (exe.tensorParCommType != TpCommType::Ar || (exe.modelMoE && tp > 1))
         c.malformed((exe.microbatchSize * app.seqSize) % tp == 0, "microbatch_size", [&] { return std::string("microbatch_size * seq_size = " + str(exe.microbatchSize * app.seqSize) +
                         " must be divisible by tensor_par " + str(tp) + " with sequence-split TP communication"); });
     const auto dt = static_cast<std::size_t>(exe.datatype);
@@ -173,6 +231,11 @@ Diagnostics checkConfiguration(const Application &app, const Execution &exe, con
         out.push_back({DiagnosticCode::MissingDatatype, "datatype",
                        std::string("the system has no matrix and vector entry for datatype ") +
                            datatypeName(exe.datatype)});
+    else if (sys.matrix[dt]->peak_flops <= 0 || sys.vector[dt]->peak_flops <= 0)
+        // The reference divides by zero here (calculon-MoE's Q13 for float4).
+        out.push_back({DiagnosticCode::MissingDatatype, "datatype",
+                       std::string("the system's ") + (sys.matrix[dt]->peak_flops <= 0 ? "matrix" : "vector") +
+                           " engine has 0 TFLOPS for datatype " + datatypeName(exe.datatype)});
     if (!out.empty())
         return out;
 

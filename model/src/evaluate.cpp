@@ -32,16 +32,22 @@ Layout compileLayout(const Application &app, const Execution &exe) noexcept
 
 } // namespace detail
 
-Evaluation evaluate(const Application &app, const Execution &exe, const System &sys, const EvaluateOptions &options)
+Evaluation evaluate(const Application &app, const Execution &input, const System &sys, const EvaluateOptions &options)
 {
     using namespace detail;
     Evaluation result;
-    result.diagnostics = checkConfiguration(app, exe, sys);
+    result.diagnostics = checkConfiguration(app, input, sys);
     if (!result.diagnostics.empty())
         return result;
 
+    // calculon-MoE forces sequence parallelism in MoE blocks with TP (its quirk Q10; the expert
+    // layers assume the sequence-split attention output).
+    Execution exe = input;
+    if (exe.modelMoE && exe.tensorPar > 1)
+        exe.tensorParCommType = TpCommType::RsAg;
+
     const auto dt = static_cast<std::size_t>(exe.datatype);
-    Run run{app, exe, sys, options.quirks, compileLayout(app, exe), {}};
+    Run run{app, exe, sys, options.quirks, compileLayout(app, exe), {}, nullptr, nullptr, nullptr, nullptr, 0, 0, 0, {}};
     run.ctx.matrix = &*sys.matrix[dt];
     run.ctx.vector = &*sys.vector[dt];
     run.ctx.mem1 = &sys.mem1;
@@ -51,17 +57,23 @@ Evaluation evaluate(const Application &app, const Execution &exe, const System &
     run.tpNetIndex = exe.tensorParNet;
     run.ppNetIndex = exe.pipelineParNet;
     run.dpNetIndex = exe.dataParNet;
-    run.tpNet = &sys.networks[static_cast<std::size_t>(exe.tensorParNet)];
-    run.ppNet = &sys.networks[static_cast<std::size_t>(exe.pipelineParNet)];
-    run.dpNet = &sys.networks[static_cast<std::size_t>(exe.dataParNet)];
+    const auto tier = [&sys](std::int64_t index) { return &sys.networks[static_cast<std::size_t>(index)]; };
+    run.tpNet = tier(exe.tensorParNet);
+    run.ppNet = tier(exe.pipelineParNet);
+    run.dpNet = tier(exe.dataParNet);
+    run.dpExpNet = exe.modelMoE ? tier(exe.dataParExpNet) : run.dpNet;
 
-    const Block block = buildBlock(app, exe, sys);
+    const Block block = exe.modelMoE ? buildMoeBlock(app, exe, sys, options.quirks) : buildBlock(app, exe, sys);
     Stats &o = result.stats;
     const double b = run.ctx.bytesPerElement;
-    // Full recompute keeps one checkpoint, the block input A, per block and microbatch (§5).
+    // Full recompute keeps one checkpoint, the block input, per block and microbatch (§5); in
+    // MoE blocks the sequence-parallel shard of it.
     if (exe.training && exe.activationRecompute == Recompute::Full)
-        o.block_act_checkpoint_size = run.layout.activationSize * b;
-    computeBlockStats(block, run.ctx, exe, options.quirks, o);
+        o.block_act_checkpoint_size =
+            (exe.modelMoE ? dbl(exe.microbatchSize * app.seqSize * app.hidden / exe.tensorPar)
+                          : run.layout.activationSize) *
+            b;
+    run.comm = computeBlockStats(block, run.ctx, exe, options.quirks, o);
 
     // §4.3: the p2p message is the sequence-split activation when TP splits it at chunk edges.
     if (exe.pipelinePar > 1) {

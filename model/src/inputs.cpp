@@ -6,9 +6,11 @@
 namespace gapstudio::model {
 
 namespace {
-// Reference `System.get_datatype_size` / README: float8 1 byte, float16/bfloat16 2, float32 4.
-constexpr std::array<double, kDatatypeCount> kBytes = {1.0, 2.0, 2.0, 4.0};
-constexpr std::array<const char *, kDatatypeCount> kNames = {"float8", "float16", "bfloat16", "float32"};
+// Reference `System.TypeSizes`: float8 1 byte, float16/bfloat16 2, float32 4; calculon-MoE adds
+// float4 at half a byte.
+constexpr std::array<double, kDatatypeCount> kBytes = {1.0, 2.0, 2.0, 4.0, 0.5};
+constexpr std::array<const char *, kDatatypeCount> kNames = {"float8", "float16", "bfloat16", "float32",
+                                                             "float4"};
 } // namespace
 
 double bytesPerElement(Datatype type) noexcept

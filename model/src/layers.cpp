@@ -22,6 +22,11 @@ double vectorFlopTime(const LayerContext &c, double flops) noexcept
     return flops / (c.vector->peak_flops * c.vector->efficiency.lookup(flops));
 }
 
+double shards(const Layer &l, const LayerContext &c) noexcept
+{
+    return l.optimizerShards > 0 ? l.optimizerShards : c.optimizerShards;
+}
+
 bool splitComm(const Layer &l, bool baseblock) noexcept
 {
     // §4.2: rs_ag always splits; p2p_rs_ag splits only on the edge block of a chunk.
@@ -175,7 +180,7 @@ double stageFlops(const Layer &l, const LayerContext &c, Stage s) noexcept
         break;
     }
     // Adam: 11 flops per (sharded) weight gradient.
-    return l.weightGrads / c.optimizerShards * 11;
+    return l.weightGrads / shards(l, c) * 11;
 }
 
 double stageMemAccessed(const Layer &l, const LayerContext &c, Stage s) noexcept
@@ -188,6 +193,8 @@ double stageMemAccessed(const Layer &l, const LayerContext &c, Stage s) noexcept
             return (l.inputs + l.outputs) * c.bytesPerElement + l.activationSpace;
         case LayerKind::Fork:
             return 0;
+        case LayerKind::Routing:
+            return l.activationSpace * c.bytesPerElement;
         case LayerKind::TPComm:
             if (l.commType != TpCommType::RsAg && !l.conjugate)
                 return 0; // identity
@@ -200,6 +207,7 @@ double stageMemAccessed(const Layer &l, const LayerContext &c, Stage s) noexcept
         case LayerKind::DropOut:
         case LayerKind::GeLU:
         case LayerKind::SoftMax:
+        case LayerKind::Routing:
             return stageMemAccessed(l, c, Stage::Fw);
         case LayerKind::Fork:
             return l.activationSpace * c.bytesPerElement * (l.numUsers + 1);
@@ -235,8 +243,8 @@ double memTime(const Layer &l, const LayerContext &c, Stage s) noexcept
 
 StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept
 {
-    if (l.kind == LayerKind::TPComm)
-        return {};
+    if (l.kind == LayerKind::TPComm || l.kind == LayerKind::AllToAll)
+        return {}; // their cost is in their comm time
     if (l.kind == LayerKind::LinearOverlapped)
         return overlappedProcessingTime(l, c, s, baseblock);
     return {processing(c, flopsTime(l, c, s), memTime(l, c, s)), 0};
@@ -256,6 +264,8 @@ double commBytes(const Layer &l, const LayerContext &c, Stage s, bool baseblock)
             return l.commSize * c.bytesPerElement;
         return 0;
     }
+    if (l.kind == LayerKind::AllToAll)
+        return s == Stage::Fw || s == Stage::Agrad ? l.commSize * c.bytesPerElement : 0;
     if (l.kind != LayerKind::LinearOverlapped)
         return 0;
     // The all-gather side moves the full input, the reduce side the full output (§3.2).
@@ -290,6 +300,8 @@ double netTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) n
         return tpCommNetTime(l, c, s, baseblock);
     if (l.kind == LayerKind::LinearOverlapped)
         return overlappedNetTime(l, c, s, baseblock);
+    if (l.kind == LayerKind::AllToAll && l.numPeers > 1 && (s == Stage::Fw || s == Stage::Agrad))
+        return allToAllTime(*l.net, commBytes(l, c, s, baseblock), l.numPeers);
     return 0;
 }
 
@@ -311,6 +323,8 @@ double activationBytes(const Layer &l, const LayerContext &c) noexcept
     switch (l.kind) {
     case LayerKind::DropOut:
         return l.activationSpace; // the 1-byte mask is the only stored activation
+    case LayerKind::Routing:
+        return 0; // works on activations stored elsewhere
     case LayerKind::TPComm:
         if (l.commType == TpCommType::RsAg)
             return l.activationSpace * c.bytesPerElement / static_cast<double>(l.numPeers);
@@ -329,7 +343,7 @@ double weightGradBytes(const Layer &l, const LayerContext &c, bool sharded) noex
 {
     // Low-precision sharded copy for communication, or fp32 for accumulation.
     if (sharded)
-        return l.weightGrads * c.bytesPerElement / c.optimizerShards;
+        return l.weightGrads * c.bytesPerElement / shards(l, c);
     return l.weightGrads * 4;
 }
 
@@ -338,6 +352,10 @@ double activationGradBytes(const Layer &l, const LayerContext &c) noexcept
     switch (l.kind) {
     case LayerKind::DropOut:
         return l.activationGrads;
+    case LayerKind::Routing:
+        return 0;
+    case LayerKind::AllToAll:
+        return l.activationSpace * c.bytesPerElement;
     case LayerKind::TPComm:
         if (l.commType == TpCommType::RsAg)
             return l.activationSpace * c.bytesPerElement / static_cast<double>(l.numPeers);
@@ -353,7 +371,7 @@ double optimizerBytes(const Layer &l, const LayerContext &c) noexcept
     // weights when training in lower precision.
     const double moments = l.optimSpace * 4;
     const double master = c.bytesPerElement < 4 ? l.weightSpace * 4 : 0;
-    return (master + moments) / c.optimizerShards;
+    return (master + moments) / shards(l, c);
 }
 
 } // namespace gapstudio::model::detail

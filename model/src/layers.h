@@ -19,7 +19,12 @@ enum class LayerKind : std::uint8_t {
     ElementWise,
     Fork,
     TPComm, ///< Megatron's f/g operators: identity, all-reduce, all-gather or reduce-scatter
+    Routing,  ///< MoE top-k selection or token bucketing: touches its input, stores nothing
+    AllToAll, ///< MoE dispatch/combine over EP (calculon-MoE `EXPComm`)
 };
+
+/// Which statistics a layer's communication is reported under (calculon-MoE routes by name).
+enum class CommGroup : std::uint8_t { Tp, Ep, Es };
 
 enum class Stage : std::uint8_t { Fw, Agrad, Wgrad, Optim };
 
@@ -47,6 +52,10 @@ struct Layer {
     const NetworkTier *net = nullptr;
     TpCommType commType = TpCommType::Ar;
     TpOverlap overlap = TpOverlap::None;
+    CommGroup group = CommGroup::Tp;
+    // MoE
+    bool expertWeights = false;   ///< reduced over expert DP rather than DP
+    double optimizerShards = 0;   ///< if > 0, overrides LayerContext::optimizerShards
 };
 
 /// What a layer needs to know about the run: the engines of the datatype, memories, options.

@@ -37,11 +37,16 @@ void memoryPerProcessor(const Run &run, Stats &o) noexcept
     const Execution &exe = run.exe;
     const double blocks = dbl(run.layout.blocksPerProc);
     o.weight_space = o.block_weight_space * blocks;
+    o.total_weights_space = o.weight_space * dbl(exe.tensorPar); // calculon-MoE Q12: meaningless for MoE
     if (exe.training) {
         if (fullRecompute(run)) {
             // One block's working activations; checkpoints of every block and in-flight microbatch.
             o.act_space = o.block_act_working_space;
             o.act_checkpoint_size = blocks * o.block_act_checkpoint_size * inFlightFactor(run);
+        } else if (run.quirks.activationMemoryWithoutInFlight) {
+            // Q4 (calculon-MoE): no in-flight microbatches; with pp = 1 a single block's.
+            o.act_space = exe.pipelinePar > 1 ? o.block_act_working_space + o.block_act_storage_space * (blocks - 1)
+                                              : o.block_act_working_space + o.block_act_storage_space;
         } else {
             o.act_space = o.block_act_working_space + o.block_act_storage_space * (blocks * inFlightFactor(run) - 1);
         }

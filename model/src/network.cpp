@@ -1,5 +1,7 @@
 #include "network.h"
 
+#include <cmath>
+
 namespace gapstudio::model::detail {
 
 const NetworkOp &networkOp(const NetworkTier &net, NetOp op) noexcept
@@ -12,9 +14,11 @@ const NetworkOp &networkOp(const NetworkTier &net, NetOp op) noexcept
     case NetOp::AllGather:
         return net.allGather;
     case NetOp::AllReduce:
+        return net.allReduce;
+    case NetOp::AllToAll:
         break;
     }
-    return net.allReduce;
+    return net.allToAll;
 }
 
 double networkTime(const NetworkTier &net, NetOp op, double bytes, std::int64_t participants) noexcept
@@ -26,7 +30,15 @@ double networkTime(const NetworkTier &net, NetOp op, double bytes, std::int64_t 
     double size = bytes * cost.scalar;
     const double chunk = 1.0 / static_cast<double>(participants) * size;
     size += chunk * cost.offset;
-    return net.latency_s + size / (net.bandwidth_Bps * net.efficiency);
+    // calculon-MoE: an op's own efficiency, where given, replaces the tier's.
+    const double efficiency = cost.efficiency > 0 ? cost.efficiency : net.efficiency;
+    return net.latency_s + size / (net.bandwidth_Bps * efficiency);
+}
+
+double allToAllTime(const NetworkTier &net, double bytes, std::int64_t peers) noexcept
+{
+    const double chunk = std::floor(bytes / static_cast<double>(peers));
+    return static_cast<double>(peers - 1) * networkTime(net, NetOp::AllToAll, chunk, 2);
 }
 
 } // namespace gapstudio::model::detail

@@ -7,7 +7,7 @@
 
 namespace gapstudio::model::detail {
 
-enum class NetOp : std::uint8_t { P2p, ReduceScatter, AllGather, AllReduce };
+enum class NetOp : std::uint8_t { P2p, ReduceScatter, AllGather, AllReduce, AllToAll };
 
 [[nodiscard]] const NetworkOp &networkOp(const NetworkTier &net, NetOp op) noexcept;
 
@@ -16,5 +16,9 @@ enum class NetOp : std::uint8_t { P2p, ReduceScatter, AllGather, AllReduce };
 /// A 0-byte operation still costs one latency, as in the reference.
 [[nodiscard]] double networkTime(const NetworkTier &net, NetOp op, double bytes,
                                  std::int64_t participants) noexcept;
+
+/// calculon-MoE all-to-all among `peers` (calculon-moe-model.md §5.2): EP-1 sequential pairwise
+/// exchanges of floor(bytes / EP) each, each paying the tier latency.
+[[nodiscard]] double allToAllTime(const NetworkTier &net, double bytes, std::int64_t peers) noexcept;
 
 } // namespace gapstudio::model::detail

@@ -3,6 +3,7 @@
 // intermediate per-block times that the batch, DP-overlap and offload formulas share.
 
 #include "block.h"
+#include "block_stats.h"
 
 #include "gapstudio/model/evaluate.h"
 
@@ -40,7 +41,9 @@ struct Run {
     const NetworkTier *tpNet = nullptr;
     const NetworkTier *ppNet = nullptr;
     const NetworkTier *dpNet = nullptr;
+    const NetworkTier *dpExpNet = nullptr;
     std::int64_t tpNetIndex = 0, ppNetIndex = 0, dpNetIndex = 0;
+    BlockComm comm; ///< TP/EP/ES traffic of one block (computeBlockStats)
 
     // Per block, per microbatch, set by computeBatchStats.
     double chunkFwPpTime = 0, chunkBwPpTime = 0;

@@ -37,6 +37,15 @@ double thresholdToSi(double threshold, double unit)
 
 using detail::formatNumber;
 
+/// "\"float8\", \"float16\", ..." from the model's own list, so new datatypes need no change here.
+std::string datatypeList()
+{
+    std::string list;
+    for (std::size_t i = 0; i < model::kDatatypeCount; ++i)
+        list += (i == 0 ? "\"" : ", \"") + std::string(model::datatypeName(static_cast<model::Datatype>(i))) + "\"";
+    return list;
+}
+
 double numberInRange(const JsonCursor &cursor, double low, bool lowIncluded, double high, bool highIncluded)
 {
     const double value = cursor.number();
@@ -97,7 +106,7 @@ void parseEngines(const JsonCursor &cursor, std::array<std::optional<model::Comp
         const JsonCursor entry = cursor[item.key()];
         const auto type = model::datatypeFromName(item.key());
         if (!type)
-            entry.fail("unknown datatype (expected float8, float16, bfloat16 or float32)");
+            entry.fail("unknown datatype (expected one of " + datatypeList() + ")");
         entry.requireExactKeys({"tflops", "gflops_efficiency"});
         model::ComputeEngine engine;
         engine.peak_flops = numberAtLeast(entry["tflops"], 0, true) * kFlopsPerTflops;
@@ -265,8 +274,7 @@ model::Execution parseExecution(const nlohmann::json &json, const std::string &f
     const JsonCursor datatype = root["datatype"];
     const auto type = model::datatypeFromName(datatype.string());
     if (!type)
-        datatype.fail("expected one of \"float8\", \"float16\", \"bfloat16\", \"float32\", got "
-                      + detail::describe(datatype.value()));
+        datatype.fail("expected one of " + datatypeList() + ", got " + detail::describe(datatype.value()));
     exe.datatype = *type;
     exe.fusedActivation = root["fused_activation"].boolean();
     exe.attentionType = static_cast<model::AttentionType>(root["attention_type"].oneOf({"multihead", "multiquery"}));

@@ -25,9 +25,10 @@ struct Application {
     std::int64_t numBlocks = 0;   ///< transformer blocks L
 };
 
-/// Element datatypes known to the model. The byte size is `bytesPerElement()`.
-enum class Datatype : std::uint8_t { Float8, Float16, Bfloat16, Float32 };
-inline constexpr std::size_t kDatatypeCount = 4;
+/// Element datatypes known to the model. The byte size is `bytesPerElement()`; float4 (0.5 byte)
+/// comes from the MoE extension (calculon-MoE e3eb609).
+enum class Datatype : std::uint8_t { Float8, Float16, Bfloat16, Float32, Float4 };
+inline constexpr std::size_t kDatatypeCount = 5;
 
 [[nodiscard]] double bytesPerElement(Datatype type) noexcept;
 [[nodiscard]] const char *datatypeName(Datatype type) noexcept;
@@ -37,6 +38,8 @@ enum class AttentionType : std::uint8_t { MultiHead, MultiQuery };
 enum class Recompute : std::uint8_t { None, AttnOnly, Full };
 enum class TpCommType : std::uint8_t { Ar, P2pRsAg, RsAg };
 enum class TpOverlap : std::uint8_t { None, Ring, Pipe };
+/// The expert MLP's activation (calculon-MoE `activation_function`): GeLU, or SiLU = SwiGLU.
+enum class ActivationFunction : std::uint8_t { Gelu, Silu };
 
 /// The parallel layout and options (reference execution JSON, exactly 23 keys).
 struct Execution {
@@ -63,6 +66,19 @@ struct Execution {
     bool activationsOffload = false;
     bool optimizerOffload = false;
     bool training = true;
+
+    // Mixture of experts (calculon-MoE e3eb609; calculon-moe-model.md §2.2). With modelMoE false
+    // the block is the upstream dense one and EP = ES = 1.
+    bool modelMoE = false;
+    std::int64_t numExperts = 1;    ///< E: experts per MoE layer
+    std::int64_t topKExperts = 1;   ///< k: experts per token
+    std::int64_t expertPar = 1;     ///< EP: GPUs the experts are spread over
+    std::int64_t expertSlice = 1;   ///< ES: ways each expert's FFN width is split
+    std::int64_t dataParExp = 1;    ///< DPe: replicas of the expert shards
+    std::int64_t expertParNet = 0;
+    std::int64_t expertSliceNet = 0;
+    std::int64_t dataParExpNet = 0;
+    ActivationFunction activationFunction = ActivationFunction::Gelu;
 };
 
 /// A step function: an op of size x gets the efficiency of the first row whose threshold <= x.
@@ -90,6 +106,7 @@ struct MemoryTier {
 struct NetworkOp {
     double scalar = 1;
     double offset = 0;
+    double efficiency = 0; ///< if > 0, replaces the tier's efficiency for this op (calculon-MoE)
 };
 
 /// One network tier (reference `Network`, exactly 7 keys).
@@ -99,6 +116,7 @@ struct NetworkTier {
     std::int64_t size = 1; ///< max processors sharing this tier
     double latency_s = 0;
     NetworkOp p2p, reduceScatter, allGather, allReduce;
+    NetworkOp allToAll; ///< MoE dispatch/combine, costed as EP-1 pairwise exchanges
     bool mustBeFilled = false;
     double processorUsage = 0; ///< fraction of compute consumed while communicating
 };

@@ -1,16 +1,21 @@
 #pragma once
 /**
  * @file quirks.h
- * Each documented QUIRK of the reference model (calculon-model.md) has one switch here, read in
- * one place in model/src. The default, Quirks::reference(), reproduces the reference (Calculon at
- * caa4b11) exactly; Quirks::corrected() switches every one of them off.
+ * Each documented quirk of the reference models has one switch here, read in one place in
+ * model/src. Three presets:
+ *  - Quirks::calculon(): upstream Calculon at caa4b11 (QUIRKs of calculon-model.md), exactly;
+ *  - Quirks::calculonMoe(): the authors' calculon-MoE at e3eb609 (quirks Q1-Q30 of
+ *    calculon-moe-model.md), exactly;
+ *  - Quirks::corrected(): the same formulas with every switch below off (the native model).
  */
 
 namespace gapstudio::model {
 
 struct Quirks {
+    // Upstream Calculon (calculon-model.md).
     /// §3.3: block_re_{flops,flops_time,mem_accessed,mem_time} add the running forward total at
-    /// each recomputed layer instead of the layer's own value (block_stats.cpp).
+    /// each recomputed layer instead of the layer's own value (block_stats.cpp). calculon-MoE
+    /// fixed it.
     bool recomputeStatsRunningTotal = true;
     /// §8.1: the ideal time counts the per-step optimizer flops once per microbatch
     /// (memory_stats.cpp, efficiencies).
@@ -22,8 +27,38 @@ struct Quirks {
     /// time, so edge blocks (p2p_rs_ag) expose what base blocks do (block_stats.cpp).
     bool overlapEdgeEqualsBase = true;
 
-    [[nodiscard]] static constexpr Quirks reference() noexcept { return {}; }
-    [[nodiscard]] static constexpr Quirks corrected() noexcept { return {false, false, false, false}; }
+    // calculon-MoE (calculon-moe-model.md §11).
+    /// Q4: stored activations without the 1F1B in-flight factor; with pp = 1 one block only
+    /// (memory_stats.cpp).
+    bool activationMemoryWithoutInFlight = false;
+    /// Q1: each GPU runs its E/EP experts over all B*s*k/(E/EP) routed tokens with width f/ES:
+    /// expert work scales with 1/ES instead of 1/TP (moe_block.cpp).
+    bool expertWorkScalesWithEs = false;
+    /// Q3: all-to-all, top-k and bucketing layers subtract their buffers from the stored
+    /// activations (moe_block.cpp).
+    bool negativeStoredActivations = false;
+    /// Q5: expert optimizer state and gradients are sharded over DP, not expert DP (moe_block.cpp).
+    bool expertOptimizerShardedByDp = false;
+    /// Q6: expert-DP gradient traffic is dropped from the step time when DP = 1 (batch_stats.cpp).
+    bool expertDpDroppedWhenDp1 = false;
+
+    [[nodiscard]] static constexpr Quirks calculon() noexcept { return {}; }
+    [[nodiscard]] static constexpr Quirks reference() noexcept { return calculon(); }
+    [[nodiscard]] static constexpr Quirks calculonMoe() noexcept
+    {
+        Quirks q;
+        q.recomputeStatsRunningTotal = false;
+        q.activationMemoryWithoutInFlight = true;
+        q.expertWorkScalesWithEs = true;
+        q.negativeStoredActivations = true;
+        q.expertOptimizerShardedByDp = true;
+        q.expertDpDroppedWhenDp1 = true;
+        return q;
+    }
+    [[nodiscard]] static constexpr Quirks corrected() noexcept
+    {
+        return {false, false, false, false, false, false, false, false, false};
+    }
 };
 
 } // namespace gapstudio::model

@@ -1,0 +1,245 @@
+#pragma once
+// Appends layers to a Block with the reference's per-class element counts (Calculon
+// `llm/layers.py` at caa4b11 and calculon-MoE e3eb609; calculon-model.md §3.2,
+// calculon-moe-model.md §4). Internal to the model.
+
+#include "block.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace gapstudio::model::detail {
+
+
+using I = std::int64_t;
+
+inline double d(I value) noexcept
+{
+    return static_cast<double>(value);
+}
+
+struct Flags {
+    bool recompute = false;
+    bool recomm = false;
+    bool reused = false;
+    bool activationStored = true;
+    bool outputStored = true;
+};
+
+class BlockBuilder {
+public:
+    BlockBuilder(const Application &app, const Execution &exe, const System &sys)
+        : mApp(app), mExe(exe), mSys(sys), mNet(&sys.networks[static_cast<std::size_t>(exe.tensorParNet)])
+    {
+    }
+
+    void linear(const char *name, I m, I n, I k, Flags f)
+    {
+        Layer &l = add(name, LayerKind::Linear, f);
+        l.fwFlops = l.agradFlops = l.wgradFlops = d(2 * m * n * k);
+        l.inputs = l.activationSpace = d(m * n);
+        l.outputs = l.activationGrads = d(m * k);
+        l.weightSpace = l.weightGrads = d(n * k);
+        l.optimSpace = d(2 * n * k);
+    }
+
+    void linearOverlapped(const char *name, I m, I n, I k, bool conjugate, Flags f)
+    {
+        // Reference `LinearOverlapped.__init__`: the layer splits its own k (f side) or n (g side).
+        const I peers = mExe.tensorPar;
+        const I tiles = mExe.tensorPar;
+        I actSpace = 0;
+        I actGrads = 0;
+        if (!conjugate)
+            k /= peers;
+        else
+            n /= peers;
+        if (mExe.tensorParCommType == TpCommType::RsAg) {
+            actSpace = conjugate ? m * n : m * n / tiles;
+            actGrads = conjugate ? 2 * (m * k / tiles) : m * k; // gradient plus a comm buffer
+        } else {
+            actSpace = conjugate ? 0 : m * n;
+            actGrads = conjugate ? 2 * (m * k) : 0;
+        }
+        Layer &l = add(name, LayerKind::LinearOverlapped, f);
+        l.fwFlops = l.agradFlops = l.wgradFlops = d(2 * m * n * k);
+        l.inputs = d(m * n);
+        l.outputs = d(m * k);
+        l.weightSpace = l.weightGrads = d(n * k);
+        l.activationSpace = d(actSpace);
+        l.activationGrads = d(actGrads);
+        l.optimSpace = d(2 * n * k);
+        tpFields(l, conjugate);
+        l.numTiles = tiles;
+    }
+
+    void batchMatMul(const char *name, I batch, I m, I n, I k, Flags f)
+    {
+        Layer &l = add(name, LayerKind::BatchMatMul, f);
+        l.fwFlops = d(batch * 2 * m * n * k);
+        l.agradFlops = d(batch * 2 * 2 * m * n * k);
+        l.inputs = l.activationSpace = d(batch * (m * n + n * k));
+        l.outputs = l.activationGrads = d(batch * m * k);
+    }
+
+    void layerNorm(const char *name, I x, Flags f)
+    {
+        Layer &l = add(name, LayerKind::LayerNorm, f);
+        l.fwFlops = d(9 * x);
+        l.agradFlops = d(14 * x);
+        l.wgradFlops = d(7 * x);
+        l.inputs = l.outputs = l.activationSpace = l.activationGrads = d(x);
+        l.weightSpace = l.weightGrads = d(2 * mApp.hidden);
+        l.optimSpace = d(2 * 2 * mApp.hidden);
+    }
+
+    void elementwiseLike(const char *name, LayerKind kind, I x, I fw, I agrad, Flags f)
+    {
+        Layer &l = add(name, kind, f);
+        l.fwFlops = d(fw * x);
+        l.agradFlops = d(agrad * x);
+        l.inputs = l.outputs = l.activationSpace = l.activationGrads = d(x);
+    }
+
+    void gelu(const char *name, I x, Flags f)
+    {
+        elementwiseLike(name, LayerKind::GeLU, x, 8, 13, f);
+        if (mExe.fusedActivation) {
+            // Fused into the preceding GEMM: nothing stored for the backward pass.
+            Layer &l = mBlock.layers[mBlock.size - 1];
+            l.activationSpace = l.activationGrads = 0;
+        }
+    }
+
+    void residual(const char *name, I p, I q, Flags f)
+    {
+        Layer &l = add(name, LayerKind::ElementWise, f);
+        l.fwFlops = d(std::max(p, q));
+        l.agradFlops = d(p + q);
+        l.inputs = l.activationSpace = d(p + q);
+        l.outputs = l.activationGrads = d(std::max(p, q));
+    }
+
+    void fork(const char *name, I x, I users, Flags f)
+    {
+        Layer &l = add(name, LayerKind::Fork, f);
+        l.inputs = l.activationSpace = d(x);
+        l.agradFlops = d(users * x);
+        l.numUsers = d(users);
+    }
+
+    void tpComm(const char *name, I act, bool conjugate, Flags f)
+    {
+        collective(name, act, conjugate, f, mExe.tensorPar, mNet, mExe.tensorParCommType);
+    }
+
+    /// A TPComm-style collective over `peers` on `net` (also used for MoE expert slicing).
+    Layer &collective(const char *name, I act, bool conjugate, Flags f, I peers, const NetworkTier *net,
+                      TpCommType type)
+    {
+        Layer &l = add(name, LayerKind::TPComm, f);
+        if (peers > 1) {
+            // The reduction adds (n-1)/n of the tensor (fw for g, bw for f).
+            const double reduction = d(act * (peers - 1)) / d(peers);
+            (conjugate ? l.fwFlops : l.agradFlops) = reduction;
+            l.inputs = l.outputs = l.activationSpace = l.activationGrads = d(act);
+        }
+        l.commSize = d(act);
+        tpFields(l, conjugate);
+        l.numPeers = peers;
+        l.net = net;
+        l.commType = type;
+        return l;
+    }
+
+    /// MoE all-to-all of `act` elements per GPU among `peers` (calculon-MoE `EXPComm`).
+    Layer &allToAll(const char *name, I act, Flags f, I peers, const NetworkTier *net)
+    {
+        Layer &l = add(name, LayerKind::AllToAll, f);
+        if (peers > 1) {
+            l.inputs = l.outputs = l.activationSpace = l.activationGrads = l.commSize = d(act);
+        }
+        l.numPeers = peers;
+        l.net = net;
+        l.group = CommGroup::Ep;
+        return l;
+    }
+
+    /// `experts` independent GEMMs of m x n by n x k (calculon-MoE `Linear_MoE`).
+    Layer &expertLinear(const char *name, I experts, I m, I n, I k, Flags f)
+    {
+        linear(name, m, n, k, f);
+        Layer &l = mBlock.layers[mBlock.size - 1];
+        l.fwFlops = l.agradFlops = l.wgradFlops = d(experts * 2 * m * n * k);
+        l.inputs = l.activationSpace = d(experts * m * n);
+        l.outputs = l.activationGrads = d(experts * m * k);
+        l.weightSpace = l.weightGrads = d(experts * n * k);
+        l.optimSpace = d(2 * experts * n * k);
+        l.expertWeights = true;
+        return l;
+    }
+
+    /// SwiGLU on `x` = experts * tokens * width elements: swish (GeLU-like) plus the gating
+    /// product; it stores both halves unless fused (calculon-MoE `SwiGLU`).
+    void swiglu(const char *name, I x, Flags f)
+    {
+        elementwiseLike(name, LayerKind::GeLU, x, 8, 13, f);
+        Layer &l = mBlock.layers[mBlock.size - 1];
+        l.fwFlops = d(8 * x) + d(x);
+        l.agradFlops = d(13 * x) + d(2 * x);
+        l.activationSpace = l.activationGrads = mExe.fusedActivation ? 0 : d(x * 2);
+    }
+
+    /// MoE top-k selection or bucketing (calculon-MoE `SelTopK`, `TensorTrans`).
+    Layer &routing(const char *name, I x, I fw, I outputs, Flags f)
+    {
+        Layer &l = add(name, LayerKind::Routing, f);
+        l.fwFlops = l.agradFlops = d(fw);
+        l.inputs = l.activationSpace = l.activationGrads = d(x);
+        l.outputs = d(outputs);
+        return l;
+    }
+
+    [[nodiscard]] Block take() noexcept { return mBlock; }
+    [[nodiscard]] const NetworkTier *tier(std::int64_t index) const noexcept
+    {
+        return &mSys.networks[static_cast<std::size_t>(index)];
+    }
+
+protected:
+    Layer &add(const char *name, LayerKind kind, Flags f)
+    {
+        Layer &l = mBlock.layers[mBlock.size++];
+        l = Layer{};
+        l.name = name;
+        l.kind = kind;
+        l.needsRecompute = f.recompute;
+        l.needsRecomm = f.recomm;
+        l.activationReused = f.reused;
+        l.activationStored = f.activationStored;
+        l.outputStored = f.outputStored;
+        return l;
+    }
+
+    void tpFields(Layer &l, bool conjugate) const
+    {
+        l.conjugate = conjugate;
+        l.numPeers = mExe.tensorPar;
+        l.net = mNet;
+        l.commType = mExe.tensorParCommType;
+        l.overlap = mExe.tensorParOverlap;
+    }
+
+    const Application &mApp;
+    const Execution &mExe;
+    const System &mSys;
+    const NetworkTier *mNet;
+    Block mBlock;
+};
+
+
+/// The attention half of a block (§3.1 layers 1-15); `local` is the element count that the
+/// LayerNorm, dropout and residual work on (A, or A_s with sequence parallelism).
+void buildAttention(BlockBuilder &b, const Application &app, const Execution &exe, std::int64_t local);
+
+} // namespace gapstudio::model::detail

@@ -1,0 +1,82 @@
+// The MoE block of calculon-MoE (github.com/HanjiangWu313/calculon-MoE at e3eb609, the model of
+// Tithi et al., ICS'26; calculon-moe-model.md §4): the upstream attention, a router (LayerNorm,
+// expert projection, top-k, softmax over the k logits, bucketing, dispatch all-to-all over EP,
+// all-gather over ES) and E/EP local experts, then reduce-scatter over ES, combine all-to-all
+// and the residual add. There is no dense MLP, MLP LayerNorm or MLP dropout.
+#include "block_builder.h"
+
+namespace gapstudio::model::detail {
+
+Block buildMoeBlock(const Application &app, const Execution &exe, const System &sys, const Quirks &quirks) noexcept
+{
+    const I tp = exe.tensorPar;
+    const I h = app.hidden;
+    const I tokens = exe.microbatchSize * app.seqSize; // T
+    const I k = exe.topKExperts;
+    const I experts = exe.numExperts;
+    const I ep = exe.expertPar;
+    const I es = exe.expertSlice;
+    const I localExperts = experts / ep; // e
+    const I local = tokens * h / tp;     // t*h: the sequence-parallel activation
+    const I shardTokens = tokens / tp;   // t
+    const bool full = exe.activationRecompute == Recompute::Full;
+    const bool agRedo = full || exe.seqParAgRedo;
+    // Q3: top-k, bucketing and all-to-all subtract their buffers from the stored activations.
+    const bool keepOutputs = !quirks.negativeStoredActivations;
+
+    // Routed token-expert pairs this GPU's experts process, and the ES-gathered buffer.
+    // Q1 (reference): all T*k pairs of the microbatch land on the GPU's e experts, whose width
+    // is f/ES, so expert work scales with 1/ES; only right when ES = TP. Corrected: the TP*DP
+    // GPUs of a stage share the pairs, so the GPU gets T*k*ES/TP of them at width f/ES.
+    const I pairs = quirks.expertWorkScalesWithEs ? tokens * k : tokens * k * es / tp;
+    const I perExpert = pairs / localExperts; // Te
+    const I gathered = pairs * h;             // ES all-gather / reduce-scatter buffer
+    const I dispatch = tokens * k / tp * h;   // per-GPU dispatch all-to-all
+    const I combine = quirks.expertWorkScalesWithEs ? tokens * k * h / es : dispatch;
+    const I width = app.feedforward / es;     // f' = f // ES
+    const bool silu = exe.activationFunction == ActivationFunction::Silu;
+
+    BlockBuilder b(app, exe, sys);
+    buildAttention(b, app, exe, local);
+
+    // Router.
+    b.fork("RouterBlock_Fork", local, 2, {full, false, false, true, true});
+    b.layerNorm("RouterBlock_LayerNorm", local, {full, false, true, false, true});
+    b.linear("RouterBlock_ExpertProjection", shardTokens, h, experts, {full});
+    // Q2: the top-k sees t tokens rather than t*E logits.
+    b.routing("RouterBlock_SelectTopK", shardTokens, k * shardTokens, shardTokens / experts * k,
+              {full, false, false, false, keepOutputs});
+    b.elementwiseLike("RouterBlock_Normalized_SoftMax", LayerKind::SoftMax, shardTokens * k, 5, 8,
+                      {full, false, false, true, !full});
+    b.routing("RouterBlock_TensorTransformation", shardTokens * k, shardTokens * k, shardTokens * k,
+              {full, false, false, false, keepOutputs});
+    // Q8: the all-to-alls are never overlapped nor re-sent under recompute.
+    b.allToAll("RouterBlock_All2All_Expert", dispatch, {false, false, false, false, keepOutputs}, ep,
+               b.tier(exe.expertParNet));
+    b.collective("RouterBlock_Gather_ExpertSlice", gathered, false, {false, agRedo, false, true, true}, es,
+                 b.tier(exe.expertSliceNet), TpCommType::RsAg)
+        .group = CommGroup::Es;
+
+    // Experts.
+    Layer &mlp1 = b.expertLinear("MlpBlock_Mlp1_MoE", localExperts, perExpert, h, silu ? 2 * width : width,
+                                 {full, false, false, true, true});
+    if (silu)
+        b.swiglu("MlpBlock_SwiGLU_MoE", localExperts * perExpert * width, {full});
+    else
+        b.gelu("MlpBlock_GeLU_MoE", localExperts * perExpert * width, {full});
+    Layer &mlp2 = b.expertLinear("MlpBlock_Mlp2_MoE", localExperts, perExpert, width, h, {full});
+    if (!quirks.expertOptimizerShardedByDp) {
+        // Corrected Q5: expert optimizer state and gradients are sharded over expert DP.
+        const double shards = exe.optimizerSharding ? static_cast<double>(exe.dataParExp) : 1.0;
+        mlp1.optimizerShards = mlp2.optimizerShards = shards;
+    }
+    b.collective("MlpBlock_Reduce_MoE_ExpertSlice", gathered, true, {false, agRedo, false, false, true}, es,
+                 b.tier(exe.expertSliceNet), TpCommType::RsAg)
+        .group = CommGroup::Es;
+    b.allToAll("MlpBlock_All2All_MoE_Expert", combine, {false, false, false, false, keepOutputs}, ep,
+               b.tier(exe.expertParNet));
+    b.residual("MlpBlock_MoE_Add", local, local, {full, false, true, false, true});
+    return b.take();
+}
+
+} // namespace gapstudio::model::detail
