@@ -21,7 +21,7 @@ std::string str(std::int64_t v)
 
 class Checker {
 public:
-    explicit Checker(Diagnostics &out) : mOut(out) {}
+    Checker(Diagnostics &out, bool explain) : mOut(out), mExplain(explain) {}
 
     /// Records a diagnostic when `condition` fails. The message is built only then: these
     /// checks run on every evaluation of a layout search.
@@ -29,7 +29,7 @@ public:
     bool require(bool condition, DiagnosticCode code, const char *field, Message &&message)
     {
         if (!condition)
-            mOut.push_back({code, field, message()});
+            mOut.push_back({code, field, mExplain ? std::string(message()) : std::string()});
         return condition;
     }
 
@@ -40,6 +40,7 @@ public:
 
 private:
     Diagnostics &mOut;
+    bool mExplain;
 };
 
 void checkApplication(const Application &app, Checker &c)
@@ -210,10 +211,10 @@ std::string humanBytes(double bytes)
     return text.data();
 }
 
-Diagnostics checkConfiguration(const Application &app, const Execution &exe, const System &sys)
+Diagnostics checkConfiguration(const Application &app, const Execution &exe, const System &sys, bool explain)
 {
     Diagnostics out;
-    Checker c(out);
+    Checker c(out, explain);
     checkApplication(app, c);
     if (!out.empty() || !checkExecutionRules(exe, c) || !checkMoeRules(exe, app, c))
         return out;

@@ -36,7 +36,7 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
 {
     using namespace detail;
     Evaluation result;
-    result.diagnostics = checkConfiguration(app, input, sys);
+    result.diagnostics = checkConfiguration(app, input, sys, options.explain);
     if (!result.diagnostics.empty())
         return result;
 
@@ -87,18 +87,17 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
     computeMemoryAndEfficiency(run, block, o);
 
     result.ok = true;
-    if (o.proc_mem_tier1_cap_req > sys.mem1.capacity_B) {
+    const auto capacity = [&](double need, double has, DiagnosticCode code, const char *memory) {
+        if (need <= has)
+            return;
         result.ok = false;
-        result.diagnostics.push_back({DiagnosticCode::Tier1CapacityExceeded, "",
-                                      "Mem tier1 needs " + humanBytes(o.proc_mem_tier1_cap_req) + " but only has " +
-                                          humanBytes(sys.mem1.capacity_B)});
-    }
-    if (o.proc_mem_tier2_cap_req > sys.mem2.capacity_B) {
-        result.ok = false;
-        result.diagnostics.push_back({DiagnosticCode::Tier2CapacityExceeded, "",
-                                      "Mem tier2 needs " + humanBytes(o.proc_mem_tier2_cap_req) + " but only has " +
-                                          humanBytes(sys.mem2.capacity_B)});
-    }
+        result.diagnostics.push_back(
+            {code, "", options.explain ? std::string("Mem ") + memory + " needs " + humanBytes(need) +
+                                             " but only has " + humanBytes(has)
+                                       : std::string()});
+    };
+    capacity(o.proc_mem_tier1_cap_req, sys.mem1.capacity_B, DiagnosticCode::Tier1CapacityExceeded, "tier1");
+    capacity(o.proc_mem_tier2_cap_req, sys.mem2.capacity_B, DiagnosticCode::Tier2CapacityExceeded, "tier2");
     if (options.withLayers) {
         result.layers.reserve(block.size);
         for (const Layer &l : block)

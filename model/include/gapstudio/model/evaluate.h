@@ -17,6 +17,7 @@ namespace gapstudio::model {
 struct EvaluateOptions {
     bool withLayers = false;                ///< fill Evaluation::layers (the reference's `-l`)
     Quirks quirks = Quirks::reference();     ///< reproduce the reference's quirks (default)
+    bool explain = true; ///< false: diagnostics carry code and field but no message (searches)
 };
 
 struct Evaluation {
@@ -30,7 +31,7 @@ struct Evaluation {
 /// (malformed input) and its `Llm.Error` checks that can be made before running (network tiers,
 /// interleaving, offload). Memory capacity is checked by evaluate() after the run.
 [[nodiscard]] Diagnostics checkConfiguration(const Application &app, const Execution &exe,
-                                             const System &sys);
+                                             const System &sys, bool explain = true);
 
 /// Evaluates one training (or inference) step of `app` laid out as `exe` on `sys`.
 [[nodiscard]] Evaluation evaluate(const Application &app, const Execution &exe, const System &sys,

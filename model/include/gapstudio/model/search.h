@@ -1,0 +1,69 @@
+#pragma once
+/**
+ * @file search.h
+ * Layout search: every execution of the reference's `llm-optimal-execution` space
+ * (calculon-model.md §9), evaluated on all cores, ranked best first. Deterministic whatever the
+ * thread count: ties keep the reference's enumeration order.
+ */
+
+#include "gapstudio/model/calculon_inputs.h"
+#include "gapstudio/model/evaluate.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace gapstudio::model {
+
+enum class FusedActivationChoice : std::uint8_t { True, False, Both };
+
+/// What is ranked first.
+enum class RankBy : std::uint8_t {
+    SampleRate, ///< samples per second (the reference's ranking)
+    Mfu,        ///< total_efficiency
+};
+
+/// The search space and options of `llm-optimal-execution` (§9).
+struct SearchSpace {
+    std::int64_t numProcs = 1;
+    std::int64_t maxBatchSize = 1;
+    Datatype datatype = Datatype::Float16;
+    bool mbsBreak = false;          ///< -m: stop growing the microbatch once a size gives no valid layout
+    bool tpOverlapVariants = true;  ///< false = --no-tp-overlap
+    bool dpOverlapVariants = true;  ///< false = --no-dp-overlap
+    FusedActivationChoice fused = FusedActivationChoice::True; ///< -f
+    RankBy rankBy = RankBy::SampleRate;
+};
+
+struct SearchHit {
+    Execution execution;
+    Stats stats;
+    double score = 0;
+    std::uint64_t index = 0; ///< position in the reference's enumeration order
+};
+
+struct SearchResult {
+    std::uint64_t configurations = 0; ///< evaluated executions
+    std::uint64_t valid = 0;          ///< those without a diagnostic
+    bool cancelled = false;
+    std::vector<SearchHit> top;       ///< best first
+};
+
+struct SearchOptions {
+    std::size_t topN = 1;
+    unsigned threads = 0;                         ///< 0 = all hardware threads
+    Quirks quirks = Quirks::calculon();
+    const std::atomic<bool> *cancel = nullptr;    ///< set to stop early
+    /// Called from worker threads after each task with (tasks done, tasks in all).
+    std::function<void(std::size_t, std::size_t)> progress;
+};
+
+/// Searches the layouts of `app` on `sys` (calculon-model.md §9, steps 1-8).
+[[nodiscard]] SearchResult searchLayouts(const Application &app, const System &sys, const SearchSpace &space,
+                                         const SearchOptions &options);
+
+/// Number of executions the search would evaluate (without -m), without evaluating them.
+[[nodiscard]] std::uint64_t countLayouts(const Application &app, const System &sys, const SearchSpace &space);
+
+} // namespace gapstudio::model
