@@ -1,0 +1,136 @@
+// gapstudio-cli: the reference performance model without a GUI (and without Qt).
+#include "commands.h"
+
+#include "gapstudio/io/calculon_json.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace gapstudio::cli;
+
+constexpr const char *kUsage = R"(usage: gapstudio-cli eval --calculon MODEL.json EXECUTION.json SYSTEM.json [--layers]
+       gapstudio-cli bench [--seconds S]
+       gapstudio-cli --help | --version
+
+Commands:
+  eval    Evaluate one configuration given as the reference model's (Calculon's) three
+          JSON inputs: application, execution and system. Prints one JSON object with the
+          96 statistics (SI units: seconds, bytes, flops, B/s) in the reference's order.
+          --layers also prints "layers", one record per layer of a transformer block.
+  bench   Evaluate a built-in configuration (reference case 18: gpt3-175B on 4096 H100,
+          fp8) repeatedly on one thread for S seconds (default 3) and print the rate;
+          the last line is "evaluations_per_second: N".
+
+Exit status:
+  0  success
+  1  infeasible configuration (e.g. out of memory): "error: <cause>" lines on stderr
+  2  malformed input or usage error: "error: <file>: <json pointer>: <message>" on stderr
+)";
+
+struct UsageError {
+    std::string message;
+};
+
+int usageError(const std::string &message)
+{
+    std::cerr << "error: " << message << "\nrun 'gapstudio-cli --help' for usage\n";
+    return kExitMalformed;
+}
+
+int commandEval(const std::vector<std::string> &args)
+{
+    std::vector<std::string> paths;
+    bool calculon = false;
+    bool layers = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string &arg = args[i];
+        if (arg == "--layers") {
+            layers = true;
+        } else if (arg == "--calculon") {
+            if (calculon)
+                throw UsageError{"--calculon given twice"};
+            calculon = true;
+            for (std::size_t k = 0; k < 3; ++k, ++i) {
+                if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0)
+                    throw UsageError{"--calculon needs three files: MODEL.json EXECUTION.json SYSTEM.json"};
+                paths.push_back(args[i + 1]);
+            }
+        } else if (arg.rfind("-", 0) == 0) {
+            throw UsageError{"unknown option '" + arg + "' for eval"};
+        } else {
+            throw UsageError{"unexpected argument '" + arg + "'"};
+        }
+    }
+    if (!calculon)
+        throw UsageError{"eval needs --calculon MODEL.json EXECUTION.json SYSTEM.json"};
+    return runEval(paths[0], paths[1], paths[2], layers);
+}
+
+int commandBench(const std::vector<std::string> &args)
+{
+    double seconds = 3.0;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] != "--seconds")
+            throw UsageError{"unknown argument '" + args[i] + "' for bench"};
+        if (i + 1 >= args.size())
+            throw UsageError{"--seconds needs a value"};
+        const std::string &text = args[++i];
+        char *end = nullptr;
+        seconds = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !std::isfinite(seconds) || seconds < 0 || seconds > 86400)
+            throw UsageError{"--seconds expects a number of seconds in [0, 86400], got '" + text + "'"};
+    }
+    return runBench(seconds);
+}
+
+int run(const std::vector<std::string> &args)
+{
+    if (args.empty())
+        throw UsageError{"missing command"};
+    for (const std::string &arg : args) {
+        if (arg == "--help" || arg == "-h") {
+            std::cout << kUsage;
+            return kExitOk;
+        }
+    }
+    if (args[0] == "--version") {
+        if (args.size() > 1)
+            throw UsageError{"--version takes no arguments"};
+        std::cout << "gapstudio-cli " << GAPSTUDIO_VERSION << '\n';
+        return kExitOk;
+    }
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (args[0] == "eval")
+        return commandEval(rest);
+    if (args[0] == "bench")
+        return commandBench(rest);
+    throw UsageError{"unknown command '" + args[0] + "'"};
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    // Nothing escapes main: every failure is a one-line "error: ..." and a documented exit status.
+    try {
+        return run(std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const UsageError &error) {
+        return usageError(error.message);
+    } catch (const gapstudio::io::InputError &error) {
+        std::cerr << "error: " << error.what() << '\n';
+        return kExitMalformed;
+    } catch (const std::exception &error) {
+        std::cerr << "error: " << error.what() << '\n';
+        return kExitMalformed;
+    } catch (...) {
+        std::cerr << "error: unknown failure\n";
+        return kExitMalformed;
+    }
+}
