@@ -29,10 +29,48 @@ struct Task {
     Recompute recompute;
     bool sharding;
     TpCommType commType;
+    I ep = 1, es = 1, dpExp = 1; // MoE search only
 };
+
+std::vector<I> interleavings(I blocks, I pp)
+{
+    return pp == 1 ? std::vector<I>{1} : divisors(blocks / pp);
+}
+
+/// calculon-MoE's legacy search outer loops (its `optimal_execution_MoE.py`): EP = E, TP over the
+/// divisors of N/EP that divide h and the heads, ES = TP, PP over the divisors of
+/// min(N/(TP*EP), L), DP = N/(PP*TP), expert DP = N/(TP*EP*PP), recompute none/full/attn_only.
+std::vector<Task> makeMoeTasks(const Application &app, const SearchSpace &space)
+{
+    std::vector<Task> tasks;
+    const I n = space.numProcs;
+    const I ep = space.moeExperts;
+    if (n % ep != 0)
+        return tasks;
+    for (I tp : divisors(n / ep)) {
+        if (app.hidden % tp != 0 || app.attnHeads % tp != 0)
+            continue;
+        for (I pp : divisors(std::min(n / (tp * ep), app.numBlocks))) {
+            if (n % (tp * ep * pp) != 0 || app.numBlocks % pp != 0)
+                continue;
+            const I dp = n / pp / tp;
+            if (dp > space.maxBatchSize)
+                continue;
+            const I batch = space.maxBatchSize / dp * dp;
+            for (I v : interleavings(app.numBlocks, pp))
+                for (Recompute r : {Recompute::None, Recompute::Full, Recompute::AttnOnly})
+                    for (bool sharding : dp > 1 ? std::vector<bool>{true, false} : std::vector<bool>{false})
+                        for (TpCommType c : space.tpCommTypes)
+                            tasks.push_back({tp, pp, dp, v, batch, r, sharding, c, ep, tp, n / tp / ep / pp});
+        }
+    }
+    return tasks;
+}
 
 std::vector<Task> makeTasks(const Application &app, const SearchSpace &space)
 {
+    if (space.moeExperts > 0)
+        return makeMoeTasks(app, space);
     std::vector<Task> tasks;
     const I n = space.numProcs;
     for (I tp : divisors(n)) {
@@ -45,11 +83,10 @@ std::vector<Task> makeTasks(const Application &app, const SearchSpace &space)
             if (dp > space.maxBatchSize)
                 continue;
             const I batch = space.maxBatchSize / dp * dp; // largest multiple of dp
-            const std::vector<I> interleavings = pp == 1 ? std::vector<I>{1} : divisors(app.numBlocks / pp);
-            for (I v : interleavings)
+            for (I v : interleavings(app.numBlocks, pp))
                 for (Recompute r : {Recompute::Full, Recompute::AttnOnly, Recompute::None})
                     for (bool sharding : dp > 1 ? std::vector<bool>{true, false} : std::vector<bool>{false})
-                        for (TpCommType c : {TpCommType::Ar, TpCommType::P2pRsAg, TpCommType::RsAg})
+                        for (TpCommType c : space.tpCommTypes)
                             tasks.push_back({tp, pp, dp, v, batch, r, sharding, c});
         }
     }
@@ -83,13 +120,25 @@ template <typename T> std::vector<T> pick(bool condition, std::vector<T> yes, st
 /// Step 6: the executions of one task, in the reference's loop order. `visit(execution)`
 /// returns whether the execution was valid; with -m a microbatch size without any valid
 /// network mapping ends the microbatch loop.
+std::vector<bool> overlapChoices(bool possible, OverlapChoice choice)
+{
+    if (!possible || choice == OverlapChoice::Off)
+        return {false};
+    return choice == OverlapChoice::On ? std::vector<bool>{true} : std::vector<bool>{true, false};
+}
+
+/// Step 6: the executions of one task, in the reference's loop order. `visit(execution)`
+/// returns whether the execution was valid; with -m a microbatch size without any valid
+/// network mapping ends the microbatch loop. The MoE search also maps DPe, EP and ES onto tiers
+/// and has no offloading or all-gather redo.
 template <typename Visit>
 void forEachExecution(const Application &app, const System &sys, const SearchSpace &space, const Task &t,
                       bool mbsBreak, Visit &&visit)
 {
-    const bool mem2 = sys.mem2.capacity_B > 0;
+    const bool moe = space.moeExperts > 0;
+    const bool mem2 = !moe && sys.mem2.capacity_B > 0;
     const I nets = static_cast<I>(sys.networks.size());
-    const bool canRedo = t.commType == TpCommType::RsAg && t.recompute != Recompute::Full;
+    const bool canRedo = !moe && t.commType == TpCommType::RsAg && t.recompute != Recompute::Full;
     const std::vector<bool> tf = {true, false};
     const std::vector<bool> f = {false};
     std::vector<bool> fused;
@@ -104,6 +153,7 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
     const std::vector<TpOverlap> overlaps = t.tp > 1 && space.tpOverlapVariants
                                                 ? std::vector<TpOverlap>{TpOverlap::None, TpOverlap::Ring, TpOverlap::Pipe}
                                                 : std::vector<TpOverlap>{TpOverlap::None};
+    const auto tiers = [nets](I degree) { return degree > 1 ? nets : 1; };
     Execution e;
     e.numProcs = space.numProcs;
     e.tensorPar = t.tp;
@@ -117,8 +167,16 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
     e.optimizerSharding = t.sharding;
     e.tensorParCommType = t.commType;
     e.training = true;
+    if (moe) {
+        e.modelMoE = space.moeExperts > 1;
+        e.numExperts = space.moeExperts;
+        e.topKExperts = std::min<I>(2, space.moeExperts);
+        e.expertPar = t.ep;
+        e.expertSlice = t.es;
+        e.dataParExp = t.dpExp;
+    }
     for (bool redo : pick(canRedo, tf, f))
-        for (bool dpOverlap : pick(t.dp > 1 && space.dpOverlapVariants, tf, f))
+        for (bool dpOverlap : overlapChoices(t.dp > 1, space.dpOverlap))
             for (TpOverlap overlap : overlaps)
                 for (bool wOff : pick(mem2, tf, f))
                     for (bool aOff : pick(mem2 && t.recompute != Recompute::Full, tf, f))
@@ -126,22 +184,28 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
                             for (bool fusedActivation : fused)
                                 for (I mbs : microbatches) {
                                     bool anyValid = false;
-                                    for (I tn = 0; tn < (t.tp > 1 ? nets : 1); ++tn)
-                                        for (I pn = 0; pn < (t.pp > 1 ? nets : 1); ++pn)
-                                            for (I dn = 0; dn < (t.dp > 1 ? nets : 1); ++dn) {
-                                                e.seqParAgRedo = redo;
-                                                e.dataParOverlap = dpOverlap;
-                                                e.tensorParOverlap = overlap;
-                                                e.weightOffload = wOff;
-                                                e.activationsOffload = aOff;
-                                                e.optimizerOffload = oOff;
-                                                e.fusedActivation = fusedActivation;
-                                                e.microbatchSize = mbs;
-                                                e.tensorParNet = tn;
-                                                e.pipelineParNet = pn;
-                                                e.dataParNet = dn;
-                                                anyValid |= visit(e);
-                                            }
+                                    e.seqParAgRedo = redo;
+                                    e.dataParOverlap = dpOverlap;
+                                    e.tensorParOverlap = overlap;
+                                    e.weightOffload = wOff;
+                                    e.activationsOffload = aOff;
+                                    e.optimizerOffload = oOff;
+                                    e.fusedActivation = fusedActivation;
+                                    e.microbatchSize = mbs;
+                                    for (I tn = 0; tn < tiers(t.tp); ++tn)
+                                        for (I pn = 0; pn < tiers(t.pp); ++pn)
+                                            for (I dn = 0; dn < tiers(t.dp); ++dn)
+                                                for (I xn = 0; xn < (moe ? tiers(t.dpExp) : 1); ++xn)
+                                                    for (I en = 0; en < (moe ? tiers(t.ep) : 1); ++en)
+                                                        for (I sn = 0; sn < (moe ? tiers(t.es) : 1); ++sn) {
+                                                            e.tensorParNet = tn;
+                                                            e.pipelineParNet = pn;
+                                                            e.dataParNet = dn;
+                                                            e.dataParExpNet = xn;
+                                                            e.expertParNet = en;
+                                                            e.expertSliceNet = sn;
+                                                            anyValid |= visit(e);
+                                                        }
                                     if (mbsBreak && !anyValid)
                                         break;
                                 }
@@ -152,7 +216,7 @@ TaskResult runTask(const Application &app, const System &sys, const SearchSpace 
 {
     TaskResult r;
     EvaluateOptions evalOptions;
-    evalOptions.quirks = options.quirks;
+    evalOptions.quirks = space.moeExperts > 0 ? options.moeQuirks : options.quirks;
     evalOptions.explain = false;
     forEachExecution(app, sys, space, task, space.mbsBreak, [&](const Execution &e) {
         const std::uint64_t index = r.configurations++;

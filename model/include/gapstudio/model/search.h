@@ -24,14 +24,20 @@ enum class RankBy : std::uint8_t {
     Mfu,        ///< total_efficiency
 };
 
-/// The search space and options of `llm-optimal-execution` (§9).
+enum class OverlapChoice : std::uint8_t { Both, On, Off };
+
+/// The search space and options of `llm-optimal-execution` (§9), or with `moeExperts` > 0 of
+/// calculon-MoE's legacy `llm-optimal-execution-moe` (calculon-moe-model.md §10: EP = E,
+/// ES = TP, expert DP from the grid, top-2 routing, no offloading, no all-gather redo).
 struct SearchSpace {
     std::int64_t numProcs = 1;
     std::int64_t maxBatchSize = 1;
     Datatype datatype = Datatype::Float16;
     bool mbsBreak = false;          ///< -m: stop growing the microbatch once a size gives no valid layout
     bool tpOverlapVariants = true;  ///< false = --no-tp-overlap
-    bool dpOverlapVariants = true;  ///< false = --no-dp-overlap
+    OverlapChoice dpOverlap = OverlapChoice::Both; ///< Off = --no-dp-overlap
+    std::vector<TpCommType> tpCommTypes = {TpCommType::Ar, TpCommType::P2pRsAg, TpCommType::RsAg};
+    std::int64_t moeExperts = 0;    ///< E > 0: the MoE search (evaluated with calculon-MoE semantics)
     FusedActivationChoice fused = FusedActivationChoice::True; ///< -f
     RankBy rankBy = RankBy::SampleRate;
 };
@@ -53,7 +59,8 @@ struct SearchResult {
 struct SearchOptions {
     std::size_t topN = 1;
     unsigned threads = 0;                         ///< 0 = all hardware threads
-    Quirks quirks = Quirks::calculon();
+    Quirks quirks = Quirks::calculon();        ///< dense search
+    Quirks moeQuirks = Quirks::calculonMoe();  ///< MoE search
     const std::atomic<bool> *cancel = nullptr;    ///< set to stop early
     /// Called from worker threads after each task with (tasks done, tasks in all).
     std::function<void(std::size_t, std::size_t)> progress;
