@@ -15,8 +15,8 @@ enum class Unit { Seconds, Milliseconds, SamplesPerSecond, Percent, GiB };
 struct Row {
     const char *quantity;
     double Stats::*stat;
+    const char *statName; ///< the reference's name, shown as the tool tip
     Unit unit;
-    const char *toolTip;
 };
 
 // Display conversions only; every number is a model output.
@@ -39,29 +39,31 @@ QString formatValue(double value, Unit unit)
 }
 
 // clang-format off
+#define STAT(name) &Stats::name, #name
 const Row kSummaryRows[] = {
-    {"Step time",            &Stats::total_time,         Unit::Seconds,   "total_time: one training step (batch)"},
-    {"Sample rate",          &Stats::sample_rate,        Unit::SamplesPerSecond, "sample_rate: samples per second"},
-    {"Total efficiency (MFU)", &Stats::total_efficiency, Unit::Percent,   "total_efficiency: useful flops / peak, the MFU analogue"},
-    {"Compute efficiency",   &Stats::compute_efficiency, Unit::Percent,   "compute_efficiency"},
-    {"System efficiency",    &Stats::system_efficiency,  Unit::Percent,   "system_efficiency"},
-    {"Tier-1 memory (HBM)",  &Stats::proc_mem_tier1_cap_req, Unit::GiB,   "proc_mem_tier1_cap_req: per processor"},
+    {"Step time",                STAT(total_time),              Unit::Seconds},
+    {"Sample rate",              STAT(sample_rate),             Unit::SamplesPerSecond},
+    {"Total efficiency (MFU)",   STAT(total_efficiency),        Unit::Percent},
+    {"Compute efficiency",       STAT(compute_efficiency),      Unit::Percent},
+    {"System efficiency",        STAT(system_efficiency),       Unit::Percent},
+    {"Tier-1 memory (HBM)",      STAT(proc_mem_tier1_cap_req),  Unit::GiB},
 };
 
 // The terms that add up to the step time (reference total_time).
 const Row kBreakdownRows[] = {
-    {"Forward",             &Stats::fw_time,                 Unit::Milliseconds, "fw_time"},
-    {"Backward",            &Stats::bw_time,                 Unit::Milliseconds, "bw_time"},
-    {"Optimizer",           &Stats::optim_step_time,         Unit::Milliseconds, "optim_step_time"},
-    {"Recompute",           &Stats::recompute_time,          Unit::Milliseconds, "recompute_time"},
-    {"Recompute comm (exposed)", &Stats::recomm_exposed_time, Unit::Milliseconds, "recomm_exposed_time"},
-    {"Pipeline bubble",     &Stats::bubble_time,             Unit::Milliseconds, "bubble_time"},
-    {"TP comm (exposed)",   &Stats::tp_comm_exposed_time,    Unit::Milliseconds, "tp_comm_exposed_time"},
-    {"PP comm (exposed)",   &Stats::pp_comm_exposed_time,    Unit::Milliseconds, "pp_comm_exposed_time"},
-    {"DP comm (exposed)",   &Stats::dp_comm_exposed_time,    Unit::Milliseconds, "dp_comm_exposed_time"},
-    {"FW offload (exposed)", &Stats::fw_offload_exposed_time, Unit::Milliseconds, "fw_offload_exposed_time"},
-    {"BW offload (exposed)", &Stats::bw_offload_exposed_time, Unit::Milliseconds, "bw_offload_exposed_time"},
+    {"Forward",                  STAT(fw_time),                 Unit::Milliseconds},
+    {"Backward",                 STAT(bw_time),                 Unit::Milliseconds},
+    {"Optimizer",                STAT(optim_step_time),         Unit::Milliseconds},
+    {"Recompute",                STAT(recompute_time),          Unit::Milliseconds},
+    {"Recompute comm (exposed)", STAT(recomm_exposed_time),     Unit::Milliseconds},
+    {"Pipeline bubble",          STAT(bubble_time),             Unit::Milliseconds},
+    {"TP comm (exposed)",        STAT(tp_comm_exposed_time),    Unit::Milliseconds},
+    {"PP comm (exposed)",        STAT(pp_comm_exposed_time),    Unit::Milliseconds},
+    {"DP comm (exposed)",        STAT(dp_comm_exposed_time),    Unit::Milliseconds},
+    {"FW offload (exposed)",     STAT(fw_offload_exposed_time), Unit::Milliseconds},
+    {"BW offload (exposed)",     STAT(bw_offload_exposed_time), Unit::Milliseconds},
 };
+#undef STAT
 // clang-format on
 
 } // namespace
@@ -101,7 +103,7 @@ void ResultsTable::showEvaluation(const model::Evaluation &evaluation)
         addSection(title);
         for (const Row &row : rows)
             addRow(tr(row.quantity), formatValue(evaluation.stats.*row.stat, row.unit),
-                   QString::fromUtf8(row.toolTip), Qt::AlignRight);
+                   QString::fromUtf8(row.statName), Qt::AlignRight);
     };
     addStatRows(tr("Summary"), kSummaryRows);
     addStatRows(tr("Step time breakdown"), kBreakdownRows);
