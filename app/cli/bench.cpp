@@ -11,19 +11,23 @@
 
 namespace gapstudio::cli {
 
-int runBench(double seconds)
+int runBench(double seconds, bool moe)
 {
     // 1. Parse once: the benchmark measures evaluate(), not JSON reading.
-    const BenchCase &bench = benchCase();
+    const BenchCase &bench = moe ? moeBenchCase() : benchCase();
     const std::string origin = std::string("<built-in ") + bench.name + ">/";
     const model::Application app =
         io::parseApplication(nlohmann::json::parse(bench.modelJson), origin + "model.json");
+    io::ExecutionFormat format = io::ExecutionFormat::Calculon;
     const model::Execution exe =
-        io::parseExecution(nlohmann::json::parse(bench.executionJson), origin + "execution.json");
+        io::parseExecution(nlohmann::json::parse(bench.executionJson), origin + "execution.json", &format);
     const model::System sys = io::parseSystem(nlohmann::json::parse(bench.systemJson), origin + "system.json");
+    model::EvaluateOptions options;
+    options.quirks = format == io::ExecutionFormat::CalculonMoe ? model::Quirks::calculonMoe()
+                                                                : model::Quirks::calculon();
 
     // 2. One checked evaluation: timing a rejected configuration would be meaningless.
-    const model::Evaluation first = model::evaluate(app, exe, sys);
+    const model::Evaluation first = model::evaluate(app, exe, sys, options);
     if (!first.ok)
         return reportDiagnostics(first.diagnostics, origin + "execution.json");
 
@@ -35,7 +39,7 @@ int runBench(double seconds)
     double sink = 0;
     Clock::duration elapsed{};
     do {
-        sink += model::evaluate(app, exe, sys).stats.total_time;
+        sink += model::evaluate(app, exe, sys, options).stats.total_time;
         ++count;
         elapsed = Clock::now() - start;
     } while (elapsed < budget);

@@ -5,17 +5,28 @@
 #include "gapstudio/model/diagnostics.h"
 
 #include <string>
+#include <vector>
 
 namespace gapstudio::cli {
 
 enum ExitCode : int { kExitOk = 0, kExitInfeasible = 1, kExitMalformed = 2 };
 
+/// Wrong command-line words: printed with a pointer to --help, exit 2.
+struct UsageError {
+    std::string message;
+};
+
 /// `eval --calculon MODEL EXECUTION SYSTEM [--layers]`: the 96 statistics as one JSON object.
 [[nodiscard]] int runEval(const std::string &modelPath, const std::string &executionPath,
                           const std::string &systemPath, bool withLayers);
 
-/// `bench [--seconds S]`: evaluations per second of benchCase() on one thread.
-[[nodiscard]] int runBench(double seconds);
+/// `bench [--moe] [--seconds S]`: evaluations per second of benchCase() (or moeBenchCase())
+/// on one thread.
+[[nodiscard]] int runBench(double seconds, bool moe);
+
+/// `search --calculon MODEL NUM_PROCS MAX_BATCH DATATYPE SYSTEM [options]`: the best layouts as
+/// the reference's JSON ({"0": {"execution", "stats"}, ...}); a summary line on stderr.
+[[nodiscard]] int runSearch(const std::vector<std::string> &args);
 
 /// Prints the diagnostics of a failed evaluation on stderr and returns the exit status: the
 /// first malformed-input diagnostic alone ("error: FILE: /field: message", exit 2), or else one
@@ -31,5 +42,6 @@ struct BenchCase {
     double referenceTotalTime_s; ///< the reference model's total_time for this case
 };
 [[nodiscard]] const BenchCase &benchCase();
+[[nodiscard]] const BenchCase &moeBenchCase();
 
 } // namespace gapstudio::cli

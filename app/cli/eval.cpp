@@ -28,12 +28,16 @@ int runEval(const std::string &modelPath, const std::string &executionPath, cons
             bool withLayers)
 {
     const io::CalculonInputs in = io::loadCalculonInputs(modelPath, executionPath, systemPath);
+    // The execution file's format picks the reference it is evaluated as (and its statistics).
     model::EvaluateOptions options;
     options.withLayers = withLayers;
+    options.quirks = in.referenceQuirks();
     const model::Evaluation evaluation = model::evaluate(in.application, in.execution, in.system, options);
     if (!evaluation.ok)
         return reportDiagnostics(evaluation.diagnostics, executionPath);
-    std::cout << evaluationToJson(evaluation, withLayers).dump(2) << '\n' << std::flush;
+    const StatsFormat format = in.format == io::ExecutionFormat::CalculonMoe ? StatsFormat::CalculonMoe
+                                                                             : StatsFormat::Calculon;
+    std::cout << evaluationToJson(evaluation, format, withLayers).dump(2) << '\n' << std::flush;
     return kExitOk;
 }
 

@@ -4,11 +4,68 @@
 
 namespace gapstudio::cli {
 
-nlohmann::ordered_json evaluationToJson(const model::Evaluation &evaluation, bool withLayers)
+nlohmann::ordered_json statsToJson(const model::Stats &stats, StatsFormat format)
 {
     // Doubles are dumped by nlohmann in the shortest form that reads back to the same value.
     nlohmann::ordered_json out = nlohmann::ordered_json::object();
-    evaluation.stats.forEach([&out](std::string_view name, double value) { out[std::string(name)] = value; });
+    const auto put = [&out](std::string_view name, double value) { out[std::string(name)] = value; };
+    if (format == StatsFormat::CalculonMoe)
+        stats.forEachMoe(put);
+    else
+        stats.forEach(put);
+    return out;
+}
+
+nlohmann::ordered_json executionToJson(const model::Execution &e, StatsFormat format)
+{
+    static constexpr const char *recompute[] = {"none", "attn_only", "full"};
+    static constexpr const char *commType[] = {"ar", "p2p_rs_ag", "rs_ag"};
+    static constexpr const char *overlap[] = {"none", "ring", "pipe"};
+    const bool moe = format == StatsFormat::CalculonMoe;
+    nlohmann::ordered_json j;
+    j["num_procs"] = e.numProcs;
+    j["tensor_par"] = e.tensorPar;
+    j["pipeline_par"] = e.pipelinePar;
+    j["data_par"] = e.dataPar;
+    j["tensor_par_net"] = e.tensorParNet;
+    j["pipeline_par_net"] = e.pipelineParNet;
+    j["data_par_net"] = e.dataParNet;
+    j["batch_size"] = e.batchSize;
+    j["microbatch_size"] = e.microbatchSize;
+    if (moe) {
+        j["num_experts"] = e.numExperts;
+        j["top_k_experts"] = e.topKExperts;
+        j["expert_par"] = e.expertPar;
+        j["expert_slice"] = e.expertSlice;
+        j["data_par_exp"] = e.dataParExp;
+        j["data_par_exp_net"] = e.dataParExpNet;
+        j["expert_par_net"] = e.expertParNet;
+        j["expert_slice_net"] = e.expertSliceNet;
+    }
+    j["datatype"] = model::datatypeName(e.datatype);
+    j["fused_activation"] = e.fusedActivation;
+    j["attention_type"] = e.attentionType == model::AttentionType::MultiQuery ? "multiquery" : "multihead";
+    j["activation_recompute"] = recompute[static_cast<int>(e.activationRecompute)];
+    j["pipeline_interleaving"] = e.pipelineInterleaving;
+    j["optimizer_sharding"] = e.optimizerSharding;
+    j["tensor_par_comm_type"] = commType[static_cast<int>(e.tensorParCommType)];
+    j["tensor_par_overlap"] = overlap[static_cast<int>(e.tensorParOverlap)];
+    j["seq_par_ag_redo"] = e.seqParAgRedo;
+    j["data_par_overlap"] = e.dataParOverlap;
+    j["weight_offload"] = e.weightOffload;
+    j["activations_offload"] = e.activationsOffload;
+    j["optimizer_offload"] = e.optimizerOffload;
+    j["training"] = e.training;
+    if (moe) {
+        j["model_MoE"] = e.modelMoE;
+        j["activation_function"] = e.activationFunction == model::ActivationFunction::Silu ? "silu" : "gelu";
+    }
+    return j;
+}
+
+nlohmann::ordered_json evaluationToJson(const model::Evaluation &evaluation, StatsFormat format, bool withLayers)
+{
+    nlohmann::ordered_json out = statsToJson(evaluation.stats, format);
     if (withLayers) {
         nlohmann::ordered_json layers = nlohmann::ordered_json::array();
         for (const model::LayerStats &layer : evaluation.layers) {

@@ -7,7 +7,17 @@
 
 namespace gapstudio::cli {
 
-/// The 96 statistics in the reference's order, plus "layers" when `withLayers`.
-[[nodiscard]] nlohmann::ordered_json evaluationToJson(const model::Evaluation &evaluation, bool withLayers);
+/// Which reference's statistics to print: Calculon's 96 or calculon-MoE's 122.
+enum class StatsFormat { Calculon, CalculonMoe };
+
+/// The statistics in the reference's order (NaN prints as null, like the reference's None).
+[[nodiscard]] nlohmann::ordered_json statsToJson(const model::Stats &stats, StatsFormat format);
+
+/// statsToJson plus "layers" when `withLayers`.
+[[nodiscard]] nlohmann::ordered_json evaluationToJson(const model::Evaluation &evaluation, StatsFormat format,
+                                                      bool withLayers);
+
+/// The execution in the reference's JSON keys (23, or 33 for calculon-MoE).
+[[nodiscard]] nlohmann::ordered_json executionToJson(const model::Execution &execution, StatsFormat format);
 
 } // namespace gapstudio::cli

@@ -16,7 +16,11 @@ namespace {
 using namespace gapstudio::cli;
 
 constexpr const char *kUsage = R"(usage: gapstudio-cli eval --calculon MODEL.json EXECUTION.json SYSTEM.json [--layers]
-       gapstudio-cli bench [--seconds S]
+       gapstudio-cli bench [--moe] [--seconds S]
+       gapstudio-cli search --calculon MODEL.json NUM_PROCS MAX_BATCH DATATYPE SYSTEM.json
+                            [--top N] [-m] [--no-tp-overlap] [--no-dp-overlap] [-f true|false|both]
+                            [--moe EXPERTS] [--tp-comm ar,p2p_rs_ag,rs_ag] [--dp-overlap both|on|off]
+                            [--rank sample_rate|mfu] [--threads N]
        gapstudio-cli --help | --version
 
 Commands:
@@ -24,19 +28,23 @@ Commands:
           JSON inputs: application, execution and system. Prints one JSON object with the
           96 statistics (SI units: seconds, bytes, flops, B/s) in the reference's order.
           --layers also prints "layers", one record per layer of a transformer block.
+          An execution file in the calculon-MoE format (33 keys, with "model_MoE") is
+          evaluated as that reference and prints its 122 statistics.
   bench   Evaluate a built-in configuration (reference case 18: gpt3-175B on 4096 H100,
-          fp8) repeatedly on one thread for S seconds (default 3) and print the rate;
-          the last line is "evaluations_per_second: N".
+          fp8; with --moe the calculon-MoE case gpt-1.8T on 4096 FullFlat GPUs) repeatedly
+          on one thread for S seconds (default 3) and print the rate; the last line is
+          "evaluations_per_second: N".
+  search  Search the layouts of the reference's llm-optimal-execution (with --moe E, of
+          calculon-MoE's legacy MoE search) on all cores. Prints the top N (default 1) as
+          {"0": {"execution": {...}, "stats": {...}}, ...}, best first, ties in enumeration
+          order; the last line on stderr is "configurations: C, valid: V, seconds: S,
+          configurations_per_second: R".
 
 Exit status:
   0  success
   1  infeasible configuration (e.g. out of memory): "error: <cause>" lines on stderr
   2  malformed input or usage error: "error: <file>: <json pointer>: <message>" on stderr
 )";
-
-struct UsageError {
-    std::string message;
-};
 
 int usageError(const std::string &message)
 {
@@ -76,7 +84,12 @@ int commandEval(const std::vector<std::string> &args)
 int commandBench(const std::vector<std::string> &args)
 {
     double seconds = 3.0;
+    bool moe = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--moe") {
+            moe = true;
+            continue;
+        }
         if (args[i] != "--seconds")
             throw UsageError{"unknown argument '" + args[i] + "' for bench"};
         if (i + 1 >= args.size())
@@ -87,7 +100,7 @@ int commandBench(const std::vector<std::string> &args)
         if (text.empty() || *end != '\0' || !std::isfinite(seconds) || seconds < 0 || seconds > 86400)
             throw UsageError{"--seconds expects a number of seconds in [0, 86400], got '" + text + "'"};
     }
-    return runBench(seconds);
+    return runBench(seconds, moe);
 }
 
 int run(const std::vector<std::string> &args)
@@ -111,6 +124,8 @@ int run(const std::vector<std::string> &args)
         return commandEval(rest);
     if (args[0] == "bench")
         return commandBench(rest);
+    if (args[0] == "search")
+        return runSearch(rest);
     throw UsageError{"unknown command '" + args[0] + "'"};
 }
 

@@ -122,7 +122,9 @@ void tst_Cli::infeasible()
     const Result r = run(evalArguments(caseName));
     QCOMPARE(r.exitCode, 1);
     QVERIFY(r.out.isEmpty());
-    QCOMPARE(QString::fromUtf8(r.err).split(QLatin1Char('\n')).first(), QStringLiteral("error: ") + cause);
+    // The reference's text comes first; GapStudio may add the numbers behind it.
+    const QString first = QString::fromUtf8(r.err).split(QLatin1Char('\n')).first();
+    QVERIFY2(first.startsWith(QStringLiteral("error: ") + cause), qPrintable(first));
 }
 
 void tst_Cli::malformed_data()

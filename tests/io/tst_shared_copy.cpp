@@ -52,6 +52,8 @@ void tst_SharedCopy::identical_data()
     QTest::newRow("calculon cases.tsv") << "calculon/cases.tsv" << "validation/calculon/cases.tsv";
     QTest::newRow("calculon README") << "calculon/README.md" << "validation/calculon/README.md";
     QTest::newRow("calculon systems_derived") << "calculon/systems_derived" << "validation/calculon/systems_derived";
+    QTest::newRow("calculon loe") << "calculon/loe" << "validation/calculon/loe";
+    QTest::newRow("calculon-moe") << "calculon-moe" << "validation/calculon-moe";
     QTest::newRow("published") << "published" << "validation/published";
 }
 

@@ -61,7 +61,10 @@ void tst_CalculonParity::reproducesCase()
         QVERIFY2(!evaluation.diagnostics.empty(), "rejected without a diagnostic");
         const model::Diagnostic &cause = evaluation.diagnostics.front();
         QVERIFY2(!cause.isMalformedInput(), qPrintable(QString::fromStdString(cause.message)));
-        QCOMPARE(QString::fromStdString(cause.message), expected);
+        // The reference's text comes first; GapStudio may add the numbers behind it.
+        const QString actual = QString::fromStdString(cause.message);
+        QVERIFY2(actual.startsWith(expected),
+                 qPrintable(QStringLiteral("expected a message starting with \"%1\", got \"%2\"").arg(expected, actual)));
         return;
     }
 

@@ -115,14 +115,20 @@ void parseEngines(const JsonCursor &cursor, std::array<std::optional<model::Comp
     }
 }
 
+/// [scalar, offset] for a collective; [scalar, null] for a point-to-point op (p2p, all_to_all),
+/// which calculon-MoE lets carry a third value, its own efficiency replacing the tier's.
 model::NetworkOp parseOp(const JsonCursor &cursor, bool isP2p)
 {
-    cursor.requireArray(2);
+    const std::size_t size = cursor.requireArray();
+    if (size != 2 && !(isP2p && size == 3))
+        cursor.fail(isP2p ? "expected [scalar, null] or [scalar, null, efficiency]" : "expected [scalar, offset]");
     model::NetworkOp op;
     op.scalar = numberAtLeast(cursor[std::size_t{0}], 0, false);
     if (isP2p) {
         cursor[1].requireNull();
         op.offset = 0;
+        if (size == 3)
+            op.efficiency = numberInRange(cursor[2], 0, false, 1, true);
     } else {
         op.offset = cursor[1].number();
     }
@@ -139,7 +145,13 @@ model::NetworkTier parseNetwork(const JsonCursor &cursor)
     tier.size = cursor["size"].integerAtLeast(1);
     tier.latency_s = numberAtLeast(cursor["latency"], 0, true);
     const JsonCursor ops = cursor["ops"];
-    ops.requireExactKeys({"p2p", "reduce_scatter", "all_gather", "all_reduce"});
+    // calculon-MoE system files add the all-to-all of expert parallelism.
+    if (ops.value().is_object() && ops.value().contains("all_to_all")) {
+        ops.requireExactKeys({"p2p", "reduce_scatter", "all_gather", "all_reduce", "all_to_all"});
+        tier.allToAll = parseOp(ops["all_to_all"], true);
+    } else {
+        ops.requireExactKeys({"p2p", "reduce_scatter", "all_gather", "all_reduce"});
+    }
     tier.p2p = parseOp(ops["p2p"], true);
     tier.reduceScatter = parseOp(ops["reduce_scatter"], false);
     tier.allGather = parseOp(ops["all_gather"], false);
@@ -204,14 +216,14 @@ void checkCrossFileRules(const CalculonInputs &in, const nlohmann::json &exeJson
     };
     requireDivides(app.hidden, "hidden");
     requireDivides(app.feedforward, "feedforward");
-    requireDivides(app.attnHeads, "attn_heads");
-    if (exe.tensorParCommType != model::TpCommType::Ar) {
+    if (!exe.modelMoE) // calculon-MoE floors the heads per TP rank in MoE blocks
+        requireDivides(app.attnHeads, "attn_heads");
+    if (exe.tensorParCommType != model::TpCommType::Ar || (exe.modelMoE && tp > 1)) {
         std::int64_t tokens = 0;
         if (__builtin_mul_overflow(exe.microbatchSize, app.seqSize, &tokens) || tokens % tp != 0)
             root["tensor_par"].fail(std::to_string(tp) + " does not divide microbatch_size * seq_size = "
                                     + std::to_string(exe.microbatchSize) + " * " + std::to_string(app.seqSize)
-                                    + " (required by tensor_par_comm_type \"" + exeJson["tensor_par_comm_type"].get<std::string>()
-                                    + "\")");
+                                    + " (required by sequence-split TP communication)");
     }
 
     const auto index = static_cast<std::size_t>(exe.datatype);
@@ -222,7 +234,10 @@ void checkCrossFileRules(const CalculonInputs &in, const nlohmann::json &exeJson
     }
 
     const auto networks = static_cast<std::int64_t>(in.system.networks.size());
-    for (const char *key : {"tensor_par_net", "pipeline_par_net", "data_par_net"}) {
+    for (const char *key : {"tensor_par_net", "pipeline_par_net", "data_par_net", "expert_par_net", "expert_slice_net",
+                            "data_par_exp_net"}) {
+        if (!exeJson.contains(key))
+            continue;
         const std::int64_t net = exeJson[key].get<std::int64_t>();
         if (net >= networks)
             root[key].fail("network " + std::to_string(net) + " does not exist: " + systemPath + " has "
@@ -252,15 +267,38 @@ model::Application parseApplication(const nlohmann::json &json, const std::strin
     return app;
 }
 
-model::Execution parseExecution(const nlohmann::json &json, const std::string &file)
+model::Execution parseExecution(const nlohmann::json &json, const std::string &file, ExecutionFormat *format)
 {
     const JsonCursor root(json, file);
-    root.requireExactKeys({"num_procs", "tensor_par", "pipeline_par", "data_par", "tensor_par_net",
-                           "pipeline_par_net", "data_par_net", "batch_size", "microbatch_size", "datatype",
-                           "fused_activation", "attention_type", "activation_recompute", "pipeline_interleaving",
-                           "optimizer_sharding", "tensor_par_comm_type", "tensor_par_overlap", "seq_par_ag_redo",
-                           "data_par_overlap", "weight_offload", "activations_offload", "optimizer_offload",
-                           "training"});
+    // A calculon-MoE execution has `model_MoE`; upstream Calculon's never does.
+    const bool moe = json.is_object() && json.contains("model_MoE");
+    if (!moe) {
+        root.requireExactKeys({"num_procs", "tensor_par", "pipeline_par", "data_par", "tensor_par_net",
+                               "pipeline_par_net", "data_par_net", "batch_size", "microbatch_size", "datatype",
+                               "fused_activation", "attention_type", "activation_recompute", "pipeline_interleaving",
+                               "optimizer_sharding", "tensor_par_comm_type", "tensor_par_overlap", "seq_par_ag_redo",
+                               "data_par_overlap", "weight_offload", "activations_offload", "optimizer_offload",
+                               "training"});
+    } else if (json.contains("activation_function")) {
+        root.requireExactKeys({"num_procs", "tensor_par", "pipeline_par", "data_par", "tensor_par_net",
+                               "pipeline_par_net", "data_par_net", "batch_size", "microbatch_size", "num_experts",
+                               "top_k_experts", "expert_par", "expert_slice", "data_par_exp", "data_par_exp_net",
+                               "expert_par_net", "expert_slice_net", "datatype", "fused_activation", "attention_type",
+                               "activation_recompute", "pipeline_interleaving", "optimizer_sharding",
+                               "tensor_par_comm_type", "tensor_par_overlap", "seq_par_ag_redo", "data_par_overlap",
+                               "weight_offload", "activations_offload", "optimizer_offload", "training", "model_MoE",
+                               "activation_function"});
+    } else {
+        root.requireExactKeys({"num_procs", "tensor_par", "pipeline_par", "data_par", "tensor_par_net",
+                               "pipeline_par_net", "data_par_net", "batch_size", "microbatch_size", "num_experts",
+                               "top_k_experts", "expert_par", "expert_slice", "data_par_exp", "data_par_exp_net",
+                               "expert_par_net", "expert_slice_net", "datatype", "fused_activation", "attention_type",
+                               "activation_recompute", "pipeline_interleaving", "optimizer_sharding",
+                               "tensor_par_comm_type", "tensor_par_overlap", "seq_par_ag_redo", "data_par_overlap",
+                               "weight_offload", "activations_offload", "optimizer_offload", "training", "model_MoE"});
+    }
+    if (format)
+        *format = moe ? ExecutionFormat::CalculonMoe : ExecutionFormat::Calculon;
     model::Execution exe;
     exe.numProcs = root["num_procs"].integerAtLeast(1);
     exe.tensorPar = root["tensor_par"].integerAtLeast(1);
@@ -273,7 +311,7 @@ model::Execution parseExecution(const nlohmann::json &json, const std::string &f
     exe.microbatchSize = root["microbatch_size"].integerAtLeast(1);
     const JsonCursor datatype = root["datatype"];
     const auto type = model::datatypeFromName(datatype.string());
-    if (!type)
+    if (!type || (!moe && *type == model::Datatype::Float4)) // float4 came with calculon-MoE
         datatype.fail("expected one of " + datatypeList() + ", got " + detail::describe(datatype.value()));
     exe.datatype = *type;
     exe.fusedActivation = root["fused_activation"].boolean();
@@ -291,6 +329,20 @@ model::Execution parseExecution(const nlohmann::json &json, const std::string &f
     exe.activationsOffload = root["activations_offload"].boolean();
     exe.optimizerOffload = root["optimizer_offload"].boolean();
     exe.training = root["training"].boolean();
+    if (moe) {
+        exe.modelMoE = root["model_MoE"].boolean();
+        exe.numExperts = root["num_experts"].integerAtLeast(1);
+        exe.topKExperts = root["top_k_experts"].integerAtLeast(1);
+        exe.expertPar = root["expert_par"].integerAtLeast(1);
+        exe.expertSlice = root["expert_slice"].integerAtLeast(1);
+        exe.dataParExp = root["data_par_exp"].integerAtLeast(1);
+        exe.expertParNet = root["expert_par_net"].integerAtLeast(0);
+        exe.expertSliceNet = root["expert_slice_net"].integerAtLeast(0);
+        exe.dataParExpNet = root["data_par_exp_net"].integerAtLeast(0);
+        if (json.contains("activation_function"))
+            exe.activationFunction =
+                static_cast<model::ActivationFunction>(root["activation_function"].oneOf({"gelu", "silu"}));
+    }
     checkExecutionRules(exe, root);
     return exe;
 }
@@ -319,8 +371,10 @@ CalculonInputs loadCalculonInputs(const std::string &modelPath, const std::strin
     const nlohmann::json modelJson = readJsonFile(modelPath);
     const nlohmann::json exeJson = readJsonFile(executionPath);
     const nlohmann::json systemJson = readJsonFile(systemPath);
-    CalculonInputs in{parseApplication(modelJson, modelPath), parseExecution(exeJson, executionPath),
-                      parseSystem(systemJson, systemPath)};
+    ExecutionFormat format = ExecutionFormat::Calculon;
+    model::Application app = parseApplication(modelJson, modelPath);
+    model::Execution exe = parseExecution(exeJson, executionPath, &format);
+    CalculonInputs in{app, exe, parseSystem(systemJson, systemPath), format};
     checkCrossFileRules(in, exeJson, executionPath, modelPath, systemPath);
     return in;
 }

@@ -7,6 +7,7 @@
  */
 
 #include "gapstudio/model/calculon_inputs.h"
+#include "gapstudio/model/quirks.h"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -30,8 +31,14 @@ private:
 /// Reads and parses a JSON file. Throws InputError if unreadable or not JSON.
 [[nodiscard]] nlohmann::json readJsonFile(const std::string &path);
 
+/// Which reference an execution file is written for, told apart by its keys: upstream Calculon
+/// (caa4b11, 23 keys) or the authors' calculon-MoE (e3eb609, 32 keys plus an optional
+/// `activation_function`). Each is evaluated with its own semantics and statistics.
+enum class ExecutionFormat { Calculon, CalculonMoe };
+
 [[nodiscard]] model::Application parseApplication(const nlohmann::json &json, const std::string &file);
-[[nodiscard]] model::Execution parseExecution(const nlohmann::json &json, const std::string &file);
+[[nodiscard]] model::Execution parseExecution(const nlohmann::json &json, const std::string &file,
+                                              ExecutionFormat *format = nullptr);
 [[nodiscard]] model::System parseSystem(const nlohmann::json &json, const std::string &file);
 
 /// The three files of a reference evaluation, read and parsed; throws InputError.
@@ -39,6 +46,13 @@ struct CalculonInputs {
     model::Application application;
     model::Execution execution;
     model::System system;
+    ExecutionFormat format = ExecutionFormat::Calculon;
+
+    /// The reference semantics of `format`: Quirks::calculon() or Quirks::calculonMoe().
+    [[nodiscard]] model::Quirks referenceQuirks() const noexcept
+    {
+        return format == ExecutionFormat::CalculonMoe ? model::Quirks::calculonMoe() : model::Quirks::calculon();
+    }
 };
 [[nodiscard]] CalculonInputs loadCalculonInputs(const std::string &modelPath,
                                                 const std::string &executionPath,

@@ -1,0 +1,154 @@
+// `gapstudio-cli search`: the reference's llm-optimal-execution (and calculon-MoE's legacy MoE
+// search) on the model's multi-threaded search; output in the reference's own shape.
+#include "commands.h"
+#include "json_output.h"
+
+#include "gapstudio/io/calculon_json.h"
+#include "gapstudio/model/search.h"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+namespace gapstudio::cli {
+
+namespace {
+
+std::int64_t positiveInteger(const std::string &text, const char *what)
+{
+    std::size_t used = 0;
+    long long value = 0;
+    try {
+        value = std::stoll(text, &used);
+    } catch (const std::exception &) {
+        used = 0;
+    }
+    if (used != text.size() || value < 1)
+        throw UsageError{std::string(what) + " expects a positive integer, got '" + text + "'"};
+    return value;
+}
+
+std::vector<model::TpCommType> commTypes(const std::string &list)
+{
+    std::vector<model::TpCommType> out;
+    std::stringstream in(list);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        if (item == "ar")
+            out.push_back(model::TpCommType::Ar);
+        else if (item == "p2p_rs_ag")
+            out.push_back(model::TpCommType::P2pRsAg);
+        else if (item == "rs_ag")
+            out.push_back(model::TpCommType::RsAg);
+        else
+            throw UsageError{"--tp-comm expects a comma list of ar, p2p_rs_ag, rs_ag, got '" + item + "'"};
+    }
+    if (out.empty())
+        throw UsageError{"--tp-comm needs at least one type"};
+    return out;
+}
+
+struct SearchCommand {
+    std::string modelPath, systemPath;
+    model::SearchSpace space;
+    model::SearchOptions options;
+};
+
+SearchCommand parse(const std::vector<std::string> &args)
+{
+    SearchCommand c;
+    std::vector<std::string> positional;
+    bool calculon = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string &a = args[i];
+        const auto value = [&]() -> const std::string & {
+            if (i + 1 >= args.size())
+                throw UsageError{a + " needs a value"};
+            return args[++i];
+        };
+        if (a == "--calculon")
+            calculon = true;
+        else if (a == "--top")
+            c.options.topN = static_cast<std::size_t>(positiveInteger(value(), "--top"));
+        else if (a == "-m")
+            c.space.mbsBreak = true;
+        else if (a == "--no-tp-overlap")
+            c.space.tpOverlapVariants = false;
+        else if (a == "--no-dp-overlap")
+            c.space.dpOverlap = model::OverlapChoice::Off;
+        else if (a == "--dp-overlap") {
+            const std::string &v = value();
+            if (v != "both" && v != "on" && v != "off")
+                throw UsageError{"--dp-overlap expects both, on or off, got '" + v + "'"};
+            c.space.dpOverlap = v == "both" ? model::OverlapChoice::Both
+                                : v == "on" ? model::OverlapChoice::On
+                                            : model::OverlapChoice::Off;
+        } else if (a == "-f") {
+            const std::string &v = value();
+            if (v != "true" && v != "false" && v != "both")
+                throw UsageError{"-f expects true, false or both, got '" + v + "'"};
+            c.space.fused = v == "true"    ? model::FusedActivationChoice::True
+                            : v == "false" ? model::FusedActivationChoice::False
+                                           : model::FusedActivationChoice::Both;
+        } else if (a == "--moe")
+            c.space.moeExperts = positiveInteger(value(), "--moe");
+        else if (a == "--tp-comm")
+            c.space.tpCommTypes = commTypes(value());
+        else if (a == "--rank") {
+            const std::string &v = value();
+            if (v != "sample_rate" && v != "mfu")
+                throw UsageError{"--rank expects sample_rate or mfu, got '" + v + "'"};
+            c.space.rankBy = v == "mfu" ? model::RankBy::Mfu : model::RankBy::SampleRate;
+        } else if (a == "--threads")
+            c.options.threads = static_cast<unsigned>(positiveInteger(value(), "--threads"));
+        else if (a.size() > 1 && a[0] == '-')
+            throw UsageError{"unknown option '" + a + "' for search"};
+        else
+            positional.push_back(a);
+    }
+    if (!calculon || positional.size() != 5)
+        throw UsageError{"search needs --calculon MODEL.json NUM_PROCS MAX_BATCH DATATYPE SYSTEM.json"};
+    c.modelPath = positional[0];
+    c.space.numProcs = positiveInteger(positional[1], "NUM_PROCS");
+    c.space.maxBatchSize = positiveInteger(positional[2], "MAX_BATCH");
+    const auto type = model::datatypeFromName(positional[3]);
+    if (!type)
+        throw UsageError{"unknown datatype '" + positional[3] + "'"};
+    c.space.datatype = *type;
+    c.systemPath = positional[4];
+    return c;
+}
+
+} // namespace
+
+int runSearch(const std::vector<std::string> &args)
+{
+    SearchCommand c = parse(args);
+    const model::Application app = io::parseApplication(io::readJsonFile(c.modelPath), c.modelPath);
+    const model::System sys = io::parseSystem(io::readJsonFile(c.systemPath), c.systemPath);
+    const auto start = std::chrono::steady_clock::now();
+    const model::SearchResult result = model::searchLayouts(app, sys, c.space, c.options);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    const StatsFormat format = c.space.moeExperts > 0 ? StatsFormat::CalculonMoe : StatsFormat::Calculon;
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    for (std::size_t i = 0; i < result.top.size(); ++i) {
+        nlohmann::ordered_json entry;
+        entry["execution"] = executionToJson(result.top[i].execution, format);
+        entry["stats"] = statsToJson(result.top[i].stats, format);
+        out[std::to_string(i)] = std::move(entry);
+    }
+    std::cout << out.dump(2) << '\n' << std::flush;
+    std::fprintf(stderr, "configurations: %llu, valid: %llu, seconds: %.3f, configurations_per_second: %.0f\n",
+                 static_cast<unsigned long long>(result.configurations),
+                 static_cast<unsigned long long>(result.valid), seconds,
+                 seconds > 0 ? static_cast<double>(result.configurations) / seconds : 0.0);
+    if (result.top.empty()) {
+        std::fprintf(stderr, "error: no valid layout in the search space\n");
+        return kExitInfeasible;
+    }
+    return kExitOk;
+}
+
+} // namespace gapstudio::cli
