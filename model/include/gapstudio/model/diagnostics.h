@@ -20,6 +20,7 @@ enum class DiagnosticCode {
     OffloadTooFewBlocks,  ///< offloading with fewer than 3 blocks per processor
     Tier1CapacityExceeded,///< "Mem tier1 needs X GiB but only has Y GiB"
     Tier2CapacityExceeded,
+    InvalidScenario,      ///< a scenario that cannot be compiled (missing preset, bad override, ...)
 };
 
 struct Diagnostic {
@@ -29,7 +30,8 @@ struct Diagnostic {
 
     [[nodiscard]] bool isMalformedInput() const noexcept
     {
-        return code == DiagnosticCode::MalformedExecution || code == DiagnosticCode::MissingDatatype;
+        return code == DiagnosticCode::MalformedExecution || code == DiagnosticCode::MissingDatatype ||
+               code == DiagnosticCode::InvalidScenario;
     }
 };
 

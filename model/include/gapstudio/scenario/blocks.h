@@ -1,0 +1,104 @@
+#pragma once
+/**
+ * @file blocks.h
+ * The building blocks a user assembles (issue "Building blocks"): GPU, interconnect, topology,
+ * LLM and layout. SI units inside (suffix names the unit); the JSON files use human units in
+ * their keys (`hbm_capacity_GiB`, `bandwidth_GBps`, `latency_us`) and io converts once.
+ */
+
+#include "gapstudio/model/calculon_inputs.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace gapstudio::scenario {
+
+/// Identity and provenance of a block (the preset file header without fileType/version).
+struct BlockInfo {
+    std::string id;     ///< stable preset id, e.g. "nvidia-h100-sxm-80gb"
+    std::string name;   ///< display name, e.g. "NVIDIA H100 SXM 80GB"
+    std::string source; ///< datasheet, paper, or "projection in Tithi et al. 2026"
+    bool operator==(const BlockInfo &) const = default;
+};
+
+/// One accelerator.
+struct Gpu {
+    BlockInfo info;
+    /// Dense (no sparsity) peak of the tensor-core ("matrix") engine per datatype; unset = the
+    /// chip has no such datatype. Vector = CUDA-core/SIMD engine for element-wise work.
+    std::array<std::optional<double>, model::kDatatypeCount> matrixPeak_flops{};
+    std::array<std::optional<double>, model::kDatatypeCount> vectorPeak_flops{};
+    model::EfficiencyTable matrixEfficiency; ///< thresholds in flops
+    model::EfficiencyTable vectorEfficiency; ///< thresholds in flops
+    model::MemoryTier hbm;                   ///< tier 1
+    model::MemoryTier tier2;                 ///< host/CPU-attached memory; capacity 0 = none
+    double boardPower_W = 0;
+    std::optional<double> price_USD;
+    bool operator==(const Gpu &) const = default;
+};
+
+/// One link technology (NVLink, InfiniBand, RoCE, optical FullFlat, ...), per GPU.
+struct Interconnect {
+    BlockInfo info;
+    double bandwidth_Bps = 0;     ///< unidirectional injection bandwidth per GPU
+    double latency_s = 0;         ///< per operation
+    double efficiency = 1;        ///< achieved fraction of bandwidth
+    double allToAllEfficiency = 0; ///< if > 0, replaces `efficiency` for all-to-all
+    bool inNetworkReduction = false; ///< SHARP/NVLS-style reductions in the switches
+    /// Collective cost scalars [scalar, offset] (calculon-model.md §4.1); the JSON may omit them,
+    /// then they follow from inNetworkReduction.
+    model::NetworkOp reduceScatter, allGather, allReduce;
+    double processorUsage = 0;    ///< fraction of compute used while communicating
+    std::int64_t maxDomainSize = 0; ///< most GPUs one switch domain can join (0 = unlimited)
+    bool operator==(const Interconnect &) const = default;
+};
+
+enum class TopologyKind : std::uint8_t {
+    TwoTier,  ///< scale-up domains of N GPUs plus a scale-out fabric
+    FullFlat, ///< every GPU reaches every other at scale-up-class bandwidth (Tithi et al.)
+    ThreeTier ///< scale-up, then leaf and spine with an oversubscription ratio
+};
+
+/// How interconnects become the reference's ordered network tiers.
+struct Topology {
+    BlockInfo info;
+    TopologyKind kind = TopologyKind::TwoTier;
+    std::int64_t scaleUpDomainSize = 8;   ///< GPUs per scale-up domain (tier 0)
+    bool scaleUpMustBeFilled = true;       ///< degrees on tier 0 must divide the domain
+    std::int64_t leafSize = 0;             ///< three-tier: GPUs under one leaf switch
+    double oversubscription = 1;           ///< three-tier: spine bandwidth divisor
+    bool operator==(const Topology &) const = default;
+};
+
+enum class AttentionKind : std::uint8_t { MultiHead, MultiQuery, GroupedQuery };
+
+/// A transformer, dense or mixture-of-experts.
+struct Llm {
+    BlockInfo info;
+    std::int64_t hidden = 0, feedforward = 0, seqSize = 0, attnHeads = 0, headSize = 0, numBlocks = 0;
+    std::int64_t kvHeads = 0;     ///< key/value heads: = attnHeads (MHA), 1 (MQA), between (GQA)
+    std::int64_t vocabSize = 0;   ///< for parameter counts and token budgets
+    std::int64_t numExperts = 1;  ///< 1 = dense
+    std::int64_t topK = 1;
+    model::ActivationFunction activation = model::ActivationFunction::Gelu;
+    [[nodiscard]] bool isMoe() const noexcept { return numExperts > 1; }
+    [[nodiscard]] AttentionKind attention() const noexcept
+    {
+        return kvHeads == attnHeads ? AttentionKind::MultiHead
+               : kvHeads == 1       ? AttentionKind::MultiQuery
+                                    : AttentionKind::GroupedQuery;
+    }
+    bool operator==(const Llm &) const = default;
+};
+
+/// A parallel layout: every execution option of the reference model. `execution.numProcs` is
+/// ignored (the scenario's GPU count rules); the MoE fields matter only for MoE LLMs.
+struct Layout {
+    BlockInfo info;
+    model::Execution execution;
+    bool operator==(const Layout &) const = default;
+};
+
+} // namespace gapstudio::scenario

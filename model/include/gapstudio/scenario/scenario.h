@@ -1,0 +1,88 @@
+#pragma once
+/**
+ * @file scenario.h
+ * A whole design (`*.gapstudio.json`): blocks by preset id or inline, the GPU count and
+ * overrides; and compiling it into the reference model's three inputs.
+ */
+
+#include "gapstudio/model/diagnostics.h"
+#include "gapstudio/model/quirks.h"
+#include "gapstudio/scenario/blocks.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gapstudio::scenario {
+
+/// A block used by a scenario: a preset by id, or written inline (then `presetId` is empty).
+template <typename Block> struct BlockRef {
+    std::string presetId;
+    std::optional<Block> inlineBlock;
+    bool operator==(const BlockRef &) const = default;
+};
+
+struct Scenario {
+    BlockInfo info;
+    BlockRef<Gpu> gpu;
+    BlockRef<Interconnect> scaleUp;  ///< tier 0 links (inside a domain)
+    BlockRef<Interconnect> scaleOut; ///< tier 1 links (between domains); FullFlat may reuse scaleUp
+    BlockRef<Topology> topology;
+    BlockRef<Llm> llm;
+    BlockRef<Layout> layout;
+    std::int64_t gpuCount = 0;
+    /// Designer's tweaks on top of the blocks, by JSON key path in the blocks' units, e.g.
+    /// {"gpu.hbm_bandwidth_GBps", 4000}. Applied after presets are resolved.
+    std::map<std::string, double> overrides;
+    bool operator==(const Scenario &) const = default;
+};
+
+/// All presets known to a session, by kind and id (loaded by io::loadPresetLibrary).
+struct PresetLibrary {
+    std::map<std::string, Gpu> gpus;
+    std::map<std::string, Interconnect> interconnects;
+    std::map<std::string, Topology> topologies;
+    std::map<std::string, Llm> llms;
+    std::map<std::string, Layout> layouts;
+};
+
+/// The blocks of a scenario with presets resolved and overrides applied.
+struct ResolvedScenario {
+    Gpu gpu;
+    Interconnect scaleUp, scaleOut;
+    Topology topology;
+    Llm llm;
+    Layout layout;
+    std::int64_t gpuCount = 0;
+};
+
+/// The reference model's inputs for a scenario.
+struct CompiledScenario {
+    model::Application application;
+    model::Execution execution;
+    model::System system;
+    ResolvedScenario resolved;
+};
+
+/// Result of compiling: the inputs, or diagnostics saying why not (a missing preset, an
+/// override naming no parameter, an LLM the model cannot express). Never throws.
+struct CompileResult {
+    std::optional<CompiledScenario> compiled;
+    model::Diagnostics diagnostics;
+};
+
+/// Resolves presets, applies overrides and builds the model's inputs (diagnostics use
+/// DiagnosticCode::InvalidScenario, with `field` the scenario's JSON key path).
+[[nodiscard]] CompileResult compile(const Scenario &scenario, const PresetLibrary &library);
+
+/// The quirks a native scenario is evaluated with: corrected, unless the user asks for the
+/// reference's (`gapstudio-cli eval SCENARIO --reference-quirks`).
+[[nodiscard]] inline model::Quirks scenarioQuirks(bool referenceQuirks, bool moe) noexcept
+{
+    if (!referenceQuirks)
+        return model::Quirks::corrected();
+    return moe ? model::Quirks::calculonMoe() : model::Quirks::calculon();
+}
+
+} // namespace gapstudio::scenario
