@@ -146,38 +146,34 @@ double bwOffloadBytes(const Run &run, const Stats &o) noexcept
     return bytes;
 }
 
-CapacityNeeds capacityNeeds(const Run &run, const Stats &o) noexcept
+CapacityNeeds capacityNeeds(const Execution &exe, double blocksPerProc, const Stats &o) noexcept
 {
-    // §7: what stays in HBM (tier 1) and what moves to offload memory (tier 2).
-    const Execution &exe = run.exe;
+    // §7: what stays in HBM (tier 1) and what moves to offload memory (tier 2). The reference
+    // sums the same terms in this order.
+    const bool full = exe.activationRecompute == Recompute::Full;
     CapacityNeeds need;
-    if (exe.weightOffload) {
-        need.tier1 += o.weight_space_with_offload;
-        need.tier2 += o.weight_space;
-    } else {
-        need.tier1 += o.weight_space;
-    }
+    if (exe.weightOffload)
+        need.weights = {o.weight_space_with_offload, o.weight_space};
+    else
+        need.weights.tier1 = o.weight_space;
     if (exe.activationsOffload) {
-        need.tier1 += o.act_space_with_offload;
-        if (fullRecompute(run)) {
-            need.tier1 += o.act_checkpoint_size_with_offload;
-            need.tier2 += o.act_checkpoint_size;
-        } else {
-            need.tier2 += o.act_space;
-        }
+        need.activations.tier1 = o.act_space_with_offload;
+        if (full)
+            need.checkpoints = {o.act_checkpoint_size_with_offload, o.act_checkpoint_size};
+        else
+            need.activations.tier2 = o.act_space;
     } else {
-        need.tier1 += o.act_space;
-        need.tier1 += o.act_checkpoint_size;
+        need.activations.tier1 = o.act_space;
+        need.checkpoints.tier1 = o.act_checkpoint_size;
     }
     if (exe.optimizerOffload) {
-        need.tier1 += o.weight_grad_space_with_offload;
-        need.tier1 += o.optimizer_space_with_offload;
-        need.tier2 += o.block_weight_grad_space * dbl(run.layout.blocksPerProc);
-        need.tier2 += o.optimizer_space;
+        need.weightGrads = {o.weight_grad_space_with_offload, o.block_weight_grad_space * blocksPerProc};
+        need.optimizer = {o.optimizer_space_with_offload, o.optimizer_space};
     } else {
-        need.tier1 += o.weight_grad_space + o.optimizer_space;
+        need.weightGrads.tier1 = o.weight_grad_space;
+        need.optimizer.tier1 = o.optimizer_space;
     }
-    need.tier1 += o.act_grad_space;
+    need.activationGrads.tier1 = o.act_grad_space;
     return need;
 }
 
@@ -185,9 +181,9 @@ void computeMemoryAndEfficiency(Run &run, const Block &block, Stats &o) noexcept
 {
     memoryPerProcessor(run, o);
     offloadBandwidths(run, o);
-    const CapacityNeeds need = capacityNeeds(run, o);
-    o.proc_mem_tier1_cap_req = need.tier1;
-    o.proc_mem_tier2_cap_req = need.tier2;
+    const CapacityNeeds need = capacityNeeds(run.exe, dbl(run.layout.blocksPerProc), o);
+    o.proc_mem_tier1_cap_req = need.tier1();
+    o.proc_mem_tier2_cap_req = need.tier2();
     efficiencies(run, block, o);
 }
 

@@ -4,6 +4,7 @@
 
 #include "block.h"
 #include "block_stats.h"
+#include "capacity.h"
 
 #include "gapstudio/model/evaluate.h"
 
@@ -65,11 +66,6 @@ void computeMemoryAndEfficiency(Run &run, const Block &block, Stats &stats) noex
 [[nodiscard]] double fwOffloadBytes(const Run &run, const Stats &stats) noexcept;
 [[nodiscard]] double bwOffloadBytes(const Run &run, const Stats &stats) noexcept;
 
-/// Tier-1 and tier-2 capacity needs in bytes (§7).
-struct CapacityNeeds {
-    double tier1 = 0;
-    double tier2 = 0;
-};
-[[nodiscard]] CapacityNeeds capacityNeeds(const Run &run, const Stats &stats) noexcept;
+
 
 } // namespace gapstudio::model::detail
