@@ -1,0 +1,193 @@
+// The layout search reproduces the reference's searches (tests/data/calculon/loe, the commands
+// of its COMMANDS.txt; tests/data/calculon-moe/search, the reduced legacy MoE search of its
+// README): the same layouts in the same order (ties included), statistics within 1e-6, and for
+// the upstream searches the same counts of configurations and valid ones.
+#include "../common/calculon_cases.h"
+
+#include "gapstudio/io/calculon_json.h"
+#include "gapstudio/model/search.h"
+
+#include <QTest>
+
+using namespace gapstudio;
+
+namespace {
+
+std::string data(const std::string &path)
+{
+    return TEST_DATA_DIR "/" + path;
+}
+
+model::Application loadApp(const std::string &path)
+{
+    return io::parseApplication(io::readJsonFile(data(path)), path);
+}
+
+model::System loadSystem(const std::string &path)
+{
+    return io::parseSystem(io::readJsonFile(data(path)), path);
+}
+
+/// Compares one hit with the reference's {"execution", "stats"} entry; returns "" if equal.
+std::string compare(const model::SearchHit &hit, const nlohmann::json &ref, bool moe)
+{
+    const nlohmann::json &e = ref["execution"];
+    const model::Execution &x = hit.execution;
+    static const char *recompute[] = {"none", "attn_only", "full"};
+    static const char *comm[] = {"ar", "p2p_rs_ag", "rs_ag"};
+    static const char *overlap[] = {"none", "ring", "pipe"};
+    const bool same = e["tensor_par"] == x.tensorPar && e["pipeline_par"] == x.pipelinePar &&
+                      e["data_par"] == x.dataPar && e["batch_size"] == x.batchSize &&
+                      e["microbatch_size"] == x.microbatchSize && e["pipeline_interleaving"] == x.pipelineInterleaving &&
+                      e["activation_recompute"] == recompute[static_cast<int>(x.activationRecompute)] &&
+                      e["optimizer_sharding"] == x.optimizerSharding &&
+                      e["tensor_par_comm_type"] == comm[static_cast<int>(x.tensorParCommType)] &&
+                      e["tensor_par_overlap"] == overlap[static_cast<int>(x.tensorParOverlap)] &&
+                      e["seq_par_ag_redo"] == x.seqParAgRedo && e["data_par_overlap"] == x.dataParOverlap &&
+                      e["weight_offload"] == x.weightOffload && e["activations_offload"] == x.activationsOffload &&
+                      e["optimizer_offload"] == x.optimizerOffload && e["fused_activation"] == x.fusedActivation &&
+                      e["tensor_par_net"] == x.tensorParNet && e["pipeline_par_net"] == x.pipelineParNet &&
+                      e["data_par_net"] == x.dataParNet &&
+                      (!moe || (e["expert_par"] == x.expertPar && e["expert_slice"] == x.expertSlice &&
+                                e["data_par_exp"] == x.dataParExp && e["expert_par_net"] == x.expertParNet &&
+                                e["expert_slice_net"] == x.expertSliceNet && e["data_par_exp_net"] == x.dataParExpNet));
+    if (!same)
+        return "execution differs: " + e.dump();
+    std::string bad;
+    const auto check = [&](std::string_view key, double value) {
+        const nlohmann::json &want = ref["stats"][std::string(key)];
+        if (!want.is_null() && !test::withinTolerance(value, want.get<double>()))
+            bad += std::string(key) + " ";
+    };
+    if (moe)
+        hit.stats.forEachMoe(check);
+    else
+        hit.stats.forEach(check);
+    return bad.empty() ? "" : "stats differ: " + bad;
+}
+
+} // namespace
+
+class tst_Search : public QObject {
+    Q_OBJECT
+
+private slots:
+    void upstream_data();
+    void upstream();
+    void moeLegacy();
+    void deterministicWhateverTheThreads();
+};
+
+void tst_Search::upstream_data()
+{
+    QTest::addColumn<QString>("modelPath");
+    QTest::addColumn<QString>("systemPath");
+    QTest::addColumn<QString>("expected");
+    QTest::addColumn<qint64>("procs");
+    QTest::addColumn<qint64>("maxBatch");
+    QTest::addColumn<QString>("datatype");
+    QTest::addColumn<bool>("noOverlap");
+    QTest::addColumn<qint64>("configurations");
+    QTest::addColumn<qint64>("valid");
+    // COMMANDS.txt of tests/data/calculon/loe (counts from the .log files).
+    QTest::newRow("gpt3-175B 4096 a100 no mem2") << "calculon/cases/19_gpt3-175B_4096_a100_plain/model.json"
+                                                << "calculon/systems_derived/a100_80g_nomem2.json"
+                                                << "calculon/loe/loe_gpt3-175B_4096_a100nomem2_top5.json" << qint64(4096)
+                                                << qint64(2048) << "float16" << true << qint64(77952) << qint64(14531);
+    QTest::newRow("turing-530B 5128 a100") << "calculon/cases/05_val_turing-530B_full/model.json"
+                                          << "calculon/cases/05_val_turing-530B_full/system.json"
+                                          << "calculon/loe/loe_turing-530B_5128_a100_top10.json" << qint64(5128)
+                                          << qint64(2520) << "float16" << false << qint64(8112) << qint64(1080);
+    QTest::newRow("turing-530B 5128 h100 fp8") << "calculon/cases/05_val_turing-530B_full/model.json"
+                                              << "calculon/cases/18_gpt3-175B_4096_h100_fp8/system.json"
+                                              << "calculon/loe/loe_turing-530B_5128_h100fp8_top10.json" << qint64(5128)
+                                              << qint64(2520) << "float8" << false << qint64(8832) << qint64(1760);
+}
+
+void tst_Search::upstream()
+{
+    QFETCH(QString, modelPath);
+    QFETCH(QString, systemPath);
+    QFETCH(QString, expected);
+    QFETCH(qint64, procs);
+    QFETCH(qint64, maxBatch);
+    QFETCH(QString, datatype);
+    QFETCH(bool, noOverlap);
+    QFETCH(qint64, configurations);
+    QFETCH(qint64, valid);
+    const nlohmann::json reference = test::readJson(data(expected.toStdString()));
+    model::SearchSpace space;
+    space.numProcs = procs;
+    space.maxBatchSize = maxBatch;
+    space.datatype = *model::datatypeFromName(datatype.toStdString());
+    space.mbsBreak = true;
+    if (noOverlap) {
+        space.tpOverlapVariants = false;
+        space.dpOverlap = model::OverlapChoice::Off;
+    }
+    model::SearchOptions options;
+    options.topN = reference.size();
+    const model::SearchResult result =
+        model::searchLayouts(loadApp(modelPath.toStdString()), loadSystem(systemPath.toStdString()), space, options);
+    QCOMPARE(static_cast<qint64>(result.configurations), configurations);
+    QCOMPARE(static_cast<qint64>(result.valid), valid);
+    QCOMPARE(result.top.size(), reference.size());
+    for (std::size_t i = 0; i < result.top.size(); ++i) {
+        const std::string difference = compare(result.top[i], reference[std::to_string(i)], false);
+        QVERIFY2(difference.empty(), qPrintable(QStringLiteral("rank %1: ").arg(i) + QString::fromStdString(difference)));
+    }
+}
+
+void tst_Search::moeLegacy()
+{
+    // calculon-moe/search/legacy_..._Fullflat.json: TP comm type rs_ag only, DP overlap on only;
+    // the reference also skipped mappings failing the tier-size check (here counted, not valid).
+    const nlohmann::json reference = test::readJson(data("calculon-moe/search/legacy_gpt1.8T_4096_2048_float8_Fullflat.json"));
+    model::SearchSpace space;
+    space.numProcs = reference["num_procs"];
+    space.maxBatchSize = reference["max_batch_size"];
+    space.datatype = model::Datatype::Float8;
+    space.moeExperts = reference["num_experts"];
+    space.tpCommTypes = {model::TpCommType::RsAg};
+    space.dpOverlap = model::OverlapChoice::On;
+    model::SearchOptions options;
+    options.topN = reference["top"].size();
+    const model::SearchResult result = model::searchLayouts(
+        loadApp("calculon-moe/cases/moe18_4096_fullflat_base/model.json"),
+        loadSystem("calculon-moe/cases/moe18_4096_fullflat_base/system.json"), space, options);
+    QCOMPARE(static_cast<qint64>(result.valid), reference["good"].get<qint64>());
+    QCOMPARE(result.top.size(), reference["top"].size());
+    for (std::size_t i = 0; i < result.top.size(); ++i) {
+        const std::string difference = compare(result.top[i], reference["top"][i], true);
+        QVERIFY2(difference.empty(), qPrintable(QStringLiteral("rank %1: ").arg(i) + QString::fromStdString(difference)));
+    }
+}
+
+void tst_Search::deterministicWhateverTheThreads()
+{
+    model::SearchSpace space;
+    space.numProcs = 5128;
+    space.maxBatchSize = 2520;
+    space.mbsBreak = true;
+    const model::Application app = loadApp("calculon/cases/05_val_turing-530B_full/model.json");
+    const model::System sys = loadSystem("calculon/cases/05_val_turing-530B_full/system.json");
+    model::SearchOptions one;
+    one.topN = 25;
+    one.threads = 1;
+    model::SearchOptions many = one;
+    many.threads = 5;
+    const model::SearchResult a = model::searchLayouts(app, sys, space, one);
+    const model::SearchResult b = model::searchLayouts(app, sys, space, many);
+    QCOMPARE(a.configurations, b.configurations);
+    QCOMPARE(a.top.size(), b.top.size());
+    for (std::size_t i = 0; i < a.top.size(); ++i) {
+        QCOMPARE(a.top[i].index, b.top[i].index);
+        QCOMPARE(a.top[i].score, b.top[i].score);
+    }
+    // Counting without evaluating agrees with the search (without -m).
+    space.mbsBreak = false;
+    QCOMPARE(model::countLayouts(app, sys, space), model::searchLayouts(app, sys, space, one).configurations);
+}
+
+QTEST_GUILESS_MAIN(tst_Search)
+#include "tst_search.moc"
