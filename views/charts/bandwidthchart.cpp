@@ -1,0 +1,191 @@
+#include "charts/bandwidthchart.h"
+
+#include "charts/chartformat.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace gapstudio::views {
+
+namespace cf = chartformat;
+
+namespace {
+
+const QColor kPeak(0xD9, 0xD9, 0xD9);
+const QColor kAchieved(0x4E, 0x79, 0xA7);
+const QColor kRequired(0xE1, 0x57, 0x59);
+
+/// Tier labels of both runs, current order first (tiers are matched by label).
+QStringList tierLabels(const model::Analysis &current, const model::Analysis *baseline)
+{
+    QStringList labels;
+    for (const model::TierUsage &tier : current.tiers)
+        labels << cf::qs(tier.label);
+    if (baseline)
+        for (const model::TierUsage &tier : baseline->tiers)
+            if (!labels.contains(cf::qs(tier.label)))
+                labels << cf::qs(tier.label);
+    return labels;
+}
+
+const model::TierUsage *findTier(const model::Analysis *analysis, const QString &label)
+{
+    if (!analysis)
+        return nullptr;
+    for (const model::TierUsage &tier : analysis->tiers)
+        if (cf::qs(tier.label) == label)
+            return &tier;
+    return nullptr;
+}
+
+QString describe(const model::TierUsage &tier, const QString &run)
+{
+    QString text = QObject::tr("%1 (%2)\nachieved %3 of peak %4\nbusy %5 of the step (%6)\n%7 moved per step")
+                       .arg(cf::qs(tier.label), run, cf::gbps(tier.achieved_Bps), cf::gbps(tier.peak_Bps),
+                            cf::percent(tier.busyFraction), cf::ms(tier.busySeconds), cf::bytes(tier.bytesPerStep));
+    if (tier.requiredToHide_Bps > 0)
+        text += QObject::tr("\n%1 would hide this tier's communication").arg(cf::gbps(tier.requiredToHide_Bps));
+    return text;
+}
+
+/// A short horizontal dash: the "required to hide" level of a tier.
+QCPScatterStyle dashStyle(const QColor &color)
+{
+    QPainterPath path;
+    path.moveTo(-1, 0);
+    path.lineTo(1, 0);
+    return QCPScatterStyle(path, QPen(color, 3), Qt::NoBrush, 26);
+}
+
+} // namespace
+
+BandwidthChart::BandwidthChart(QWidget *parent)
+    : ChartView(QStringLiteral("bandwidth"), tr("Bandwidth per tier"), parent)
+{
+}
+
+void BandwidthChart::rebuild(const model::Analysis &current, const model::Analysis *baseline)
+{
+    QCustomPlot *p = plot();
+    const QStringList labels = tierLabels(current, baseline);
+
+    // Runs drawn per tier: one bullet (peak behind, achieved in front), two with a baseline.
+    struct Run {
+        const model::Analysis *analysis;
+        QString name;
+        double offset;
+        bool isBaseline;
+    };
+    std::vector<Run> runs;
+    if (baseline)
+        runs = {{baseline, QStringLiteral("baseline"), -0.21, true}, {&current, QStringLiteral("current"), 0.21, false}};
+    else
+        runs = {{&current, QStringLiteral("current"), 0.0, false}};
+    const double width = baseline ? 0.38 : 0.6;
+
+    // A log scale when tiers differ by more than 30x (HBM next to a scale-out network).
+    double lo = std::numeric_limits<double>::max(), hi = 0;
+    for (const Run &run : runs)
+        for (const model::TierUsage &tier : run.analysis->tiers)
+            for (double v : {tier.peak_Bps, tier.achieved_Bps, tier.requiredToHide_Bps})
+                if (v > 0) {
+                    lo = std::min(lo, v / cf::kBpsPerGBps);
+                    hi = std::max(hi, v / cf::kBpsPerGBps);
+                }
+    const bool logScale = hi > 0 && hi / lo > 30;
+    const double floor = logScale ? std::pow(10.0, std::floor(std::log10(lo)) - 1) : 0.0;
+
+    for (const Run &run : runs) {
+        const QString suffix = baseline ? tr(" (%1)").arg(run.name) : QString();
+        auto *peak = new QCPBars(p->xAxis, p->yAxis);
+        peak->setName(tr("Peak bandwidth") + suffix);
+        peak->setWidth(width);
+        peak->setPen(QPen(QColor(0x9A, 0x9A, 0x9A), 1));
+        peak->setBrush(run.isBaseline ? kPeak.lighter(110) : kPeak);
+        auto *achieved = new QCPBars(p->xAxis, p->yAxis);
+        achieved->setName(tr("Achieved bandwidth") + suffix);
+        achieved->setWidth(width * 0.55);
+        achieved->setPen(Qt::NoPen);
+        achieved->setBrush(run.isBaseline ? cf::baselineShade(kAchieved) : kAchieved);
+        auto *required = new QCPGraph(p->xAxis, p->yAxis);
+        required->setName(tr("Needed to hide its comm.") + suffix);
+        required->setLineStyle(QCPGraph::lsNone);
+        required->setScatterStyle(dashStyle(run.isBaseline ? cf::baselineShade(kRequired) : kRequired));
+        for (QCPBars *bars : {peak, achieved})
+            bars->setBaseValue(floor);
+
+        for (int i = 0; i < labels.size(); ++i) {
+            const model::TierUsage *tier = findTier(run.analysis, labels[i]);
+            if (!tier)
+                continue;
+            const double key = i + 1 + run.offset;
+            QString text = describe(*tier, run.name);
+            if (!run.isBaseline && baseline)
+                if (const model::TierUsage *base = findTier(baseline, labels[i]))
+                    text += tr("\nvs baseline: achieved %1 GB/s, busy %2 points")
+                                .arg(cf::signedNumber((tier->achieved_Bps - base->achieved_Bps) / cf::kBpsPerGBps),
+                                     cf::signedNumber((tier->busyFraction - base->busyFraction) * cf::kPercent));
+            // A log axis cannot show a zero-height bar: leave it out.
+            if (!logScale || tier->peak_Bps > 0)
+                peak->addData(key, tier->peak_Bps / cf::kBpsPerGBps);
+            if (!logScale || tier->achieved_Bps > 0)
+                achieved->addData(key, tier->achieved_Bps / cf::kBpsPerGBps);
+            setToolTip(peak, key, text);
+            setToolTip(achieved, key, text);
+            if (tier->requiredToHide_Bps > 0) {
+                required->addData(key, tier->requiredToHide_Bps / cf::kBpsPerGBps);
+                setToolTip(required, key, text);
+            }
+            const double top = std::max(tier->peak_Bps, tier->requiredToHide_Bps) / cf::kBpsPerGBps;
+            addLabel(key, std::max(top, floor), tr("busy\n%1").arg(cf::percent(tier->busyFraction, 0)),
+                     Qt::AlignHCenter | Qt::AlignBottom)
+                ->setFont(QFont(font().family(), 8));
+        }
+        if (required->dataCount() == 0)
+            p->removePlottable(required);
+    }
+
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int i = 0; i < labels.size(); ++i)
+        ticker->addTick(i + 1, QString(labels[i]).replace(QStringLiteral(" ("), QStringLiteral("\n(")));
+    p->xAxis->setTicker(ticker);
+    p->xAxis->grid()->setVisible(false);
+    p->xAxis->setRange(0.4, labels.size() + 0.6);
+    p->yAxis->setLabel(tr("Bandwidth per GPU (GB/s)"));
+    if (logScale) {
+        p->yAxis->setScaleType(QCPAxis::stLogarithmic);
+        p->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        p->yAxis->setRange(floor, hi * 8);
+    } else {
+        p->yAxis->setRange(0, std::max(hi, 1e-3) * 1.3);
+    }
+    p->legend->setWrap(baseline ? 3 : 3);
+    setHeadline(tr("Bandwidth per tier: achieved vs peak") + (logScale ? tr(" (log scale)") : QString()));
+}
+
+QList<QStringList> BandwidthChart::csvRows() const
+{
+    QList<QStringList> csv{{QStringLiteral("run"), QStringLiteral("tier"), QStringLiteral("bytes_per_step"),
+                            QStringLiteral("busy_ms"), QStringLiteral("busy_percent"), QStringLiteral("peak_GBps"),
+                            QStringLiteral("achieved_GBps"), QStringLiteral("required_to_hide_GBps")}};
+    const model::Analysis *current = currentAnalysis();
+    if (!current)
+        return csv;
+    const model::Analysis *baseline = baselineAnalysis();
+    for (const auto &[analysis, run] : {std::pair{baseline, QStringLiteral("baseline")},
+                                        std::pair{current, QStringLiteral("current")}}) {
+        if (!analysis)
+            continue;
+        for (const model::TierUsage &t : analysis->tiers)
+            csv.append({run, cf::qs(t.label), cf::exact(t.bytesPerStep), cf::exact(t.busySeconds * cf::kMsPerSecond),
+                        cf::exact(t.busyFraction * cf::kPercent), cf::exact(t.peak_Bps / cf::kBpsPerGBps),
+                        cf::exact(t.achieved_Bps / cf::kBpsPerGBps),
+                        cf::exact(t.requiredToHide_Bps / cf::kBpsPerGBps)});
+    }
+    return csv;
+}
+
+} // namespace gapstudio::views

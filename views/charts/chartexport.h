@@ -1,0 +1,31 @@
+#pragma once
+/**
+ * @file chartexport.h
+ * One export path for every chart: PNG, PDF, SVG or CSV by file suffix, each carrying the
+ * scenario it was made from (provenance) so that a figure can be traced back to its inputs:
+ * - .png: text chunks "gapstudio.scenario" (the JSON) and "gapstudio.version";
+ * - .pdf: vector (QPdfWriter), creator and title in the info dictionary, the JSON in the XMP
+ *   metadata (element gapstudio:scenario);
+ * - .svg: vector (QSvgGenerator), the JSON as the document's <desc>;
+ * - .csv: the chart's csvRows() after a first line "# gapstudio <version> scenario: <JSON>".
+ */
+
+#include <QString>
+
+namespace gapstudio::views {
+
+class ChartView;
+
+/// The GapStudio version written into exports.
+[[nodiscard]] QString gapstudioVersion();
+
+/// Writes `chart` to `path` in the format given by its suffix (png, pdf, svg, csv; case-
+/// insensitive) with `provenanceJson` embedded. `scale` multiplies the PNG's pixel size.
+/// Returns false with a reason in `error` (if given) for an unknown suffix or a write error.
+bool exportChart(const ChartView &chart, const QString &path, const QString &provenanceJson,
+                 double scale = 1.0, QString *error = nullptr);
+
+/// The scenario JSON embedded by exportChart in a PNG, SVG, PDF or CSV file; empty if none.
+[[nodiscard]] QString readProvenance(const QString &path);
+
+} // namespace gapstudio::views

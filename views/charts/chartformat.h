@@ -1,0 +1,128 @@
+#pragma once
+/**
+ * @file chartformat.h
+ * Display units and number formatting shared by the charts (seconds -> ms, bytes -> GiB,
+ * bytes/s -> GB/s, fractions -> %). Conversion for display only; no model formula lives here.
+ */
+
+#include <QColor>
+#include <QLocale>
+#include <QString>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+namespace gapstudio::views::chartformat {
+
+inline constexpr double kMsPerSecond = 1e3;
+inline constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
+inline constexpr double kBpsPerGBps = 1e9;
+inline constexpr double kPercent = 100.0;
+
+[[nodiscard]] inline QString qs(const std::string &text)
+{
+    return QString::fromStdString(text);
+}
+
+/// A value with `decimals` decimals (C locale, so exports read the same everywhere).
+[[nodiscard]] inline QString number(double value, int decimals = 1)
+{
+    return QLocale::c().toString(value, 'f', decimals);
+}
+
+/// A signed difference ("+12.3", "-4.0"); a difference that rounds to zero prints as "±0.0".
+[[nodiscard]] inline QString signedNumber(double value, int decimals = 1)
+{
+    const QString text = number(std::abs(value), decimals);
+    if (text == number(0.0, decimals))
+        return QStringLiteral("±") + text;
+    return (value > 0 ? QStringLiteral("+") : QStringLiteral("-")) + text;
+}
+
+/// Full precision for CSV cells: the exact double that was plotted.
+[[nodiscard]] inline QString exact(double value)
+{
+    return QString::number(value, 'g', 17);
+}
+
+/// Decimals for milliseconds: enough to show small components.
+[[nodiscard]] inline int msDecimals(double ms)
+{
+    return std::abs(ms) >= 100 ? 1 : (std::abs(ms) >= 1 ? 2 : 3);
+}
+
+[[nodiscard]] inline QString ms(double seconds)
+{
+    const double value = seconds * kMsPerSecond;
+    return number(value, msDecimals(value)) + QStringLiteral(" ms");
+}
+
+[[nodiscard]] inline QString gib(double bytes)
+{
+    return number(bytes / kBytesPerGiB, 1) + QStringLiteral(" GiB");
+}
+
+[[nodiscard]] inline QString gbps(double bytesPerSecond)
+{
+    return number(bytesPerSecond / kBpsPerGBps, 1) + QStringLiteral(" GB/s");
+}
+
+[[nodiscard]] inline QString percent(double fraction, int decimals = 1)
+{
+    return number(fraction * kPercent, decimals) + QStringLiteral(" %");
+}
+
+/// Bytes with a binary prefix ("1.25 GiB", "312.0 MiB").
+[[nodiscard]] inline QString bytes(double value)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int unit = 0;
+    while (std::abs(value) >= 1024.0 && unit < 5) {
+        value /= 1024.0;
+        ++unit;
+    }
+    return number(value, unit == 0 ? 0 : 2) + QLatin1Char(' ') + QLatin1String(units[unit]);
+}
+
+/// Colours: the current results are saturated, the baseline is the same hue, lighter.
+[[nodiscard]] inline QColor baselineShade(const QColor &color)
+{
+    return color.lighter(145);
+}
+
+} // namespace gapstudio::views::chartformat
+
+namespace gapstudio::views::chartformat {
+
+/// A stable colour for a step-time or memory component, by its key (model/src/analysis.cpp):
+/// compute in blues and greens, communication in warm colours, idle time in grey. Exposed and
+/// hidden communication of one parallelism share a colour ("tp_exposed", "tp_hidden" -> "tp").
+/// Unknown keys cycle a palette by `fallbackIndex`.
+[[nodiscard]] inline QColor componentColor(std::string key, int fallbackIndex)
+{
+    for (const char *suffix : {"_exposed", "_hidden"})
+        if (const std::size_t at = key.rfind(suffix); at != std::string::npos && at + std::strlen(suffix) == key.size())
+            key.erase(at);
+    struct Entry {
+        const char *key;
+        QRgb rgb;
+    };
+    static const Entry entries[] = {
+        // step time
+        {"fw", 0x4E79A7}, {"bw", 0xA0CBE8}, {"optimizer", 0x59A14F}, {"recompute", 0x8CD17D},
+        {"bubble", 0xBAB0AC}, {"tp", 0xF28E2B}, {"pp", 0xE15759}, {"dp", 0xB07AA1}, {"ep", 0xFF9DA7},
+        {"es", 0x9C755F}, {"recomm", 0xFFBE7D}, {"offload", 0x79706E},
+        // memory
+        {"weights", 0x4E79A7}, {"weight_grads", 0x59A14F}, {"activations", 0xEDC948},
+        {"checkpoints", 0xF28E2B}, {"activation_grads", 0xE15759},
+    };
+    for (const Entry &entry : entries)
+        if (key == entry.key)
+            return QColor::fromRgb(entry.rgb);
+    static const QRgb palette[] = {0x4E79A7, 0xF28E2B, 0xE15759, 0x76B7B2, 0x59A14F,
+                                   0xEDC948, 0xB07AA1, 0xFF9DA7, 0x9C755F, 0xBAB0AC};
+    return QColor::fromRgb(palette[fallbackIndex % 10]);
+}
+
+} // namespace gapstudio::views::chartformat

@@ -1,0 +1,204 @@
+#include "charts/chartview.h"
+
+#include <qcustomplot.h>
+
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <limits>
+
+namespace gapstudio::views {
+
+namespace {
+
+/// Breaks a long message into lines of about `width` characters (QCPItemText does not wrap).
+QString wrapped(const QString &text, int width = 90)
+{
+    QStringList lines;
+    QString line;
+    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (!line.isEmpty() && line.size() + 1 + word.size() > width) {
+            lines << line;
+            line.clear();
+        }
+        line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+    }
+    if (!line.isEmpty())
+        lines << line;
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+ChartView::ChartView(QString id, QString title, QWidget *parent)
+    : QWidget(parent), mId(std::move(id)), mTitle(std::move(title)), mPlot(new QCustomPlot(this))
+{
+    setObjectName(mId + QStringLiteral("_chart"));
+    mPlot->setObjectName(mId + QStringLiteral("_plot"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(mPlot);
+    setMinimumSize(480, 320);
+
+    // Layout: headline (row 0), axis rect (row 1), legend (row 2, wrapping, only as tall as needed).
+    mPlot->plotLayout()->insertRow(0);
+    mHeadline = new QCPTextElement(mPlot, mTitle, QFont(font().family(), 12, QFont::Bold));
+    mPlot->plotLayout()->addElement(0, 0, mHeadline);
+    mPlot->axisRect()->insetLayout()->take(mPlot->legend);
+    mPlot->plotLayout()->addElement(2, 0, mPlot->legend);
+    mPlot->plotLayout()->setRowStretchFactor(2, 0.001);
+    mPlot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    mPlot->legend->setWrap(4);
+    mPlot->legend->setBorderPen(Qt::NoPen);
+    mPlot->legend->setMargins(QMargins(6, 0, 6, 6));
+    mPlot->legend->setIconSize(14, 10);
+
+    connect(mPlot, &QCustomPlot::mouseMove, this, &ChartView::onMouseMove);
+    refresh();
+}
+
+ChartView::~ChartView() = default;
+
+QString ChartView::headline() const
+{
+    return mHeadline->text();
+}
+
+QSize ChartView::exportSize() const
+{
+    const QSize size = mPlot->size();
+    if (!mPlot->isVisible() || size.width() < 320 || size.height() < 200)
+        return kDefaultExportSize;
+    return size;
+}
+
+void ChartView::setResults(ResultsPtr current)
+{
+    mCurrent = std::move(current);
+    refresh();
+}
+
+void ChartView::setBaseline(ResultsPtr baseline)
+{
+    mBaseline = std::move(baseline);
+    refresh();
+}
+
+const model::Analysis *ChartView::currentAnalysis() const
+{
+    return mCurrent && mCurrent->hasStats() ? &*mCurrent->analysis : nullptr;
+}
+
+const model::Analysis *ChartView::baselineAnalysis() const
+{
+    return mBaseline && mBaseline->hasStats() ? &*mBaseline->analysis : nullptr;
+}
+
+void ChartView::setHeadline(const QString &text)
+{
+    mHeadline->setText(text);
+}
+
+void ChartView::setToolTip(QCPAbstractPlottable *plottable, double key, const QString &text)
+{
+    mToolTips[plottable].insert(key, text);
+}
+
+QCPItemText *ChartView::addLabel(double key, double value, const QString &text, Qt::Alignment alignment)
+{
+    auto *label = new QCPItemText(mPlot);
+    label->position->setCoords(key, value);
+    label->setPositionAlignment(alignment);
+    label->setText(text);
+    label->setClipToAxisRect(false);
+    label->setPadding(QMargins(3, 1, 3, 1));
+    return label;
+}
+
+void ChartView::refresh()
+{
+    clearPlot();
+    if (!mCurrent) {
+        showMessage(tr("No results"));
+    } else if (const model::Analysis *current = currentAnalysis()) {
+        rebuild(*current, baselineAnalysis());
+    } else {
+        const QString reason = mCurrent->diagnostics.empty()
+                                   ? tr("the configuration could not be evaluated")
+                                   : QString::fromStdString(mCurrent->diagnostics.front().message);
+        showMessage(tr("No results: %1").arg(reason));
+    }
+    mPlot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::clearPlot()
+{
+    mToolTips.clear();
+    mMessage.clear();
+    mPlot->clearPlottables();
+    mPlot->clearItems();
+    mPlot->legend->setVisible(true);
+    for (QCPAxis *axis : mPlot->axisRect()->axes()) {
+        axis->setLabel({});
+        axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        axis->setRangeReversed(false);
+        axis->setScaleType(QCPAxis::stLinear);
+        axis->setTickLabelRotation(0);
+        axis->grid()->setVisible(axis->axisType() == QCPAxis::atBottom || axis->axisType() == QCPAxis::atLeft);
+    }
+    mPlot->xAxis->setVisible(true);
+    mPlot->yAxis->setVisible(true);
+    mPlot->xAxis2->setVisible(false);
+    mPlot->yAxis2->setVisible(false);
+    mHeadline->setText(mTitle);
+}
+
+void ChartView::showMessage(const QString &text)
+{
+    mMessage = text;
+    mPlot->legend->setVisible(false);
+    mPlot->xAxis->setVisible(false);
+    mPlot->yAxis->setVisible(false);
+    auto *item = new QCPItemText(mPlot);
+    item->position->setType(QCPItemPosition::ptAxisRectRatio);
+    item->position->setCoords(0.5, 0.5);
+    item->setPositionAlignment(Qt::AlignCenter);
+    item->setTextAlignment(Qt::AlignCenter);
+    item->setText(wrapped(text));
+    item->setFont(QFont(font().family(), 11));
+    item->setColor(QColor(0x60, 0x60, 0x60));
+}
+
+QString ChartView::toolTipAt(const QPointF &pos) const
+{
+    QString best;
+    double bestDistance = std::numeric_limits<double>::max();
+    for (auto it = mToolTips.cbegin(); it != mToolTips.cend(); ++it) {
+        QCPAbstractPlottable *plottable = it.key();
+        QVariant details;
+        const double distance = plottable->selectTest(pos, false, &details);
+        if (distance < 0 || distance >= mPlot->selectionTolerance() || distance >= bestDistance)
+            continue;
+        const QCPDataSelection selection = details.value<QCPDataSelection>();
+        if (selection.isEmpty() || !plottable->interface1D())
+            continue;
+        const double key = plottable->interface1D()->dataMainKey(selection.dataRange().begin());
+        const auto text = it.value().constFind(key);
+        if (text == it.value().cend())
+            continue;
+        best = *text;
+        bestDistance = distance;
+    }
+    return best;
+}
+
+void ChartView::onMouseMove(QMouseEvent *event)
+{
+    const QString text = toolTipAt(event->position());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, mPlot);
+}
+
+} // namespace gapstudio::views

@@ -1,0 +1,180 @@
+#include "charts/efficiencygapchart.h"
+
+#include "charts/chartformat.h"
+
+#include <qcustomplot.h>
+
+#include <vector>
+
+namespace gapstudio::views {
+
+namespace cf = chartformat;
+
+namespace {
+
+const QColor kPeak(0xBA, 0xB0, 0xAC);
+const QColor kLoss(0xE1, 0x57, 0x59);
+const QColor kMfu(0x4E, 0x79, 0xA7);
+
+/// One bar of the waterfall, in percent of peak: `value` long, spanning [to, from].
+struct Step {
+    QString key;
+    QString label;
+    double from = 0, to = 0, percent = 0;
+    [[nodiscard]] double value() const { return percent; }
+};
+
+/// The waterfall of one run: 100% of peak, one step down per loss, and the MFU.
+std::vector<Step> stepsOf(const model::EfficiencyGap &gap)
+{
+    std::vector<Step> steps{{QStringLiteral("peak"), QObject::tr("Peak (100 %)"), cf::kPercent, 0, cf::kPercent}};
+    double level = cf::kPercent;
+    for (const model::TimeComponent &loss : gap.losses) {
+        const double lost = loss.seconds * cf::kPercent; // `seconds` holds the fraction of peak lost
+        steps.push_back({cf::qs(loss.key), cf::qs(loss.label), level, level - lost, lost});
+        level -= lost;
+    }
+    steps.push_back({QStringLiteral("mfu"), QObject::tr("Achieved MFU"), gap.mfu * cf::kPercent, 0,
+                     gap.mfu * cf::kPercent});
+    return steps;
+}
+
+/// Category order: the current run's steps, then the baseline's extra losses before the MFU.
+QStringList categoryKeys(const std::vector<Step> &current, const std::vector<Step> *baseline)
+{
+    QStringList keys;
+    for (const Step &step : current)
+        keys << step.key;
+    if (baseline)
+        for (const Step &step : *baseline)
+            if (!keys.contains(step.key))
+                keys.insert(keys.size() - 1, step.key);
+    return keys;
+}
+
+const Step *findStep(const std::vector<Step> &steps, const QString &key)
+{
+    for (const Step &step : steps)
+        if (step.key == key)
+            return &step;
+    return nullptr;
+}
+
+} // namespace
+
+EfficiencyGapChart::EfficiencyGapChart(QWidget *parent)
+    : ChartView(QStringLiteral("efficiency_gap"), tr("Efficiency gap"), parent)
+{
+}
+
+void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::Analysis *baseline)
+{
+    QCustomPlot *p = plot();
+    const std::vector<Step> now = stepsOf(current.gap);
+    const std::vector<Step> before = baseline ? stepsOf(baseline->gap) : std::vector<Step>{};
+    const QStringList keys = categoryKeys(now, baseline ? &before : nullptr);
+
+    struct Run {
+        const std::vector<Step> *steps;
+        QString name;
+        double offset;
+        bool isBaseline;
+    };
+    std::vector<Run> runs;
+    if (baseline)
+        runs = {{&before, QStringLiteral("baseline"), -0.21, true}, {&now, QStringLiteral("current"), 0.21, false}};
+    else
+        runs = {{&now, QStringLiteral("current"), 0.0, false}};
+    const double width = baseline ? 0.38 : 0.6;
+
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (const Run &run : runs) {
+        const QString suffix = baseline ? tr(" (%1)").arg(run.name) : QString();
+        // A loss floats: an invisible spacer bar up to its lower end, the loss stacked on it.
+        auto *spacer = new QCPBars(p->yAxis, p->xAxis);
+        spacer->setWidth(width);
+        spacer->setPen(Qt::NoPen);
+        spacer->setBrush(Qt::NoBrush);
+        spacer->removeFromLegend();
+        auto makeBars = [&](const QString &name, const QColor &color) {
+            auto *bars = new QCPBars(p->yAxis, p->xAxis);
+            bars->setName(name + suffix);
+            bars->setWidth(width);
+            const QColor fill = run.isBaseline ? cf::baselineShade(color) : color;
+            bars->setPen(QPen(fill.darker(120), 0.8));
+            bars->setBrush(fill);
+            return bars;
+        };
+        QCPBars *peak = makeBars(tr("Peak"), kPeak);
+        QCPBars *loss = makeBars(tr("Loss"), kLoss);
+        QCPBars *mfu = makeBars(tr("MFU"), kMfu);
+        loss->moveAbove(spacer);
+
+        for (const Step &step : *run.steps) {
+            const int index = int(keys.indexOf(step.key));
+            const double key = index + 1 + run.offset;
+            ticker->addTick(index + 1, step.label);
+            QCPBars *bars = step.key == QLatin1String("peak") ? peak : step.key == QLatin1String("mfu") ? mfu : loss;
+            if (bars == loss)
+                spacer->addData(key, step.to);
+            bars->addData(key, step.value());
+
+            const bool isLoss = bars == loss;
+            QString text = isLoss ? QStringLiteral("-%1").arg(cf::percent(step.value() / cf::kPercent))
+                                  : cf::percent(step.value() / cf::kPercent);
+            QString tip = tr("%1 (%2): %3 of peak").arg(step.label, run.name, text);
+            if (isLoss)
+                tip += tr("\nfrom %1 down to %2").arg(cf::percent(step.from / cf::kPercent),
+                                                      cf::percent(step.to / cf::kPercent));
+            if (baseline && !run.isBaseline) {
+                const Step *base = findStep(before, step.key);
+                const double delta = step.value() - (base ? base->value() : 0.0);
+                text += QStringLiteral("  (%1 pp)").arg(cf::signedNumber(isLoss ? -delta : delta));
+                tip += tr("\nbaseline %1, difference %2 percentage points")
+                           .arg(cf::percent((base ? base->value() : 0.0) / cf::kPercent),
+                                cf::signedNumber(delta, 2));
+            }
+            setToolTip(bars, key, tip);
+            QCPItemText *label = addLabel(key, step.from, text, Qt::AlignLeft | Qt::AlignVCenter);
+            label->setFont(QFont(font().family(), baseline ? 8 : 9));
+            if (run.isBaseline)
+                label->setColor(QColor(0x70, 0x70, 0x70));
+        }
+    }
+
+    p->yAxis->setTicker(ticker);
+    p->yAxis->setRangeReversed(true);
+    p->yAxis->setRange(0.4, keys.size() + 0.6);
+    p->yAxis->grid()->setVisible(false);
+    p->xAxis->setRange(0, 125);
+    p->xAxis->setLabel(tr("Share of peak compute throughput (%)"));
+    p->legend->setWrap(3);
+
+    QString headline = tr("Efficiency gap: MFU %1 of peak").arg(cf::percent(current.gap.mfu));
+    if (baseline)
+        headline += tr("  (baseline %1, %2 pp)")
+                        .arg(cf::percent(baseline->gap.mfu),
+                             cf::signedNumber((current.gap.mfu - baseline->gap.mfu) * cf::kPercent));
+    setHeadline(headline);
+}
+
+QList<QStringList> EfficiencyGapChart::csvRows() const
+{
+    QList<QStringList> csv{{QStringLiteral("run"), QStringLiteral("step_key"), QStringLiteral("step"),
+                            QStringLiteral("from_percent"), QStringLiteral("to_percent"),
+                            QStringLiteral("value_percent")}};
+    const model::Analysis *current = currentAnalysis();
+    if (!current)
+        return csv;
+    const model::Analysis *baseline = baselineAnalysis();
+    for (const auto &[analysis, run] : {std::pair{baseline, QStringLiteral("baseline")},
+                                        std::pair{current, QStringLiteral("current")}}) {
+        if (!analysis)
+            continue;
+        for (const Step &step : stepsOf(analysis->gap))
+            csv.append({run, step.key, step.label, cf::exact(step.from), cf::exact(step.to), cf::exact(step.value())});
+    }
+    return csv;
+}
+
+} // namespace gapstudio::views

@@ -1,0 +1,181 @@
+#include "charts/memorychart.h"
+
+#include "charts/chartformat.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace gapstudio::views {
+
+namespace cf = chartformat;
+
+namespace {
+
+const QColor kTier2(0x76, 0xB7, 0xB2);
+const QColor kOverflow(0xD6, 0x27, 0x28);
+constexpr double kWidth = 0.6;
+
+/// One bar: a run's tier 1 or tier 2, drawn at `position`.
+struct Bar {
+    QString run;
+    int tier; // 1 or 2
+    double position;
+    const model::MemoryUse *memory;
+    [[nodiscard]] double need_B() const { return tier == 1 ? memory->tier1Need_B : memory->tier2Need_B; }
+    [[nodiscard]] double capacity_B() const { return tier == 1 ? memory->tier1Capacity_B : memory->tier2Capacity_B; }
+};
+
+std::vector<Bar> barsOf(const model::Analysis &current, const model::Analysis *baseline)
+{
+    const bool tier2 = current.memory.tier2Capacity_B > 0 || (baseline && baseline->memory.tier2Capacity_B > 0);
+    std::vector<Bar> bars;
+    double position = 1;
+    for (int tier = 1; tier <= (tier2 ? 2 : 1); ++tier) {
+        if (baseline)
+            bars.push_back({QStringLiteral("baseline"), tier, position++, &baseline->memory});
+        bars.push_back({QStringLiteral("current"), tier, position++, &current.memory});
+        position += 0.4;
+    }
+    return bars;
+}
+
+QString barLabel(const Bar &bar, bool withBaseline)
+{
+    QString text = bar.tier == 1 ? QObject::tr("Tier 1 (HBM)") : QObject::tr("Tier 2 (offload)");
+    return withBaseline ? text + QStringLiteral("\n(%1)").arg(bar.run) : text;
+}
+
+} // namespace
+
+MemoryChart::MemoryChart(QWidget *parent)
+    : ChartView(QStringLiteral("memory"), tr("Memory per GPU"), parent)
+{
+}
+
+void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis *baseline)
+{
+    QCustomPlot *p = plot();
+    const std::vector<Bar> bars = barsOf(current, baseline);
+
+    // Tier-1 components, one stacked series each (union of both runs, current order first).
+    std::vector<const model::TimeComponent *> components;
+    for (const Bar &bar : bars)
+        for (const model::TimeComponent &c : bar.memory->tier1)
+            if (std::none_of(components.begin(), components.end(), [&](auto *k) { return k->key == c.key; }))
+                components.push_back(&c);
+    QCPBars *below = nullptr;
+    int colorIndex = 0;
+    for (const model::TimeComponent *component : components) {
+        auto *series = new QCPBars(p->xAxis, p->yAxis);
+        series->setName(cf::qs(component->label));
+        series->setWidth(kWidth);
+        const QColor color = cf::componentColor(component->key, colorIndex++);
+        series->setPen(QPen(color.darker(125), 0.8));
+        series->setBrush(color);
+        if (below)
+            series->moveAbove(below);
+        below = series;
+        for (const Bar &bar : bars) {
+            if (bar.tier != 1)
+                continue;
+            const auto it = std::find_if(bar.memory->tier1.begin(), bar.memory->tier1.end(),
+                                         [&](const model::TimeComponent &c) { return c.key == component->key; });
+            const double bytes = it == bar.memory->tier1.end() ? 0.0 : it->seconds; // `seconds` holds bytes
+            series->addData(bar.position, bytes / cf::kBytesPerGiB);
+            setToolTip(series, bar.position,
+                       tr("%1 (%2)\n%3 of %4 needed in tier 1")
+                           .arg(series->name(), bar.run, cf::gib(bytes), cf::gib(bar.memory->tier1Need_B)));
+        }
+    }
+    auto *tier2 = new QCPBars(p->xAxis, p->yAxis);
+    tier2->setName(tr("Tier-2 use"));
+    tier2->setWidth(kWidth);
+    tier2->setPen(QPen(kTier2.darker(125), 0.8));
+    tier2->setBrush(kTier2);
+
+    // A legend entry for the capacity lines (a graph without data).
+    auto *capacityKey = new QCPGraph(p->xAxis, p->yAxis);
+    capacityKey->setName(tr("Capacity"));
+    const QPen capacityPen(QColor(0x30, 0x30, 0x30), 2, Qt::DashLine);
+    capacityKey->setPen(capacityPen);
+
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    double top_GiB = 0;
+    for (const Bar &bar : bars) {
+        ticker->addTick(bar.position, barLabel(bar, baseline != nullptr));
+        const double need = bar.need_B() / cf::kBytesPerGiB, capacity = bar.capacity_B() / cf::kBytesPerGiB;
+        if (bar.tier == 2) {
+            tier2->addData(bar.position, need);
+            setToolTip(tier2, bar.position, tr("Tier 2 (%1)\nneeds %2, has %3").arg(bar.run, cf::gib(bar.need_B()),
+                                                                                   cf::gib(bar.capacity_B())));
+        }
+        auto *line = new QCPItemLine(p);
+        line->start->setCoords(bar.position - kWidth * 0.75, capacity);
+        line->end->setCoords(bar.position + kWidth * 0.75, capacity);
+        line->setPen(capacityPen);
+
+        QString text = tr("%1 of %2").arg(cf::gib(bar.need_B()), cf::gib(bar.capacity_B()));
+        const bool overflow = bar.need_B() > bar.capacity_B();
+        if (overflow) {
+            // The part above capacity, outlined in red, and the reference's message in numbers.
+            auto *rect = new QCPItemRect(p);
+            rect->topLeft->setCoords(bar.position - kWidth / 2, need);
+            rect->bottomRight->setCoords(bar.position + kWidth / 2, capacity);
+            rect->setPen(QPen(kOverflow, 2.5));
+            rect->setBrush(QColor(kOverflow.red(), kOverflow.green(), kOverflow.blue(), 90));
+            text = tr("needs %1,\nhas %2").arg(cf::gib(bar.need_B()), cf::gib(bar.capacity_B()));
+        }
+        if (baseline && bar.run == QLatin1String("current")) {
+            const double base = bar.tier == 1 ? baseline->memory.tier1Need_B : baseline->memory.tier2Need_B;
+            text += QStringLiteral("\n(%1 GiB)").arg(cf::signedNumber((bar.need_B() - base) / cf::kBytesPerGiB));
+        }
+        QCPItemText *label = addLabel(bar.position, std::max(need, capacity), text, Qt::AlignHCenter | Qt::AlignBottom);
+        label->setFont(QFont(font().family(), 8, overflow ? QFont::Bold : QFont::Normal));
+        if (overflow)
+            label->setColor(kOverflow);
+        top_GiB = std::max({top_GiB, need, capacity});
+    }
+    if (tier2->dataCount() == 0)
+        p->removePlottable(tier2);
+
+    p->xAxis->setTicker(ticker);
+    p->xAxis->grid()->setVisible(false);
+    p->xAxis->setRange(0.3, bars.back().position + 0.7);
+    p->yAxis->setRange(0, std::max(top_GiB, 1e-3) * 1.25);
+    p->yAxis->setLabel(tr("Memory per GPU (GiB)"));
+    p->legend->setWrap(4);
+
+    const model::MemoryUse &m = current.memory;
+    QString headline = m.tier1Need_B > m.tier1Capacity_B
+                           ? tr("Memory: HBM over capacity, needs %1, has %2").arg(cf::gib(m.tier1Need_B),
+                                                                                  cf::gib(m.tier1Capacity_B))
+                           : tr("Memory: %1 of %2 HBM").arg(cf::gib(m.tier1Need_B), cf::gib(m.tier1Capacity_B));
+    if (baseline)
+        headline += tr("  (baseline %1, %2 GiB)")
+                        .arg(cf::gib(baseline->memory.tier1Need_B),
+                             cf::signedNumber((m.tier1Need_B - baseline->memory.tier1Need_B) / cf::kBytesPerGiB));
+    setHeadline(headline);
+}
+
+QList<QStringList> MemoryChart::csvRows() const
+{
+    QList<QStringList> csv{{QStringLiteral("run"), QStringLiteral("tier"), QStringLiteral("item_key"),
+                            QStringLiteral("item"), QStringLiteral("GiB")}};
+    const model::Analysis *current = currentAnalysis();
+    if (!current)
+        return csv;
+    for (const Bar &bar : barsOf(*current, baselineAnalysis())) {
+        const QString tier = QString::number(bar.tier);
+        if (bar.tier == 1)
+            for (const model::TimeComponent &c : bar.memory->tier1)
+                csv.append({bar.run, tier, cf::qs(c.key), cf::qs(c.label), cf::exact(c.seconds / cf::kBytesPerGiB)});
+        csv.append({bar.run, tier, QStringLiteral("need"), tr("Needed"), cf::exact(bar.need_B() / cf::kBytesPerGiB)});
+        csv.append({bar.run, tier, QStringLiteral("capacity"), tr("Capacity"),
+                    cf::exact(bar.capacity_B() / cf::kBytesPerGiB)});
+    }
+    return csv;
+}
+
+} // namespace gapstudio::views
