@@ -1,0 +1,250 @@
+// Sweeps and sensitivity (sweep.h). Every point is a plain evaluation of a changed design: the
+// formulas stay in the model's evaluate().
+#include "gapstudio/model/sweep.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gapstudio::model {
+
+namespace {
+
+struct ParameterInfo {
+    HardwareParameter parameter;
+    const char *key;
+    const char *label;
+};
+
+constexpr ParameterInfo kInfo[] = {
+    {HardwareParameter::PeakFlops, "peak_flops", "Peak FLOPS"},
+    {HardwareParameter::HbmBandwidth, "hbm_bandwidth", "HBM bandwidth"},
+    {HardwareParameter::HbmCapacity, "hbm_capacity", "HBM capacity"},
+    {HardwareParameter::ScaleUpBandwidth, "scale_up_bandwidth", "Scale-up bandwidth"},
+    {HardwareParameter::ScaleOutBandwidth, "scale_out_bandwidth", "Scale-out bandwidth"},
+    {HardwareParameter::NetworkLatency, "network_latency", "Network latency"},
+    {HardwareParameter::ScaleUpDomainSize, "scale_up_domain_size", "Scale-up domain size"},
+};
+
+const ParameterInfo &info(HardwareParameter p) noexcept
+{
+    for (const ParameterInfo &i : kInfo)
+        if (i.parameter == p)
+            return i;
+    return kInfo[0];
+}
+
+} // namespace
+
+const char *parameterKey(HardwareParameter p) noexcept
+{
+    return info(p).key;
+}
+
+const char *parameterLabel(HardwareParameter p) noexcept
+{
+    return info(p).label;
+}
+
+std::optional<HardwareParameter> parameterFromKey(const std::string &key) noexcept
+{
+    for (const ParameterInfo &i : kInfo)
+        if (key == i.key)
+            return i.parameter;
+    return std::nullopt;
+}
+
+double parameterValue(const Design &d, HardwareParameter p) noexcept
+{
+    const System &s = d.system;
+    switch (p) {
+    case HardwareParameter::PeakFlops: {
+        const auto &engine = s.matrix[static_cast<std::size_t>(d.execution.datatype)];
+        return engine ? engine->peak_flops : 0;
+    }
+    case HardwareParameter::HbmBandwidth:
+        return s.mem1.bandwidth_Bps;
+    case HardwareParameter::HbmCapacity:
+        return s.mem1.capacity_B;
+    case HardwareParameter::ScaleUpBandwidth:
+        return s.networks.empty() ? 0 : s.networks.front().bandwidth_Bps;
+    case HardwareParameter::ScaleOutBandwidth:
+        return s.networks.empty() ? 0 : s.networks.back().bandwidth_Bps;
+    case HardwareParameter::NetworkLatency:
+        return s.networks.empty() ? 0 : s.networks.front().latency_s;
+    case HardwareParameter::ScaleUpDomainSize:
+        return s.networks.empty() ? 0 : static_cast<double>(s.networks.front().size);
+    }
+    return 0;
+}
+
+Design scaled(const Design &design, HardwareParameter p, double factor)
+{
+    Design d = design;
+    System &s = d.system;
+    switch (p) {
+    case HardwareParameter::PeakFlops:
+        for (auto *engines : {&s.matrix, &s.vector})
+            for (auto &engine : *engines)
+                if (engine)
+                    engine->peak_flops *= factor;
+        break;
+    case HardwareParameter::HbmBandwidth:
+        s.mem1.bandwidth_Bps *= factor;
+        break;
+    case HardwareParameter::HbmCapacity:
+        s.mem1.capacity_B *= factor;
+        break;
+    case HardwareParameter::ScaleUpBandwidth:
+        if (!s.networks.empty())
+            s.networks.front().bandwidth_Bps *= factor;
+        break;
+    case HardwareParameter::ScaleOutBandwidth:
+        if (!s.networks.empty())
+            s.networks.back().bandwidth_Bps *= factor;
+        break;
+    case HardwareParameter::NetworkLatency:
+        for (NetworkTier &n : s.networks)
+            n.latency_s *= factor;
+        break;
+    case HardwareParameter::ScaleUpDomainSize:
+        if (!s.networks.empty()) {
+            NetworkTier &n = s.networks.front();
+            n.size = std::max<std::int64_t>(1, std::llround(static_cast<double>(n.size) * factor));
+        }
+        break;
+    }
+    return d;
+}
+
+std::vector<SweepPoint> sweepParameter(const Design &design, HardwareParameter p, const std::vector<double> &factors,
+                                       const EvaluateOptions &options)
+{
+    std::vector<SweepPoint> points;
+    for (double factor : factors) {
+        const Design d = scaled(design, p, factor);
+        SweepPoint point;
+        point.x = parameterValue(d, p);
+        point.evaluation = evaluate(d.application, d.execution, d.system, options);
+        point.layout = d.execution;
+        points.push_back(std::move(point));
+    }
+    return points;
+}
+
+std::vector<SweepPoint> sweepGpuCount(const Application &app, const System &sys, SearchSpace space,
+                                      const std::vector<std::int64_t> &counts, const SearchOptions &options)
+{
+    std::vector<SweepPoint> points;
+    SearchOptions best = options;
+    best.topN = 1;
+    for (std::int64_t n : counts) {
+        space.numProcs = n;
+        const SearchResult result = searchLayouts(app, sys, space, best);
+        SweepPoint point;
+        point.x = static_cast<double>(n);
+        if (!result.top.empty()) {
+            point.evaluation.ok = true;
+            point.evaluation.stats = result.top.front().stats;
+            point.layout = result.top.front().execution;
+        } else {
+            point.evaluation.diagnostics.push_back(
+                {DiagnosticCode::NetworkTooSmall, "num_procs",
+                 "no valid layout for " + std::to_string(n) + " GPUs in the search space"});
+        }
+        points.push_back(std::move(point));
+    }
+    return points;
+}
+
+std::vector<SweepPoint> sweepVariants(const Design &design, const EvaluateOptions &options)
+{
+    std::vector<SweepPoint> points;
+    const auto add = [&](const std::string &label, const Design &d) {
+        SweepPoint point;
+        point.label = label;
+        point.evaluation = evaluate(d.application, d.execution, d.system, options);
+        point.layout = d.execution;
+        points.push_back(std::move(point));
+    };
+    add("as designed", design);
+    // Hardware (in-network) against software (ring) collectives on every tier
+    // (calculon-model.md §4.1; calculon-moe-model.md §5.1).
+    Design hw = design;
+    Design sw = design;
+    for (NetworkTier &n : hw.system.networks) {
+        n.reduceScatter = {1, 0, n.reduceScatter.efficiency};
+        n.allGather = {1, 0, n.allGather.efficiency};
+        n.allReduce = {1, 1, n.allReduce.efficiency};
+    }
+    for (NetworkTier &n : sw.system.networks) {
+        n.reduceScatter = {1.5, -1, n.reduceScatter.efficiency};
+        n.allGather = {1.5, -1, n.allGather.efficiency};
+        n.allReduce = {2, -1, n.allReduce.efficiency};
+    }
+    add("hardware collectives", hw);
+    add("software collectives", sw);
+    // Compute/communication overlap on and off.
+    Design on = design;
+    Design off = design;
+    if (on.execution.tensorPar > 1)
+        on.execution.tensorParOverlap = TpOverlap::Ring;
+    on.execution.dataParOverlap = on.execution.dataPar > 1 && on.execution.training;
+    off.execution.tensorParOverlap = TpOverlap::None;
+    off.execution.dataParOverlap = false;
+    add("overlap on", on);
+    add("overlap off", off);
+    // Every low-precision datatype the system has.
+    for (Datatype type : {Datatype::Float16, Datatype::Float8, Datatype::Float4}) {
+        const auto index = static_cast<std::size_t>(type);
+        if (!design.system.matrix[index] || !design.system.vector[index])
+            continue;
+        Design d = design;
+        d.execution.datatype = type;
+        add(datatypeName(type), d);
+    }
+    return points;
+}
+
+std::vector<Elasticity> sensitivity(const Design &design, const EvaluateOptions &options, double step)
+{
+    // Jacobian J(i, j) = d ln(output_i) / d ln(parameter_j), by central differences in
+    // log-space: (ln y(p (1+h)) - ln y(p (1-h))) / (ln(1+h) - ln(1-h)).
+    constexpr int kOutputs = 2; // step time, MFU
+    const auto parameters = std::size(kHardwareParameters);
+    Eigen::MatrixXd jacobian = Eigen::MatrixXd::Zero(kOutputs, static_cast<Eigen::Index>(parameters));
+    std::vector<bool> valid(parameters, true);
+    const double dx = std::log1p(step) - std::log1p(-step);
+    for (std::size_t j = 0; j < parameters; ++j) {
+        const HardwareParameter p = kHardwareParameters[j];
+        const Design up = scaled(design, p, 1 + step);
+        const Design down = scaled(design, p, 1 - step);
+        const Evaluation a = evaluate(up.application, up.execution, up.system, options);
+        const Evaluation b = evaluate(down.application, down.execution, down.system, options);
+        // The domain size is an integer: a 1% change may round away (elasticity 0) or make the
+        // layout infeasible (marked invalid).
+        if (!a.ok || !b.ok) {
+            valid[j] = false;
+            continue;
+        }
+        const auto column = static_cast<Eigen::Index>(j);
+        const double upParam = parameterValue(up, p), downParam = parameterValue(down, p);
+        const double dlnp = upParam > 0 && downParam > 0 ? std::log(upParam / downParam) : dx;
+        if (dlnp == 0)
+            continue;
+        jacobian(0, column) = std::log(a.stats.total_time / b.stats.total_time) / dlnp;
+        jacobian(1, column) = std::log(a.stats.total_efficiency / b.stats.total_efficiency) / dlnp;
+    }
+    std::vector<Elasticity> out;
+    for (std::size_t j = 0; j < parameters; ++j) {
+        const auto column = static_cast<Eigen::Index>(j);
+        out.push_back({kHardwareParameters[j], jacobian(0, column), jacobian(1, column), valid[j]});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Elasticity &x, const Elasticity &y) {
+        return std::fabs(x.stepTime) > std::fabs(y.stepTime);
+    });
+    return out;
+}
+
+} // namespace gapstudio::model
