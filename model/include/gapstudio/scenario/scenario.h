@@ -72,6 +72,27 @@ struct CompileResult {
     model::Diagnostics diagnostics;
 };
 
+/// One parameter a scenario's `overrides` may name (the key path, in the blocks' JSON units).
+struct OverrideKey {
+    const char *key;         ///< e.g. "gpu.hbm_bandwidth_GBps"
+    const char *description; ///< human text for tool tips and --help
+    bool integer;            ///< the value must be a whole number
+    double minimum;          ///< smallest allowed value
+    bool minimumIncluded;    ///< whether `minimum` itself is allowed
+};
+
+/// Every key `Scenario::overrides` accepts, in a stable order (the table compile() applies).
+[[nodiscard]] const std::vector<OverrideKey> &overrideKeys() noexcept;
+
+/// Resolves presets and applies overrides only (no model inputs); diagnostics as for compile().
+[[nodiscard]] std::optional<ResolvedScenario> resolve(const Scenario &scenario, const PresetLibrary &library,
+                                                      model::Diagnostics &diagnostics);
+
+/// Builds the model's three inputs from resolved blocks (appends diagnostics, e.g. a network
+/// index beyond the topology's tiers). Never throws.
+[[nodiscard]] std::optional<CompiledScenario> compileResolved(const ResolvedScenario &resolved,
+                                                              model::Diagnostics &diagnostics);
+
 /// Resolves presets, applies overrides and builds the model's inputs (diagnostics use
 /// DiagnosticCode::InvalidScenario, with `field` the scenario's JSON key path).
 [[nodiscard]] CompileResult compile(const Scenario &scenario, const PresetLibrary &library);

@@ -1,0 +1,181 @@
+// Resolved blocks -> the reference model's three inputs (calculon-model.md §1). The network tiers
+// follow the topology kind; every other number is copied from one block without arithmetic, so
+// presets that hold a reference system's numbers compile to exactly that system.
+#include "gapstudio/scenario/scenario.h"
+
+#include <string>
+
+namespace gapstudio::scenario {
+
+namespace {
+
+using model::Diagnostic;
+using model::DiagnosticCode;
+using model::Diagnostics;
+
+void invalid(Diagnostics &diagnostics, std::string field, std::string message)
+{
+    diagnostics.push_back(Diagnostic{DiagnosticCode::InvalidScenario, std::move(field), std::move(message)});
+}
+
+/// One tier made of `link` (calculon-model.md §1.3 network keys; all_to_all from calculon-MoE).
+model::NetworkTier tierOf(const Interconnect &link, std::int64_t size, bool mustBeFilled)
+{
+    model::NetworkTier tier;
+    tier.bandwidth_Bps = link.bandwidth_Bps;
+    tier.efficiency = link.efficiency;
+    tier.size = size;
+    tier.latency_s = link.latency_s;
+    tier.p2p = model::NetworkOp{1, 0, 0};
+    tier.reduceScatter = link.reduceScatter;
+    tier.allGather = link.allGather;
+    tier.allReduce = link.allReduce;
+    tier.allToAll = model::NetworkOp{1, 0, link.allToAllEfficiency > 0 ? link.allToAllEfficiency : 0};
+    tier.mustBeFilled = mustBeFilled;
+    tier.processorUsage = link.processorUsage;
+    return tier;
+}
+
+std::int64_t fabricSize(const Interconnect &link, std::int64_t gpuCount)
+{
+    return link.maxDomainSize > 0 ? link.maxDomainSize : gpuCount;
+}
+
+model::System systemOf(const ResolvedScenario &r, Diagnostics &diagnostics)
+{
+    model::System sys;
+    for (std::size_t i = 0; i < model::kDatatypeCount; ++i) {
+        if (r.gpu.matrixPeak_flops[i])
+            sys.matrix[i] = model::ComputeEngine{*r.gpu.matrixPeak_flops[i], r.gpu.matrixEfficiency};
+        if (r.gpu.vectorPeak_flops[i])
+            sys.vector[i] = model::ComputeEngine{*r.gpu.vectorPeak_flops[i], r.gpu.vectorEfficiency};
+    }
+    sys.mem1 = r.gpu.hbm;
+    sys.mem2 = r.gpu.tier2;
+    sys.processingMode = model::ProcessingMode::NoOverlap; // every reference system file
+
+    const Topology &topo = r.topology;
+    if (topo.scaleUpDomainSize < 1)
+        invalid(diagnostics, "topology", "the scale-up domain needs at least 1 GPU");
+    if (r.scaleUp.maxDomainSize > 0 && topo.scaleUpDomainSize > r.scaleUp.maxDomainSize)
+        invalid(diagnostics, "topology",
+                "a scale-up domain of " + std::to_string(topo.scaleUpDomainSize) + " GPUs exceeds what "
+                    + r.scaleUp.info.name + " can join (" + std::to_string(r.scaleUp.maxDomainSize) + ")");
+    // Tier 0: the scale-up domain.
+    sys.networks.push_back(tierOf(r.scaleUp, topo.scaleUpDomainSize, topo.scaleUpMustBeFilled));
+    switch (topo.kind) {
+    case TopologyKind::TwoTier:
+    case TopologyKind::FullFlat:
+        // Tier 1: the scale-out fabric across domains. For FullFlat (Tithi et al.) that fabric is
+        // the optical full-flat interconnect at scale-up-class bandwidth (calculon-moe-model.md §9).
+        sys.networks.push_back(tierOf(r.scaleOut, fabricSize(r.scaleOut, r.gpuCount), false));
+        break;
+    case TopologyKind::ThreeTier: {
+        if (topo.leafSize < 1)
+            invalid(diagnostics, "topology", "a three-tier topology needs a leaf size of at least 1 GPU");
+        if (!(topo.oversubscription >= 1))
+            invalid(diagnostics, "topology", "the spine oversubscription must be at least 1");
+        // Tier 1: GPUs under one leaf switch at full scale-out bandwidth; tier 2: across the
+        // spine, whose bandwidth per GPU is divided by the oversubscription ratio.
+        sys.networks.push_back(tierOf(r.scaleOut, topo.leafSize, false));
+        model::NetworkTier spine = tierOf(r.scaleOut, fabricSize(r.scaleOut, r.gpuCount), false);
+        spine.bandwidth_Bps = r.scaleOut.bandwidth_Bps / topo.oversubscription;
+        sys.networks.push_back(spine);
+        break;
+    }
+    }
+    return sys;
+}
+
+model::Application applicationOf(const Llm &llm, Diagnostics &diagnostics)
+{
+    model::Application app;
+    app.hidden = llm.hidden;
+    app.feedforward = llm.feedforward;
+    app.seqSize = llm.seqSize;
+    app.attnHeads = llm.attnHeads;
+    app.attnSize = llm.headSize;
+    app.numBlocks = llm.numBlocks;
+    for (const auto &[value, key] : {std::pair{llm.hidden, "hidden"}, std::pair{llm.feedforward, "feedforward"},
+                                     std::pair{llm.seqSize, "seq_size"}, std::pair{llm.attnHeads, "attn_heads"},
+                                     std::pair{llm.headSize, "head_size"}, std::pair{llm.numBlocks, "num_blocks"}}) {
+        if (value < 1)
+            invalid(diagnostics, std::string("llm/") + key, "expected at least 1, got " + std::to_string(value));
+    }
+    const std::int64_t kv = llm.kvHeads == 0 ? llm.attnHeads : llm.kvHeads; // 0: not set, multi-head
+    if (kv < 1 || kv > llm.attnHeads || (llm.attnHeads > 0 && llm.attnHeads % kv != 0))
+        invalid(diagnostics, "llm/kv_heads",
+                std::to_string(llm.kvHeads) + " key/value heads do not divide the " + std::to_string(llm.attnHeads)
+                    + " attention heads");
+    else if (kv > 1 && kv < llm.attnHeads)
+        app.kvHeads = kv; // grouped-query; MHA and MQA are the execution's attention_type
+    if (llm.numExperts < 1 || llm.topK < 1 || llm.topK > llm.numExperts)
+        invalid(diagnostics, "llm/top_k",
+                "top-k " + std::to_string(llm.topK) + " must lie in [1, experts = " + std::to_string(llm.numExperts)
+                    + "]");
+    return app;
+}
+
+model::Execution executionOf(const ResolvedScenario &r, std::size_t tiers, Diagnostics &diagnostics)
+{
+    model::Execution exe = r.layout.execution;
+    exe.numProcs = r.gpuCount;
+    const bool mqa = r.llm.attnHeads > 1 && (r.llm.kvHeads == 1);
+    exe.attentionType = mqa ? model::AttentionType::MultiQuery : model::AttentionType::MultiHead;
+    if (r.llm.isMoe()) {
+        exe.modelMoE = true;
+        exe.numExperts = r.llm.numExperts;
+        exe.topKExperts = r.llm.topK;
+        exe.activationFunction = r.llm.activation;
+    } else {
+        exe.modelMoE = false;
+        exe.numExperts = 1;
+        exe.topKExperts = 1;
+        exe.expertPar = exe.expertSlice = exe.dataParExp = 1;
+    }
+    const auto net = [&](std::int64_t index, const char *key) {
+        if (index < 0 || static_cast<std::size_t>(index) >= tiers)
+            invalid(diagnostics, std::string("layout/") + key,
+                    "network tier " + std::to_string(index) + " does not exist: the topology has "
+                        + std::to_string(tiers) + " tiers");
+    };
+    net(exe.tensorParNet, "tensor_par_net");
+    net(exe.pipelineParNet, "pipeline_par_net");
+    net(exe.dataParNet, "data_par_net");
+    if (exe.modelMoE) {
+        net(exe.expertParNet, "expert_par_net");
+        net(exe.expertSliceNet, "expert_slice_net");
+        net(exe.dataParExpNet, "data_par_exp_net");
+    }
+    return exe;
+}
+
+} // namespace
+
+std::optional<CompiledScenario> compileResolved(const ResolvedScenario &resolved, Diagnostics &diagnostics)
+{
+    const std::size_t before = diagnostics.size();
+    CompiledScenario out;
+    out.system = systemOf(resolved, diagnostics);
+    out.application = applicationOf(resolved.llm, diagnostics);
+    out.execution = executionOf(resolved, out.system.networks.size(), diagnostics);
+    out.resolved = resolved;
+    if (diagnostics.size() != before)
+        return std::nullopt;
+    return out;
+}
+
+CompileResult compile(const Scenario &scenario, const PresetLibrary &library)
+{
+    CompileResult result;
+    try {
+        if (const auto resolved = resolve(scenario, library, result.diagnostics))
+            result.compiled = compileResolved(*resolved, result.diagnostics);
+    } catch (const std::exception &error) { // std::bad_alloc only; compile() never throws
+        result.compiled.reset();
+        result.diagnostics.push_back(Diagnostic{DiagnosticCode::InvalidScenario, {}, error.what()});
+    }
+    return result;
+}
+
+} // namespace gapstudio::scenario

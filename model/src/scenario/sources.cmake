@@ -1,0 +1,5 @@
+# The building blocks (issue 4): scenario compile, preset/scenario JSON, the preset library.
+target_sources(gapstudio_model PRIVATE
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/resolve.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/compile.cpp
+)
