@@ -19,23 +19,29 @@ void buildAttention(BlockBuilder &b, const Application &app, const Execution &ex
     const bool agRedoAttn = attn || exe.seqParAgRedo;
     const bool overlap = exe.tensorParOverlap != TpOverlap::None;
     const bool multiquery = exe.attentionType == AttentionType::MultiQuery;
+    // Key/value heads: grouped-query (Application::kvHeads), else 1 (MQA) or a (MHA). Their K and
+    // V projections are split by TP when the heads divide evenly, else every rank holds them all
+    // (MQA is the g = 1 case of the latter, MHA the g = a case of the former). Without grouping
+    // the reference's rule stays: MQA replicated, MHA split (a % tp may be non-zero in MoE blocks).
+    const I kvHeads = app.kvHeads > 0 ? app.kvHeads : (multiquery ? 1 : a);
+    const bool kvReplicated = app.kvHeads > 0 ? kvHeads % tp != 0 : multiquery;
 
     b.fork("AttnBlock_Fork", local, 2, {full, false, false, true, true});
     b.layerNorm("AttnBlock_LayerNorm", local, {full, false, true, false, true});
     if (!overlap) {
         b.tpComm("AttnBlock_F", act, false, {false, agRedoAttn, false, true, true});
         b.fork("AttnBlock_Multihead_Fork", act, 3, {agRedoAttn, false, false, !agRedoAttn, true});
-        const I kv = multiquery ? dh : a * dh / tp; // MQA: one K/V head, not split by TP
+        const I kv = kvReplicated ? kvHeads * dh : kvHeads * dh / tp;
         b.linear("AttnBlock_Query", batchSeq, h, a * dh / tp, {full, false, true, false, true});
         b.linear("AttnBlock_Key", batchSeq, h, kv, {full, false, true, false, true});
         b.linear("AttnBlock_Value", batchSeq, h, kv, {full, false, true, false, true});
-    } else if (!multiquery) {
-        b.linearOverlapped("AttnBlock_QKV_AG", batchSeq, h, a * dh * 3, false, {full, agRedoAttn});
+    } else if (!kvReplicated) {
+        b.linearOverlapped("AttnBlock_QKV_AG", batchSeq, h, (a + 2 * kvHeads) * dh, false, {full, agRedoAttn});
     } else {
         b.linearOverlapped("AttnBlock_Query_AG", batchSeq, h, a * dh, false, {full, agRedoAttn});
         b.fork("AttnBlock_KV_Fork", act, 2, {agRedoAttn, false, false, !agRedoAttn, true});
-        b.linear("AttnBlock_Key", batchSeq, h, dh, {full, false, true, false, true});
-        b.linear("AttnBlock_Value", batchSeq, h, dh, {full, false, true, false, true});
+        b.linear("AttnBlock_Key", batchSeq, h, kvHeads * dh, {full, false, true, false, true});
+        b.linear("AttnBlock_Value", batchSeq, h, kvHeads * dh, {full, false, true, false, true});
     }
     const I scores = a / tp * s * s * exe.microbatchSize;
     b.batchMatMul("AttnBlock_Multihead_Key_Query", exe.microbatchSize * a / tp, s, dh, s,

@@ -23,6 +23,10 @@ struct Application {
     std::int64_t attnHeads = 0;   ///< attention heads a
     std::int64_t attnSize = 0;    ///< per-head width d
     std::int64_t numBlocks = 0;   ///< transformer blocks L
+    /// Grouped-query attention: key/value heads g with 1 < g < a (K and V projections h -> g*d,
+    /// split by TP when g % tp == 0, else replicated). 0 = not grouped: Execution::attentionType
+    /// decides (multi-head g = a, multi-query g = 1). Not part of the reference's JSON.
+    std::int64_t kvHeads = 0;
 };
 
 /// Element datatypes known to the model. The byte size is `bytesPerElement()`; float4 (0.5 byte)
