@@ -28,6 +28,12 @@ struct UsageError {
 /// the reference's JSON ({"0": {"execution", "stats"}, ...}); a summary line on stderr.
 [[nodiscard]] int runSearch(const std::vector<std::string> &args);
 
+/// `sweep --calculon M E S --axis PARAMETER|variants [--factors a,b,...] [--json]`.
+[[nodiscard]] int runSweep(const std::vector<std::string> &args);
+
+/// `sensitivity --calculon M E S [--json]`: elasticities of step time and MFU, largest first.
+[[nodiscard]] int runSensitivity(const std::vector<std::string> &args);
+
 /// Prints the diagnostics of a failed evaluation on stderr and returns the exit status: the
 /// first malformed-input diagnostic alone ("error: FILE: /field: message", exit 2), or else one
 /// "error: message" line per diagnostic, the cause first (exit 1).

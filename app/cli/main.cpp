@@ -21,6 +21,9 @@ constexpr const char *kUsage = R"(usage: gapstudio-cli eval --calculon MODEL.jso
                             [--top N] [-m] [--no-tp-overlap] [--no-dp-overlap] [-f true|false|both]
                             [--moe EXPERTS] [--tp-comm ar,p2p_rs_ag,rs_ag] [--dp-overlap both|on|off]
                             [--rank sample_rate|mfu] [--threads N]
+       gapstudio-cli sweep --calculon MODEL.json EXECUTION.json SYSTEM.json
+                           --axis PARAMETER|variants [--factors 0.5,1,2] [--json]
+       gapstudio-cli sensitivity --calculon MODEL.json EXECUTION.json SYSTEM.json [--json]
        gapstudio-cli --help | --version
 
 Commands:
@@ -39,6 +42,12 @@ Commands:
           {"0": {"execution": {...}, "stats": {...}}, ...}, best first, ties in enumeration
           order; the last line on stderr is "configurations: C, valid: V, seconds: S,
           configurations_per_second: R".
+  sweep   Evaluate the design with one hardware parameter scaled by each factor (peak_flops,
+          hbm_bandwidth, hbm_capacity, scale_up_bandwidth, scale_out_bandwidth,
+          network_latency, scale_up_domain_size), or its variants (hardware vs software
+          collectives, overlap on/off, datatypes); CSV by default.
+  sensitivity  Elasticities of step time and MFU with respect to every hardware parameter
+          (d ln y / d ln p, central differences), largest first: what buys the most.
 
 Exit status:
   0  success
@@ -126,6 +135,10 @@ int run(const std::vector<std::string> &args)
         return commandBench(rest);
     if (args[0] == "search")
         return runSearch(rest);
+    if (args[0] == "sweep")
+        return runSweep(rest);
+    if (args[0] == "sensitivity")
+        return runSensitivity(rest);
     throw UsageError{"unknown command '" + args[0] + "'"};
 }
 

@@ -27,6 +27,10 @@ private slots:
     void usage();
     void helpAndVersion();
     void bench();
+    void evalMoeFormat();
+    void benchMoe();
+    void search();
+    void sweepAndSensitivity();
 
 private:
     struct Result {
@@ -207,6 +211,70 @@ void tst_Cli::bench()
     static const QRegularExpression last(QStringLiteral("^evaluations_per_second: [0-9]+(\\.[0-9]+)?$"));
     QVERIFY2(last.match(lines.last()).hasMatch(), qPrintable(lines.last()));
     QVERIFY(lines.last().section(QLatin1Char(' '), 1).toDouble() > 0);
+}
+
+void tst_Cli::evalMoeFormat()
+{
+    // A calculon-MoE execution (33 keys) prints calculon-MoE's 122 statistics.
+    const QString dir = QStringLiteral(TEST_DATA_DIR "/calculon-moe/cases/moe18_4096_fullflat_base/");
+    const Result r = run({QStringLiteral("eval"), QStringLiteral("--calculon"), dir + "model.json",
+                          dir + "execution.json", dir + "system.json"});
+    QCOMPARE(r.exitCode, 0);
+    const nlohmann::json out = nlohmann::json::parse(r.out.begin(), r.out.end());
+    const nlohmann::json expected = test::readJson((dir + "output.json").toStdString());
+    QCOMPARE(out.size(), expected.size() - 1); // no layers
+    QVERIFY(test::withinTolerance(out["total_time"].get<double>(), expected["total_time"].get<double>()));
+    QVERIFY(out.contains("ep_comm_exposed_time") && out.contains("baseblock_tp_recomm_time"));
+}
+
+void tst_Cli::benchMoe()
+{
+    const Result r = run({QStringLiteral("bench"), QStringLiteral("--moe"), QStringLiteral("--seconds"), QStringLiteral("0.2")});
+    QCOMPARE(r.exitCode, 0);
+    const QList<QByteArray> lines = r.out.trimmed().split('\n');
+    QVERIFY(lines.first().contains("moe18_4096_fullflat_base"));
+    QVERIFY(QRegularExpression(QStringLiteral("^evaluations_per_second: [0-9.]+$")).match(QString::fromUtf8(lines.last())).hasMatch());
+}
+
+void tst_Cli::search()
+{
+    // The reference's output shape, best first, and the summary as the last stderr line.
+    const QString model = QString::fromStdString(test::caseFile(QStringLiteral("05_val_turing-530B_full"), "model.json"));
+    const QString system = QString::fromStdString(test::caseFile(kCase, "system.json"));
+    const Result r = run({QStringLiteral("search"), QStringLiteral("--calculon"), model, QStringLiteral("5128"),
+                          QStringLiteral("2520"), QStringLiteral("float8"), system, QStringLiteral("--top"),
+                          QStringLiteral("3"), QStringLiteral("-m")});
+    QCOMPARE(r.exitCode, 0);
+    const nlohmann::json out = nlohmann::json::parse(r.out.begin(), r.out.end());
+    const nlohmann::json expected = test::readJson(TEST_DATA_DIR "/calculon/loe/loe_turing-530B_5128_h100fp8_top10.json");
+    QCOMPARE(out.size(), std::size_t{3});
+    for (const char *rank : {"0", "1", "2"}) {
+        QVERIFY2(out[rank]["execution"] == expected[rank]["execution"], out[rank]["execution"].dump().c_str());
+        QCOMPARE(out[rank]["stats"].size(), expected[rank]["stats"].size());
+    }
+    const QString last = QString::fromUtf8(r.err.trimmed()).split(QLatin1Char('\n')).last();
+    QVERIFY2(QRegularExpression(QStringLiteral("^configurations: 8832, valid: 1760, seconds: [0-9.]+, "
+                                               "configurations_per_second: [0-9]+$")).match(last).hasMatch(),
+             qPrintable(last));
+}
+
+void tst_Cli::sweepAndSensitivity()
+{
+    const QStringList files = evalArguments(kCase).mid(1); // --calculon M E S
+    Result r = run(QStringList{QStringLiteral("sweep")} + files + QStringList{QStringLiteral("--axis"),
+                   QStringLiteral("hbm_bandwidth"), QStringLiteral("--factors"), QStringLiteral("1,2")});
+    QCOMPARE(r.exitCode, 0);
+    QList<QByteArray> lines = r.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 3);
+    QVERIFY(lines[0].startsWith("x,label,ok,total_time"));
+    const nlohmann::json expected = test::readJson(test::caseFile(kCase, "output.json"));
+    QVERIFY(test::withinTolerance(lines[1].split(',')[3].toDouble(), expected["total_time"].get<double>()));
+    r = run(QStringList{QStringLiteral("sensitivity")} + files);
+    QCOMPARE(r.exitCode, 0);
+    lines = r.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 8); // header + 7 parameters
+    r = run(QStringList{QStringLiteral("sweep")} + files + QStringList{QStringLiteral("--axis"), QStringLiteral("nonsense")});
+    QCOMPARE(r.exitCode, 2);
 }
 
 QTEST_GUILESS_MAIN(tst_Cli)
