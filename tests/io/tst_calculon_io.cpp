@@ -132,9 +132,12 @@ void tst_CalculonIo::rejectsBadInput_data()
     row("net must_be_filled string", "system", "set", "/networks/0/must_be_filled", R"("yes")", "system", "/networks/0/must_be_filled", "expected true or false");
     row("net p2p offset not null", "system", "set", "/networks/1/ops/p2p/1", "0", "system", "/networks/1/ops/p2p/1", "expected null, got 0");
     row("net collective offset null", "system", "set", "/networks/0/ops/all_reduce/1", "null", "system", "/networks/0/ops/all_reduce/1", "expected a number, got null");
-    row("net op not a pair", "system", "set", "/networks/0/ops/all_gather", "[1]", "system", "/networks/0/ops/all_gather", "array of 2 elements");
+    row("net op not a pair", "system", "set", "/networks/0/ops/all_gather", "[1]", "system", "/networks/0/ops/all_gather", "expected [scalar, offset]");
+    row("p2p op with 4 values", "system", "set", "/networks/0/ops/p2p", "[1, null, 0.5, 1]", "system", "/networks/0/ops/p2p", "expected [scalar, null] or [scalar, null, efficiency]");
+    row("all_to_all with an offset", "system", "set", "/networks/0/ops/all_to_all", "[1, 0]", "system", "/networks/0/ops/all_to_all/1", "null");
+    row("all_to_all efficiency out of range", "system", "set", "/networks/0/ops/all_to_all", "[1, null, 1.5]", "system", "/networks/0/ops/all_to_all/2", "(0, 1]");
     row("net missing op", "system", "remove", "/networks/0/ops/all_gather", "", "system", "/networks/0/ops", "missing key \"all_gather\"");
-    row("net unknown op", "system", "set", "/networks/0/ops/all_to_all", "[1, 0]", "system", "/networks/0/ops/all_to_all", "unknown key");
+    row("net unknown op", "system", "set", "/networks/0/ops/broadcast", "[1, 0]", "system", "/networks/0/ops/broadcast", "unknown key");
 
     // Files.
     row("bad JSON syntax", "execution", "raw", "", R"({"num_procs": 4096,,})", "execution", "/", "invalid JSON");
