@@ -2,4 +2,6 @@
 target_sources(gapstudio_model PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/resolve.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/compile.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_blocks.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_files.cpp
 )

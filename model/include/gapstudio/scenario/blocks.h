@@ -13,6 +13,25 @@
 #include <optional>
 #include <string>
 
+namespace gapstudio::model {
+// Equality of the model's input parts that blocks hold, so that the blocks' defaulted
+// operator== exist (calculon_inputs.h declares none). Exact: doubles compare with ==.
+[[nodiscard]] inline bool operator==(const EfficiencyTable &a, const EfficiencyTable &b) noexcept
+{
+    return a.rows == b.rows;
+}
+[[nodiscard]] inline bool operator==(const MemoryTier &a, const MemoryTier &b) noexcept
+{
+    return a.capacity_B == b.capacity_B && a.bandwidth_Bps == b.bandwidth_Bps && a.efficiency == b.efficiency;
+}
+[[nodiscard]] inline bool operator==(const NetworkOp &a, const NetworkOp &b) noexcept
+{
+    return a.scalar == b.scalar && a.offset == b.offset && a.efficiency == b.efficiency;
+}
+/// Every field of the execution (defined in model/src/scenario/compile.cpp).
+[[nodiscard]] bool operator==(const Execution &a, const Execution &b) noexcept;
+} // namespace gapstudio::model
+
 namespace gapstudio::scenario {
 
 /// Identity and provenance of a block (the preset file header without fileType/version).

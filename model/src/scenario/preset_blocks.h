@@ -1,0 +1,43 @@
+#pragma once
+// Private to the preset JSON code: the bodies of the block formats (everything but fileType and
+// version), shared by the preset files and the inline blocks of a scenario file.
+
+#include "gapstudio/scenario/blocks.h"
+#include "io/json_cursor.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <initializer_list>
+#include <string_view>
+
+namespace gapstudio::io::detail {
+
+/// Requires an object with every key of `required` and no key outside `required` + `optional`.
+void requireKeys(const JsonCursor &cursor, std::initializer_list<std::string_view> required,
+                 std::initializer_list<std::string_view> optional = {});
+
+/// The header keys of a whole file and of an inline block.
+inline constexpr std::array<std::string_view, 5> kFileHeader = {"fileType", "version", "id", "name", "source"};
+inline constexpr std::array<std::string_view, 3> kInlineHeader = {"id", "name", "source"};
+
+// Parse a body: `cursor` is the block object, `header` the header keys it must carry.
+scenario::Gpu parseGpuBody(const JsonCursor &cursor, bool wholeFile);
+scenario::Interconnect parseInterconnectBody(const JsonCursor &cursor, bool wholeFile);
+scenario::Topology parseTopologyBody(const JsonCursor &cursor, bool wholeFile);
+scenario::Llm parseLlmBody(const JsonCursor &cursor, bool wholeFile);
+scenario::Layout parseLayoutBody(const JsonCursor &cursor, bool wholeFile);
+scenario::BlockInfo parseInfo(const JsonCursor &cursor);
+
+// Write a body after `out`'s existing keys (the header is the caller's).
+void writeInfo(nlohmann::ordered_json &out, const scenario::BlockInfo &info);
+void writeBody(nlohmann::ordered_json &out, const scenario::Gpu &gpu);
+void writeBody(nlohmann::ordered_json &out, const scenario::Interconnect &link);
+void writeBody(nlohmann::ordered_json &out, const scenario::Topology &topology);
+void writeBody(nlohmann::ordered_json &out, const scenario::Llm &llm);
+void writeBody(nlohmann::ordered_json &out, const scenario::Layout &layout);
+
+/// A plain number as written: whole numbers as JSON integers, others in shortest form.
+nlohmann::ordered_json plainNumber(double value);
+
+} // namespace gapstudio::io::detail

@@ -1,0 +1,302 @@
+// Whole GapStudio files (preset_json.h): header, migration chain, scenario files and the preset
+// library. The block bodies are in preset_blocks.cpp.
+#include "gapstudio/io/preset_json.h"
+
+#include "scenario/preset_blocks.h"
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <vector>
+
+namespace gapstudio::io {
+
+using detail::JsonCursor;
+
+namespace {
+
+constexpr std::array<const char *, 6> kFileTypes = {"gapstudio.gpu",    "gapstudio.interconnect", "gapstudio.topology",
+                                                    "gapstudio.llm",    "gapstudio.layout",       "gapstudio.scenario"};
+
+// ---- Migration chain ---------------------------------------------------------------------------
+// kMigrations[i] turns a file of version kPresetMinVersion + i into version kPresetMinVersion + i + 1.
+// Each step is a pure function of the JSON (it may look at "fileType" to treat kinds differently)
+// and sets "version" itself. Version 1 is the first published format, so the chain is empty; a
+// format change adds one step here and bumps kPresetVersion, and nothing else reads old versions.
+using Migration = std::function<nlohmann::json(nlohmann::json)>;
+const std::vector<Migration> kMigrations = {};
+static_assert(kPresetMinVersion <= kPresetVersion);
+
+/// The header's kind, from "fileType" (which must be a GapStudio file type).
+PresetKind kindOf(const JsonCursor &root)
+{
+    root.requireObject();
+    const JsonCursor type = root["fileType"];
+    const std::string text = type.string();
+    for (std::size_t i = 0; i < kFileTypes.size(); ++i)
+        if (text == kFileTypes[i])
+            return static_cast<PresetKind>(i);
+    type.fail("unknown file type \"" + text + "\" (expected gapstudio.gpu, gapstudio.interconnect, "
+              "gapstudio.topology, gapstudio.llm, gapstudio.layout or gapstudio.scenario)");
+}
+
+nlohmann::ordered_json header(PresetKind kind, const scenario::BlockInfo &info)
+{
+    nlohmann::ordered_json out;
+    out["fileType"] = presetFileType(kind);
+    out["version"] = kPresetVersion;
+    detail::writeInfo(out, info);
+    return out;
+}
+
+template <typename Block> nlohmann::ordered_json wholeFile(PresetKind kind, const Block &block)
+{
+    nlohmann::ordered_json out = header(kind, block.info);
+    detail::writeBody(out, block);
+    return out;
+}
+
+template <typename Block>
+void writeBlockRef(nlohmann::ordered_json &out, const char *key, const scenario::BlockRef<Block> &ref)
+{
+    if (ref.inlineBlock) {
+        nlohmann::ordered_json block;
+        detail::writeInfo(block, ref.inlineBlock->info);
+        detail::writeBody(block, *ref.inlineBlock);
+        out[key] = block;
+    } else if (!ref.presetId.empty()) {
+        out[key] = ref.presetId;
+    }
+}
+
+template <typename Block, typename Parse>
+scenario::BlockRef<Block> parseBlockRef(const JsonCursor &cursor, Parse parse)
+{
+    scenario::BlockRef<Block> ref;
+    if (cursor.value().is_string()) {
+        ref.presetId = cursor.string();
+        if (ref.presetId.empty())
+            cursor.fail("expected a preset id or an inline block, got an empty string");
+    } else if (cursor.value().is_object()) {
+        ref.inlineBlock = parse(cursor, false);
+    } else {
+        cursor.fail("expected a preset id (string) or an inline block (object), got " + detail::describe(cursor.value()));
+    }
+    return ref;
+}
+
+void writeText(const std::string &text, const std::string &path)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out)
+        throw InputError(path, "/", "cannot write the file");
+}
+
+} // namespace
+
+const char *presetFileType(PresetKind kind) noexcept
+{
+    return kFileTypes[static_cast<std::size_t>(kind)];
+}
+
+nlohmann::json migratePreset(nlohmann::json json, PresetKind kind, const std::string &file)
+{
+    {
+        const JsonCursor root(json, file);
+        const PresetKind actual = kindOf(root);
+        if (actual != kind)
+            root["fileType"].fail("expected \"" + std::string(presetFileType(kind)) + "\", got \""
+                                  + presetFileType(actual) + "\"");
+        const JsonCursor versionCursor = root["version"];
+        const std::int64_t version = versionCursor.integer();
+        if (version > kPresetVersion)
+            versionCursor.fail("File version " + std::to_string(version) + " is newer than the supported version "
+                               + std::to_string(kPresetVersion));
+        if (version < kPresetMinVersion)
+            versionCursor.fail("File version " + std::to_string(version) + " is no longer supported (the oldest "
+                               "supported version is " + std::to_string(kPresetMinVersion) + ")");
+    }
+    while (json["version"].get<std::int64_t>() < kPresetVersion) {
+        const auto step = static_cast<std::size_t>(json["version"].get<std::int64_t>() - kPresetMinVersion);
+        json = kMigrations.at(step)(std::move(json));
+    }
+    return json;
+}
+
+scenario::Gpu parseGpu(const nlohmann::json &json, const std::string &file)
+{
+    return detail::parseGpuBody(JsonCursor(json, file), true);
+}
+scenario::Interconnect parseInterconnect(const nlohmann::json &json, const std::string &file)
+{
+    return detail::parseInterconnectBody(JsonCursor(json, file), true);
+}
+scenario::Topology parseTopology(const nlohmann::json &json, const std::string &file)
+{
+    return detail::parseTopologyBody(JsonCursor(json, file), true);
+}
+scenario::Llm parseLlm(const nlohmann::json &json, const std::string &file)
+{
+    return detail::parseLlmBody(JsonCursor(json, file), true);
+}
+scenario::Layout parseLayout(const nlohmann::json &json, const std::string &file)
+{
+    return detail::parseLayoutBody(JsonCursor(json, file), true);
+}
+
+scenario::Scenario parseScenario(const nlohmann::json &json, const std::string &file)
+{
+    const JsonCursor c(json, file);
+    detail::requireKeys(c, {"fileType", "version", "id", "name", "source", "gpu", "scale_up", "topology", "llm",
+                            "layout", "gpu_count"},
+                        {"scale_out", "overrides"});
+    scenario::Scenario s;
+    s.info = detail::parseInfo(c);
+    s.gpu = parseBlockRef<scenario::Gpu>(c["gpu"], detail::parseGpuBody);
+    s.scaleUp = parseBlockRef<scenario::Interconnect>(c["scale_up"], detail::parseInterconnectBody);
+    if (json.contains("scale_out"))
+        s.scaleOut = parseBlockRef<scenario::Interconnect>(c["scale_out"], detail::parseInterconnectBody);
+    s.topology = parseBlockRef<scenario::Topology>(c["topology"], detail::parseTopologyBody);
+    s.llm = parseBlockRef<scenario::Llm>(c["llm"], detail::parseLlmBody);
+    s.layout = parseBlockRef<scenario::Layout>(c["layout"], detail::parseLayoutBody);
+    s.gpuCount = c["gpu_count"].integerAtLeast(1);
+    if (json.contains("overrides")) {
+        const JsonCursor overrides = c["overrides"];
+        overrides.requireObject();
+        for (const auto &item : overrides.value().items()) {
+            const JsonCursor value = overrides[item.key()];
+            const auto &keys = scenario::overrideKeys();
+            if (std::none_of(keys.begin(), keys.end(), [&](const scenario::OverrideKey &k) { return item.key() == k.key; }))
+                value.fail("unknown override key \"" + item.key() + "\"");
+            s.overrides[item.key()] = value.number();
+        }
+    }
+    return s;
+}
+
+nlohmann::ordered_json toJson(const scenario::Gpu &gpu) { return wholeFile(PresetKind::Gpu, gpu); }
+nlohmann::ordered_json toJson(const scenario::Interconnect &link) { return wholeFile(PresetKind::Interconnect, link); }
+nlohmann::ordered_json toJson(const scenario::Topology &topology) { return wholeFile(PresetKind::Topology, topology); }
+nlohmann::ordered_json toJson(const scenario::Llm &llm) { return wholeFile(PresetKind::Llm, llm); }
+nlohmann::ordered_json toJson(const scenario::Layout &layout) { return wholeFile(PresetKind::Layout, layout); }
+
+nlohmann::ordered_json toJson(const scenario::Scenario &s)
+{
+    nlohmann::ordered_json out = header(PresetKind::Scenario, s.info);
+    writeBlockRef(out, "gpu", s.gpu);
+    writeBlockRef(out, "scale_up", s.scaleUp);
+    writeBlockRef(out, "scale_out", s.scaleOut);
+    writeBlockRef(out, "topology", s.topology);
+    writeBlockRef(out, "llm", s.llm);
+    writeBlockRef(out, "layout", s.layout);
+    out["gpu_count"] = s.gpuCount;
+    if (!s.overrides.empty()) {
+        nlohmann::ordered_json overrides = nlohmann::ordered_json::object();
+        for (const auto &[key, value] : s.overrides)
+            overrides[key] = detail::plainNumber(value);
+        out["overrides"] = overrides;
+    }
+    return out;
+}
+
+std::string toText(const nlohmann::ordered_json &json)
+{
+    return json.dump(4) + "\n";
+}
+
+PresetFile loadPresetFile(const std::string &path)
+{
+    const nlohmann::json raw = readJsonFile(path);
+    const PresetKind kind = kindOf(JsonCursor(raw, path));
+    const nlohmann::json json = migratePreset(raw, kind, path);
+    switch (kind) {
+    case PresetKind::Gpu: return parseGpu(json, path);
+    case PresetKind::Interconnect: return parseInterconnect(json, path);
+    case PresetKind::Topology: return parseTopology(json, path);
+    case PresetKind::Llm: return parseLlm(json, path);
+    case PresetKind::Layout: return parseLayout(json, path);
+    case PresetKind::Scenario: break;
+    }
+    return parseScenario(json, path);
+}
+
+nlohmann::ordered_json toJson(const PresetFile &preset)
+{
+    return std::visit([](const auto &block) { return toJson(block); }, preset);
+}
+
+void savePresetFile(const PresetFile &preset, const std::string &path)
+{
+    writeText(toText(toJson(preset)), path);
+}
+
+scenario::Scenario loadScenario(const std::string &path)
+{
+    const nlohmann::json json = migratePreset(readJsonFile(path), PresetKind::Scenario, path);
+    return parseScenario(json, path);
+}
+
+void saveScenario(const scenario::Scenario &scenario, const std::string &path)
+{
+    writeText(toText(toJson(scenario)), path);
+}
+
+scenario::PresetLibrary loadPresetLibrary(const std::string &directory)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::is_directory(directory, ec))
+        throw InputError(directory, "/", "not a directory of presets");
+    std::vector<std::string> files;
+    for (auto it = fs::recursive_directory_iterator(directory, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+        if (it->is_regular_file() && it->path().extension() == ".json")
+            files.push_back(it->path().string());
+    }
+    if (ec)
+        throw InputError(directory, "/", "cannot list the directory: " + ec.message());
+    std::sort(files.begin(), files.end()); // deterministic order, so duplicate errors are stable
+
+    scenario::PresetLibrary library;
+    std::map<std::pair<int, std::string>, std::string> seen; // (kind, id) -> file
+    const auto add = [&](auto &map, PresetKind kind, auto block, const std::string &file) {
+        const auto [it, inserted] = seen.emplace(std::pair{static_cast<int>(kind), block.info.id}, file);
+        if (!inserted)
+            throw InputError(file, "/id", "duplicate " + std::string(presetFileType(kind)) + " id \"" + block.info.id
+                                              + "\" (also in " + it->second + ")");
+        map.emplace(block.info.id, std::move(block));
+    };
+    for (const std::string &file : files) {
+        PresetFile preset = loadPresetFile(file);
+        if (auto *gpu = std::get_if<scenario::Gpu>(&preset))
+            add(library.gpus, PresetKind::Gpu, std::move(*gpu), file);
+        else if (auto *link = std::get_if<scenario::Interconnect>(&preset))
+            add(library.interconnects, PresetKind::Interconnect, std::move(*link), file);
+        else if (auto *topology = std::get_if<scenario::Topology>(&preset))
+            add(library.topologies, PresetKind::Topology, std::move(*topology), file);
+        else if (auto *llm = std::get_if<scenario::Llm>(&preset))
+            add(library.llms, PresetKind::Llm, std::move(*llm), file);
+        else if (auto *layout = std::get_if<scenario::Layout>(&preset))
+            add(library.layouts, PresetKind::Layout, std::move(*layout), file);
+        // scenario files are designs, not presets: skipped
+    }
+    return library;
+}
+
+scenario::CompiledScenario compileScenarioFile(const scenario::Scenario &scenario,
+                                               const scenario::PresetLibrary &library, const std::string &file)
+{
+    scenario::CompileResult result = scenario::compile(scenario, library);
+    if (!result.compiled) {
+        const model::Diagnostic &first = result.diagnostics.front();
+        throw InputError(file, "/" + first.field, first.message);
+    }
+    return std::move(*result.compiled);
+}
+
+} // namespace gapstudio::io
