@@ -1,0 +1,192 @@
+// The shipped preset library (issue 4): every file loads, round-trips byte for byte and cites a
+// source; bad files give one-line errors naming the file and the JSON pointer.
+//
+// After a deliberate format change, GAPSTUDIO_REWRITE_PRESETS=1 tst_presets rewrites every
+// preset in its canonical form (what save produces) before checking.
+#include "gapstudio/io/preset_json.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+using namespace gapstudio;
+
+namespace {
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QStringList presetFiles()
+{
+    QStringList files;
+    QDirIterator it(QStringLiteral(PRESETS_DIR), {QStringLiteral("*.json")}, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        files << it.next();
+    files.sort();
+    return files;
+}
+
+std::string sourceOf(const io::PresetFile &preset)
+{
+    return std::visit([](const auto &block) { return block.info.source; }, preset);
+}
+
+} // namespace
+
+class tst_Presets : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir mDir;
+
+    /// Writes `text` to a file in the temporary directory and returns its path.
+    std::string write(const char *name, const std::string &text)
+    {
+        const QString path = mDir.filePath(QString::fromUtf8(name));
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly))
+            return {};
+        file.write(text.data(), static_cast<qint64>(text.size()));
+        return path.toStdString();
+    }
+
+private slots:
+    void everyPreset_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const QString &path : presetFiles())
+            QTest::newRow(qPrintable(QDir(QStringLiteral(PRESETS_DIR)).relativeFilePath(path))) << path;
+    }
+    void everyPreset()
+    {
+        QFETCH(QString, path);
+        if (qEnvironmentVariableIsSet("GAPSTUDIO_REWRITE_PRESETS"))
+            io::savePresetFile(io::loadPresetFile(path.toStdString()), path.toStdString());
+        const io::PresetFile preset = io::loadPresetFile(path.toStdString());
+        QVERIFY(!sourceOf(preset).empty());
+        const std::string saved = io::toText(io::toJson(preset));
+        QCOMPARE(QString::fromStdString(saved), QString::fromUtf8(readAll(path)));
+        // And the struct survives another trip.
+        const std::string again = write("again.json", saved);
+        QVERIFY(io::loadPresetFile(again) == preset);
+    }
+
+    void libraryLoads()
+    {
+        const scenario::PresetLibrary library = io::loadPresetLibrary(PRESETS_DIR);
+        QCOMPARE(library.gpus.size(), std::size_t{11});
+        QVERIFY(library.interconnects.size() >= 11);
+        QVERIFY(library.topologies.size() >= 6);
+        QVERIFY(library.llms.size() >= 12);
+        QVERIFY(library.layouts.count("moe18-4096-fullflat-base"));
+        // Every shipped scenario compiles against the library.
+        for (const QString &path : presetFiles()) {
+            if (!path.endsWith(QLatin1String(".gapstudio.json")))
+                continue;
+            const scenario::Scenario s = io::loadScenario(path.toStdString());
+            const scenario::CompileResult result = scenario::compile(s, library);
+            QVERIFY2(result.compiled, qPrintable(path));
+        }
+    }
+
+    void badFiles_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("pointer");
+        QTest::addColumn<QString>("message");
+        const QString link = QStringLiteral(R"({"fileType": "gapstudio.interconnect", "version": %1, "id": "x", "name": "x",
+            "source": "s", "bandwidth_GBps": %2, "latency_us": 1, "efficiency": 0.9, "all_to_all_efficiency": 0,
+            "in_network_reduction": false, "processor_usage": 0.02, "max_domain_size": 0%3})");
+        QTest::newRow("unknown key") << link.arg(1).arg(100).arg(QStringLiteral(R"(, "bandwith_GBps": 1)"))
+                                     << "/bandwith_GBps" << "unknown key";
+        QTest::newRow("wrong type") << link.arg(1).arg(QStringLiteral("\"fast\"")).arg(QString())
+                                    << "/bandwidth_GBps" << "expected a number";
+        QTest::newRow("negative bandwidth") << link.arg(1).arg(-5).arg(QString()) << "/bandwidth_GBps"
+                                            << "expected a number in (0, inf), got -5";
+        QTest::newRow("version too new") << link.arg(7).arg(100).arg(QString()) << "/version"
+                                         << "File version 7 is newer than the supported version 1";
+        QTest::newRow("version too old") << link.arg(0).arg(100).arg(QString()) << "/version"
+                                         << "File version 0 is no longer supported";
+        const QString scenario = QStringLiteral(R"({"fileType": "gapstudio.scenario", "version": 1, "id": "s",
+            "name": "s", "source": "s", "gpu": "nvidia-a100-80gb", "scale_up": "nvlink3", "scale_out": "infiniband-hdr",
+            "topology": "two-tier-8", "llm": %1, "layout": "val01-megatron-22b-8gpu-full", "gpu_count": %2})");
+        QTest::newRow("zero GPUs") << scenario.arg(QStringLiteral("\"megatron-22b\"")).arg(0) << "/gpu_count"
+                                   << "expected an integer >= 1";
+        QTest::newRow("missing preset") << scenario.arg(QStringLiteral("\"megatron-23b\"")).arg(8) << "/llm"
+                                        << "no LLM preset with id \"megatron-23b\"";
+        QTest::newRow("inline block key") << scenario.arg(QStringLiteral(R"({"id": "m", "name": "m", "source": "s",
+            "hidden": 1024, "feedforward": 4096, "seq_size": 2048, "attn_heads": 16, "head_size": 64, "kv_heads": 3,
+            "num_blocks": 8, "vocab_size": 1000, "num_experts": 1, "top_k": 1, "activation": "gelu"})")).arg(8)
+                                          << "/llm/kv_heads" << "do not divide";
+    }
+    void badFiles()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, pointer);
+        QFETCH(QString, message);
+        const std::string path = write("bad.json", text.toStdString());
+        try {
+            const io::PresetFile preset = io::loadPresetFile(path);
+            if (const auto *s = std::get_if<scenario::Scenario>(&preset))
+                (void)io::compileScenarioFile(*s, io::loadPresetLibrary(PRESETS_DIR), path);
+            QFAIL("no error");
+        } catch (const io::InputError &error) {
+            const QString what = QString::fromUtf8(error.what());
+            QCOMPARE(QString::fromStdString(error.file()), QString::fromStdString(path));
+            QCOMPARE(QString::fromStdString(error.jsonPointer()), pointer);
+            QVERIFY2(what.contains(message), qPrintable(what));
+            QVERIFY(what.startsWith(QString::fromStdString(path) + QStringLiteral(": ") + pointer + QStringLiteral(": ")));
+            QVERIFY(!what.contains(QLatin1Char('\n')));
+        }
+    }
+
+    void duplicateIds()
+    {
+        QTemporaryDir dir;
+        const QByteArray text = readAll(QStringLiteral(PRESETS_DIR "/topologies/two-tier-8.json"));
+        for (const char *name : {"/a.json", "/b.json"}) {
+            QFile file(dir.path() + QLatin1String(name));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(text);
+        }
+        try {
+            (void)io::loadPresetLibrary(dir.path().toStdString());
+            QFAIL("no error");
+        } catch (const io::InputError &error) {
+            QCOMPARE(QString::fromStdString(error.jsonPointer()), QStringLiteral("/id"));
+            QVERIFY(QString::fromUtf8(error.what()).contains(QLatin1String("duplicate")));
+        }
+    }
+
+    void scenarioRoundTripWithInlineBlocksAndOverrides()
+    {
+        const scenario::PresetLibrary library = io::loadPresetLibrary(PRESETS_DIR);
+        scenario::Scenario s;
+        s.info = {"mine", "My design", "GapStudio test"};
+        s.gpu.inlineBlock = library.gpus.at("nvidia-b200");
+        s.scaleUp.presetId = "nvlink5";
+        s.scaleOut.presetId = "roce-800g";
+        s.topology.presetId = "two-tier-72";
+        s.llm.inlineBlock = library.llms.at("llama3-70b");
+        s.layout.presetId = "case18-gpt3-175b-4096-fp8";
+        s.gpuCount = 4096;
+        s.overrides = {{"gpu.hbm_bandwidth_GBps", 9000.5}, {"llm.seq_size", 4096}};
+        const std::string text = io::toText(io::toJson(s));
+        const std::string path = write("mine.gapstudio.json", text);
+        const scenario::Scenario loaded = io::loadScenario(path);
+        QVERIFY(loaded == s);
+        QCOMPARE(io::toText(io::toJson(loaded)), text);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Presets)
+#include "tst_presets.moc"
