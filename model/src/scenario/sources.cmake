@@ -4,4 +4,5 @@ target_sources(gapstudio_model PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/compile.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_blocks.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_files.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/hf_import.cpp
 )

@@ -1,0 +1,121 @@
+// Hugging Face config.json -> llm block (hf_import.h). Keys follow transformers' configuration
+// classes: LlamaConfig, MixtralConfig, DeepseekV3Config (names as in their config.json files).
+#include "gapstudio/scenario/hf_import.h"
+
+#include "gapstudio/io/calculon_json.h"
+#include "io/json_cursor.h"
+
+#include <nlohmann/json.hpp>
+
+namespace gapstudio::scenario {
+
+using io::detail::JsonCursor;
+
+namespace {
+
+bool has(const nlohmann::json &config, const char *key)
+{
+    return config.contains(key) && !config[key].is_null();
+}
+
+std::int64_t positive(const JsonCursor &root, const char *key)
+{
+    return root[key].integerAtLeast(1);
+}
+
+} // namespace
+
+HfImport importHuggingFaceConfig(const nlohmann::json &config, const std::string &file, const std::string &id,
+                                 const std::string &name)
+{
+    const JsonCursor root(config, file);
+    root.requireObject();
+    HfImport out;
+    std::vector<std::string> &notes = out.approximations;
+    Llm &llm = out.llm;
+    llm.info = {id, name, "Imported from Hugging Face config.json (" + file + ") by gapstudio-cli import-hf"};
+
+    llm.hidden = positive(root, "hidden_size");
+    llm.numBlocks = positive(root, "num_hidden_layers");
+    llm.attnHeads = positive(root, "num_attention_heads");
+    llm.vocabSize = positive(root, "vocab_size");
+    llm.seqSize = positive(root, "max_position_embeddings");
+    notes.push_back("seq_size is max_position_embeddings (" + std::to_string(llm.seqSize)
+                    + "), the longest context; pre-training usually used a shorter sequence");
+
+    llm.kvHeads = llm.attnHeads;
+    if (has(config, "num_key_value_heads")) {
+        llm.kvHeads = root["num_key_value_heads"].integerAtLeast(1);
+        if (llm.kvHeads > llm.attnHeads || llm.attnHeads % llm.kvHeads != 0)
+            root["num_key_value_heads"].fail(std::to_string(llm.kvHeads) + " does not divide num_attention_heads = "
+                                             + std::to_string(llm.attnHeads));
+    }
+
+    // Multi-head latent attention (DeepSeek-V2/V3): low-rank K/V and Q projections.
+    const bool mla = has(config, "kv_lora_rank");
+    if (has(config, "head_dim")) {
+        llm.headSize = positive(root, "head_dim");
+    } else if (mla && has(config, "v_head_dim")) {
+        llm.headSize = positive(root, "v_head_dim");
+    } else {
+        if (llm.hidden % llm.attnHeads != 0)
+            root["hidden_size"].fail("no head_dim, and hidden_size is not divisible by num_attention_heads");
+        llm.headSize = llm.hidden / llm.attnHeads;
+    }
+    if (mla)
+        notes.push_back("multi-head latent attention (kv_lora_rank " + config["kv_lora_rank"].dump()
+                        + ") is modelled as multi-head attention with " + std::to_string(llm.attnHeads) + " heads of "
+                        + std::to_string(llm.headSize) + "; the low-rank projections and the rope dimensions are not");
+
+    // Experts: Mixtral's num_local_experts or DeepSeek's n_routed_experts.
+    const char *expertsKey = has(config, "num_local_experts") ? "num_local_experts"
+                             : has(config, "n_routed_experts") ? "n_routed_experts"
+                                                               : nullptr;
+    if (expertsKey) {
+        llm.numExperts = positive(root, expertsKey);
+        llm.topK = positive(root, "num_experts_per_tok");
+        if (llm.topK > llm.numExperts)
+            root["num_experts_per_tok"].fail("exceeds " + std::string(expertsKey) + " = "
+                                             + std::to_string(llm.numExperts));
+    }
+    if (llm.isMoe() && has(config, "moe_intermediate_size"))
+        llm.feedforward = positive(root, "moe_intermediate_size");
+    else
+        llm.feedforward = positive(root, "intermediate_size");
+
+    const std::string act = has(config, "hidden_act") ? root["hidden_act"].string() : "gelu";
+    if (act == "silu" || act == "swiglu" || act == "swish") {
+        llm.activation = model::ActivationFunction::Silu;
+        if (!llm.isMoe())
+            notes.push_back("SwiGLU MLP of a dense model: the dense block has two matrices of width "
+                            + std::to_string(llm.feedforward) + ", the gate matrix is not modelled");
+    } else if (act.rfind("gelu", 0) == 0) {
+        llm.activation = model::ActivationFunction::Gelu;
+    } else {
+        root["hidden_act"].fail("unsupported activation \"" + act + "\" (expected silu or gelu)");
+    }
+    if (!has(config, "hidden_act"))
+        notes.push_back("no hidden_act: GeLU assumed");
+
+    if (has(config, "n_shared_experts") && config["n_shared_experts"].is_number_integer()
+        && config["n_shared_experts"].get<std::int64_t>() > 0)
+        notes.push_back(config["n_shared_experts"].dump() + " shared expert(s) per MoE layer are not modelled");
+    if (has(config, "first_k_dense_replace") && config["first_k_dense_replace"].is_number_integer()
+        && config["first_k_dense_replace"].get<std::int64_t>() > 0)
+        notes.push_back("the first " + config["first_k_dense_replace"].dump()
+                        + " layers are dense in the original; all layers are modelled as MoE layers");
+    if (has(config, "moe_layer_freq") && config["moe_layer_freq"] != 1)
+        notes.push_back("moe_layer_freq " + config["moe_layer_freq"].dump() + ": every layer is modelled as an MoE layer");
+    if (has(config, "num_nextn_predict_layers") && config["num_nextn_predict_layers"] != 0)
+        notes.push_back("multi-token-prediction modules are not modelled");
+    if (has(config, "sliding_window"))
+        notes.push_back("sliding-window attention (" + config["sliding_window"].dump()
+                        + ") is modelled as full attention");
+    if (has(config, "q_lora_rank"))
+        notes.push_back("the low-rank query projection (q_lora_rank " + config["q_lora_rank"].dump()
+                        + ") is modelled as a full projection");
+    notes.push_back("embeddings and the output layer are not part of the time model (vocab_size is for counts)");
+    return out;
+}
+
+} // namespace gapstudio::scenario
