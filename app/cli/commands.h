@@ -20,6 +20,19 @@ struct UsageError {
 [[nodiscard]] int runEval(const std::string &modelPath, const std::string &executionPath,
                           const std::string &systemPath, bool withLayers);
 
+/// `eval SCENARIO.gapstudio.json [--reference-quirks] [--presets DIR] [--layers]`: a native
+/// design compiled from presets; the same statistics as the --calculon form (122 for MoE LLMs).
+/// Corrected model unless `referenceQuirks`; empty `presetsDir` = defaultPresetsDirectory().
+[[nodiscard]] int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks,
+                                  const std::string &presetsDir, bool withLayers);
+
+/// The shipped presets: `../share/gapstudio/presets` next to the installed executable, else the
+/// source tree's presets/ (a developer build).
+[[nodiscard]] std::string defaultPresetsDirectory();
+
+/// `import-hf config.json [--id ID] [--name NAME]`: an llm preset on stdout, approximations on stderr.
+[[nodiscard]] int runImportHf(const std::vector<std::string> &args);
+
 /// `bench [--moe] [--seconds S]`: evaluations per second of benchCase() (or moeBenchCase())
 /// on one thread.
 [[nodiscard]] int runBench(double seconds, bool moe);

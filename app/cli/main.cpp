@@ -16,6 +16,8 @@ namespace {
 using namespace gapstudio::cli;
 
 constexpr const char *kUsage = R"(usage: gapstudio-cli eval --calculon MODEL.json EXECUTION.json SYSTEM.json [--layers]
+       gapstudio-cli eval SCENARIO.gapstudio.json [--reference-quirks] [--presets DIR] [--layers]
+       gapstudio-cli import-hf CONFIG.json [--id ID] [--name NAME]
        gapstudio-cli bench [--moe] [--seconds S]
        gapstudio-cli search --calculon MODEL.json NUM_PROCS MAX_BATCH DATATYPE SYSTEM.json
                             [--top N] [-m] [--no-tp-overlap] [--no-dp-overlap] [-f true|false|both]
@@ -33,6 +35,13 @@ Commands:
           --layers also prints "layers", one record per layer of a transformer block.
           An execution file in the calculon-MoE format (33 keys, with "model_MoE") is
           evaluated as that reference and prints its 122 statistics.
+          With a SCENARIO.gapstudio.json instead, the design is compiled from the preset
+          library (--presets DIR; default: the installed share/gapstudio/presets, else the
+          source tree's presets/) and evaluated with the corrected model, or with the
+          reference's quirks under --reference-quirks; MoE LLMs print the 122 statistics.
+  import-hf  Turn a Hugging Face config.json into an llm preset (stdout); what it had to
+          approximate (latent attention, shared experts, dense first layers, ...) goes to
+          stderr as "approximation: ..." lines.
   bench   Evaluate a built-in configuration (reference case 18: gpt3-175B on 4096 H100,
           fp8; with --moe the calculon-MoE case gpt-1.8T on 4096 FullFlat GPUs) repeatedly
           on one thread for S seconds (default 3) and print the rate; the last line is
@@ -66,10 +75,19 @@ int commandEval(const std::vector<std::string> &args)
     std::vector<std::string> paths;
     bool calculon = false;
     bool layers = false;
+    bool referenceQuirks = false;
+    std::string presetsDir;
+    std::vector<std::string> scenarios;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &arg = args[i];
         if (arg == "--layers") {
             layers = true;
+        } else if (arg == "--reference-quirks") {
+            referenceQuirks = true;
+        } else if (arg == "--presets") {
+            if (i + 1 >= args.size())
+                throw UsageError{"--presets needs a directory"};
+            presetsDir = args[++i];
         } else if (arg == "--calculon") {
             if (calculon)
                 throw UsageError{"--calculon given twice"};
@@ -81,12 +99,18 @@ int commandEval(const std::vector<std::string> &args)
             }
         } else if (arg.rfind("-", 0) == 0) {
             throw UsageError{"unknown option '" + arg + "' for eval"};
+        } else if (!calculon && scenarios.empty()) {
+            scenarios.push_back(arg);
         } else {
             throw UsageError{"unexpected argument '" + arg + "'"};
         }
     }
+    if (calculon && (!scenarios.empty() || referenceQuirks || !presetsDir.empty()))
+        throw UsageError{"--calculon takes no scenario, --reference-quirks or --presets"};
+    if (!scenarios.empty())
+        return runEvalScenario(scenarios[0], referenceQuirks, presetsDir, layers);
     if (!calculon)
-        throw UsageError{"eval needs --calculon MODEL.json EXECUTION.json SYSTEM.json"};
+        throw UsageError{"eval needs --calculon MODEL.json EXECUTION.json SYSTEM.json or SCENARIO.gapstudio.json"};
     return runEval(paths[0], paths[1], paths[2], layers);
 }
 
@@ -135,6 +159,8 @@ int run(const std::vector<std::string> &args)
         return commandBench(rest);
     if (args[0] == "search")
         return runSearch(rest);
+    if (args[0] == "import-hf")
+        return runImportHf(rest);
     if (args[0] == "sweep")
         return runSweep(rest);
     if (args[0] == "sensitivity")

@@ -1,0 +1,50 @@
+// `gapstudio-cli import-hf config.json [--id ID] [--name NAME]`: an llm preset on stdout, the
+// approximations on stderr.
+#include "commands.h"
+
+#include "gapstudio/io/preset_json.h"
+#include "gapstudio/scenario/hf_import.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <iostream>
+
+namespace gapstudio::cli {
+
+int runImportHf(const std::vector<std::string> &args)
+{
+    std::string path, id, name;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string &arg = args[i];
+        if (arg == "--id" || arg == "--name") {
+            if (i + 1 >= args.size())
+                throw UsageError{arg + " needs a value"};
+            (arg == "--id" ? id : name) = args[++i];
+        } else if (arg.rfind("-", 0) == 0) {
+            throw UsageError{"unknown option '" + arg + "' for import-hf"};
+        } else if (path.empty()) {
+            path = arg;
+        } else {
+            throw UsageError{"unexpected argument '" + arg + "'"};
+        }
+    }
+    if (path.empty())
+        throw UsageError{"import-hf needs a config.json"};
+    if (id.empty()) {
+        // The model's folder names it (org/model/config.json), else the file's stem.
+        const std::filesystem::path p(path);
+        id = p.filename() == "config.json" && p.has_parent_path() && !p.parent_path().filename().empty()
+                 ? p.parent_path().filename().string()
+                 : p.stem().string();
+    }
+    if (name.empty())
+        name = id;
+    const scenario::HfImport imported = scenario::importHuggingFaceConfig(io::readJsonFile(path), path, id, name);
+    for (const std::string &note : imported.approximations)
+        std::cerr << "approximation: " << note << '\n';
+    std::cout << io::toText(io::toJson(imported.llm)) << std::flush;
+    return kExitOk;
+}
+
+} // namespace gapstudio::cli

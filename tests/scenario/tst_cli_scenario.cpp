@@ -1,0 +1,97 @@
+// gapstudio-cli eval SCENARIO and import-hf (issue 4), run as a separate process.
+#include "gapstudio/io/preset_json.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace gapstudio;
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Result run(const QStringList &arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(GAPSTUDIO_CLI), arguments);
+    process.waitForFinished(120000);
+    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+const QString kScenarios = QStringLiteral(PRESETS_DIR "/scenarios/");
+const QString kMoeCase = QStringLiteral(TEST_DATA_DIR "/calculon-moe/cases/moe18_4096_fullflat_base/");
+
+} // namespace
+
+class tst_CliScenario : public QObject {
+    Q_OBJECT
+
+private slots:
+    void referenceQuirksEqualCalculonForm()
+    {
+        const Result scenario = run({"eval", kScenarios + "default.gapstudio.json", "--reference-quirks"});
+        QCOMPARE(scenario.exitCode, 0);
+        const Result reference = run({"eval", "--calculon", kMoeCase + "model.json", kMoeCase + "execution.json",
+                                      kMoeCase + "system.json"});
+        QCOMPARE(reference.exitCode, 0);
+        QCOMPARE(scenario.out, reference.out);
+    }
+
+    void correctedByDefault()
+    {
+        const Result r = run({"eval", kScenarios + "default.gapstudio.json", "--presets", PRESETS_DIR});
+        QCOMPARE(r.exitCode, 0);
+        const nlohmann::json stats = nlohmann::json::parse(r.out.constData());
+        QCOMPARE(stats.size(), std::size_t{122});
+        const Result dense = run({"eval", kScenarios + "gpt3-175b-4096-h100-fp8.gapstudio.json"});
+        QCOMPARE(dense.exitCode, 0);
+        QCOMPARE(nlohmann::json::parse(dense.out.constData()).size(), std::size_t{96});
+    }
+
+    void missingPresetIsMalformed()
+    {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + QStringLiteral("/bad.gapstudio.json")).toStdString();
+        scenario::Scenario s = io::loadScenario((kScenarios + "val01-megatron-22b-a100.gapstudio.json").toStdString());
+        s.layout.presetId = "no-such-layout";
+        io::saveScenario(s, path);
+        const Result r = run({"eval", QString::fromStdString(path)});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.startsWith(QByteArray("error: ") + path.c_str() + ": /layout: "), r.err.constData());
+        QCOMPARE(r.err.count('\n'), 1);
+    }
+
+    void infeasibleIsExit1()
+    {
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + QStringLiteral("/oom.gapstudio.json")).toStdString();
+        scenario::Scenario s = io::loadScenario((kScenarios + "val01-megatron-22b-a100.gapstudio.json").toStdString());
+        s.overrides["gpu.hbm_capacity_GiB"] = 1;
+        io::saveScenario(s, path);
+        const Result r = run({"eval", QString::fromStdString(path)});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("Mem tier1 needs"), r.err.constData());
+    }
+
+    void importHf()
+    {
+        const Result r = run({"import-hf", TEST_DATA_DIR "/hf/mixtral-8x7b/config.json"});
+        QCOMPARE(r.exitCode, 0);
+        const scenario::Llm llm = io::parseLlm(nlohmann::json::parse(r.out.constData()), "stdout");
+        QCOMPARE(llm.info.id, std::string("mixtral-8x7b"));
+        QCOMPARE(llm.numExperts, std::int64_t{8});
+        QVERIFY(r.err.contains("approximation: "));
+        const Result bad = run({"import-hf"});
+        QCOMPARE(bad.exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_CliScenario)
+#include "tst_cli_scenario.moc"
