@@ -18,27 +18,56 @@ const QColor kPeak(0xD9, 0xD9, 0xD9);
 const QColor kAchieved(0x4E, 0x79, 0xA7);
 const QColor kRequired(0xE1, 0x57, 0x59);
 
-/// Tier labels of both runs, current order first (tiers are matched by label).
-QStringList tierLabels(const model::Analysis &current, const model::Analysis *baseline)
+/// A tier's name without its users: "Network tier 0 (TP, EP)" -> "Network tier 0".
+QString tierName(const model::TierUsage &tier)
 {
-    QStringList labels;
-    for (const model::TierUsage &tier : current.tiers)
-        labels << cf::qs(tier.label);
-    if (baseline)
-        for (const model::TierUsage &tier : baseline->tiers)
-            if (!labels.contains(cf::qs(tier.label)))
-                labels << cf::qs(tier.label);
-    return labels;
+    const QString label = cf::qs(tier.label);
+    return label.left(label.indexOf(QStringLiteral(" (")));
 }
 
-const model::TierUsage *findTier(const model::Analysis *analysis, const QString &label)
+/// The users in a tier's label ("TP, EP"), or empty.
+QString tierUsers(const model::TierUsage &tier)
+{
+    const QString label = cf::qs(tier.label);
+    const qsizetype open = label.indexOf(QStringLiteral(" ("));
+    return open < 0 ? QString() : label.mid(open + 2).chopped(1);
+}
+
+/// Tier names of both runs, current order first (the runs' tiers are matched by name).
+QStringList tierNames(const model::Analysis &current, const model::Analysis *baseline)
+{
+    QStringList names;
+    for (const model::Analysis *analysis : {&current, baseline})
+        if (analysis)
+            for (const model::TierUsage &tier : analysis->tiers)
+                if (!names.contains(tierName(tier)))
+                    names << tierName(tier);
+    return names;
+}
+
+const model::TierUsage *findTier(const model::Analysis *analysis, const QString &name)
 {
     if (!analysis)
         return nullptr;
     for (const model::TierUsage &tier : analysis->tiers)
-        if (cf::qs(tier.label) == label)
+        if (tierName(tier) == name)
             return &tier;
     return nullptr;
+}
+
+/// The category label: the tier's name, its users in the current run, and the baseline's if
+/// they differ.
+QString tickLabel(const QString &name, const model::Analysis &current, const model::Analysis *baseline)
+{
+    QString text = name;
+    const model::TierUsage *now = findTier(&current, name);
+    const model::TierUsage *before = findTier(baseline, name);
+    if (now && !tierUsers(*now).isEmpty())
+        text += QStringLiteral("\n") + tierUsers(*now);
+    if (before && (!now || tierUsers(*before) != tierUsers(*now)))
+        text += QObject::tr("\nbaseline: %1").arg(tierUsers(*before).isEmpty() ? QObject::tr("none")
+                                                                               : tierUsers(*before));
+    return text;
 }
 
 QString describe(const model::TierUsage &tier, const QString &run)
@@ -54,10 +83,11 @@ QString describe(const model::TierUsage &tier, const QString &run)
 /// A short horizontal dash: the "required to hide" level of a tier.
 QCPScatterStyle dashStyle(const QColor &color)
 {
+    // A custom shape is drawn scaled by size / 6, pen included: 26 px wide, about 3.5 px thick.
     QPainterPath path;
-    path.moveTo(-1, 0);
-    path.lineTo(1, 0);
-    return QCPScatterStyle(path, QPen(color, 3), Qt::NoBrush, 26);
+    path.moveTo(-3, 0);
+    path.lineTo(3, 0);
+    return QCPScatterStyle(path, QPen(color, 0.8, Qt::SolidLine, Qt::FlatCap), Qt::NoBrush, 26);
 }
 
 } // namespace
@@ -70,7 +100,7 @@ BandwidthChart::BandwidthChart(QWidget *parent)
 void BandwidthChart::rebuild(const model::Analysis &current, const model::Analysis *baseline)
 {
     QCustomPlot *p = plot();
-    const QStringList labels = tierLabels(current, baseline);
+    const QStringList labels = tierNames(current, baseline);
 
     // Runs drawn per tier: one bullet (peak behind, achieved in front), two with a baseline.
     struct Run {
@@ -140,9 +170,10 @@ void BandwidthChart::rebuild(const model::Analysis &current, const model::Analys
                 setToolTip(required, key, text);
             }
             const double top = std::max(tier->peak_Bps, tier->requiredToHide_Bps) / cf::kBpsPerGBps;
-            addLabel(key, std::max(top, floor), tr("busy\n%1").arg(cf::percent(tier->busyFraction, 0)),
-                     Qt::AlignHCenter | Qt::AlignBottom)
-                ->setFont(QFont(font().family(), 8));
+            QCPItemText *busy = addLabel(key, std::max(top, floor), tr("busy\n%1").arg(cf::percent(tier->busyFraction, 0)),
+                                         Qt::AlignHCenter | Qt::AlignBottom);
+            busy->setFont(QFont(font().family(), 8));
+            busy->setPadding(QMargins(2, 0, 2, 6)); // clear of the "needed to hide" dash
         }
         if (required->dataCount() == 0)
             p->removePlottable(required);
@@ -150,7 +181,7 @@ void BandwidthChart::rebuild(const model::Analysis &current, const model::Analys
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     for (int i = 0; i < labels.size(); ++i)
-        ticker->addTick(i + 1, QString(labels[i]).replace(QStringLiteral(" ("), QStringLiteral("\n(")));
+        ticker->addTick(i + 1, tickLabel(labels[i], current, baseline));
     p->xAxis->setTicker(ticker);
     p->xAxis->grid()->setVisible(false);
     p->xAxis->setRange(0.4, labels.size() + 0.6);
@@ -163,7 +194,8 @@ void BandwidthChart::rebuild(const model::Analysis &current, const model::Analys
         p->yAxis->setRange(0, std::max(hi, 1e-3) * 1.3);
     }
     p->legend->setWrap(baseline ? 3 : 3);
-    setHeadline(tr("Bandwidth per tier: achieved vs peak") + (logScale ? tr(" (log scale)") : QString()));
+    setHeadline(tr("Bandwidth per tier: achieved vs peak") + (baseline ? tr(", current vs baseline") : QString()) +
+                (logScale ? tr(" (log scale)") : QString()));
 }
 
 QList<QStringList> BandwidthChart::csvRows() const

@@ -8,7 +8,7 @@
 #include <QFileInfo>
 #include <QImageReader>
 #include <QImageWriter>
-#include <QJsonDocument>
+#include <QRegularExpression>
 #include <QPageLayout>
 #include <QPdfWriter>
 #include <QSaveFile>
@@ -36,14 +36,12 @@ QString creator()
     return QStringLiteral("GapStudio %1").arg(gapstudioVersion());
 }
 
-/// The provenance on one line: compact JSON if it parses, else the text with line breaks removed.
+/// The provenance on one line: line breaks and the indentation after them removed. JSON strings
+/// cannot hold a raw line break, so this keeps valid JSON valid, with its keys in their order.
 QString oneLine(const QString &json)
 {
-    QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(json.toUtf8(), &parseError);
-    if (parseError.error == QJsonParseError::NoError)
-        return QString::fromUtf8(document.toJson(QJsonDocument::Compact));
-    return QString(json).replace(QLatin1String("\r\n"), QLatin1String(" ")).replace(QLatin1Char('\n'), QLatin1Char(' '));
+    static const QRegularExpression lineBreak(QStringLiteral("[\\r\\n]+[ \\t]*"));
+    return QString(json).replace(lineBreak, QString()).trimmed();
 }
 
 QByteArray csvField(const QString &field)
@@ -119,8 +117,9 @@ bool writeSvg(const ChartView &chart, const QString &path, const QString &json, 
     generator.setSize(size);
     generator.setViewBox(QRect(QPoint(0, 0), size));
     generator.setResolution(96);
-    generator.setTitle(chart.headline());
-    generator.setDescription(json);
+    // Qt 6.4's QSvgGenerator writes title and description verbatim, unescaped.
+    generator.setTitle(chart.headline().toHtmlEscaped());
+    generator.setDescription(json.toHtmlEscaped());
     QCPPainter painter;
     if (!painter.begin(&generator))
         return fail(error, QObject::tr("Cannot write %1").arg(path));

@@ -50,7 +50,7 @@ ChartView::ChartView(QString id, QString title, QWidget *parent)
     mPlot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     mPlot->legend->setWrap(4);
     mPlot->legend->setBorderPen(Qt::NoPen);
-    mPlot->legend->setMargins(QMargins(6, 0, 6, 6));
+    mPlot->legend->setMargins(QMargins(6, 0, 6, 12));
     mPlot->legend->setIconSize(14, 10);
 
     connect(mPlot, &QCustomPlot::mouseMove, this, &ChartView::onMouseMove);
@@ -104,10 +104,11 @@ void ChartView::setToolTip(QCPAbstractPlottable *plottable, double key, const QS
     mToolTips[plottable].insert(key, text);
 }
 
-QCPItemText *ChartView::addLabel(double key, double value, const QString &text, Qt::Alignment alignment)
+QCPItemText *ChartView::addLabel(double x, double y, const QString &text, Qt::Alignment alignment, QCPAxis *yAxis)
 {
     auto *label = new QCPItemText(mPlot);
-    label->position->setCoords(key, value);
+    label->position->setAxes(mPlot->xAxis, yAxis ? yAxis : mPlot->yAxis);
+    label->position->setCoords(x, y);
     label->setPositionAlignment(alignment);
     label->setText(text);
     label->setClipToAxisRect(false);

@@ -19,6 +19,7 @@
 
 class QCustomPlot;
 class QCPAbstractPlottable;
+class QCPAxis;
 class QCPTextElement;
 class QCPItemText;
 class QMouseEvent;
@@ -73,8 +74,10 @@ protected:
     void setHeadline(const QString &text);
     /// Registers the hover text of the data point at `key` of `plottable`.
     void setToolTip(QCPAbstractPlottable *plottable, double key, const QString &text);
-    /// A text label anchored at plot coordinates (key, value) of the main axes.
-    QCPItemText *addLabel(double key, double value, const QString &text, Qt::Alignment alignment);
+    /// A text label anchored at plot coordinates (x, y) of the bottom axis and `yAxis` (default:
+    /// the left axis); `alignment` says which side of the text touches the anchor.
+    QCPItemText *addLabel(double x, double y, const QString &text, Qt::Alignment alignment,
+                          QCPAxis *yAxis = nullptr);
 
 private:
     void refresh();

@@ -4,6 +4,8 @@
 
 #include <qcustomplot.h>
 
+#include <QSet>
+
 #include <vector>
 
 namespace gapstudio::views {
@@ -12,7 +14,7 @@ namespace cf = chartformat;
 
 namespace {
 
-const QColor kPeak(0xBA, 0xB0, 0xAC);
+const QColor kPeak(0x8C, 0x86, 0x82);
 const QColor kLoss(0xE1, 0x57, 0x59);
 const QColor kMfu(0x4E, 0x79, 0xA7);
 
@@ -24,12 +26,26 @@ struct Step {
     [[nodiscard]] double value() const { return percent; }
 };
 
-/// The waterfall of one run: 100% of peak, one step down per loss, and the MFU.
-std::vector<Step> stepsOf(const model::EfficiencyGap &gap)
+/// Losses that are not zero in at least one of the runs (only these are drawn and listed).
+QSet<QString> shownLosses(const model::Analysis &current, const model::Analysis *baseline)
+{
+    QSet<QString> keys;
+    for (const model::Analysis *analysis : {&current, baseline})
+        if (analysis)
+            for (const model::TimeComponent &loss : analysis->gap.losses)
+                if (loss.seconds != 0)
+                    keys.insert(cf::qs(loss.key));
+    return keys;
+}
+
+/// The waterfall of one run: 100% of peak, one step down per shown loss, and the MFU.
+std::vector<Step> stepsOf(const model::EfficiencyGap &gap, const QSet<QString> &shown)
 {
     std::vector<Step> steps{{QStringLiteral("peak"), QObject::tr("Peak (100 %)"), cf::kPercent, 0, cf::kPercent}};
     double level = cf::kPercent;
     for (const model::TimeComponent &loss : gap.losses) {
+        if (!shown.contains(cf::qs(loss.key)))
+            continue; // zero in every run
         const double lost = loss.seconds * cf::kPercent; // `seconds` holds the fraction of peak lost
         steps.push_back({cf::qs(loss.key), cf::qs(loss.label), level, level - lost, lost});
         level -= lost;
@@ -70,8 +86,9 @@ EfficiencyGapChart::EfficiencyGapChart(QWidget *parent)
 void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::Analysis *baseline)
 {
     QCustomPlot *p = plot();
-    const std::vector<Step> now = stepsOf(current.gap);
-    const std::vector<Step> before = baseline ? stepsOf(baseline->gap) : std::vector<Step>{};
+    const QSet<QString> shown = shownLosses(current, baseline);
+    const std::vector<Step> now = stepsOf(current.gap, shown);
+    const std::vector<Step> before = baseline ? stepsOf(baseline->gap, shown) : std::vector<Step>{};
     const QStringList keys = categoryKeys(now, baseline ? &before : nullptr);
 
     struct Run {
@@ -135,7 +152,7 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
                                 cf::signedNumber(delta, 2));
             }
             setToolTip(bars, key, tip);
-            QCPItemText *label = addLabel(key, step.from, text, Qt::AlignLeft | Qt::AlignVCenter);
+            QCPItemText *label = addLabel(step.from, key, text, Qt::AlignLeft | Qt::AlignVCenter);
             label->setFont(QFont(font().family(), baseline ? 8 : 9));
             if (run.isBaseline)
                 label->setColor(QColor(0x70, 0x70, 0x70));
@@ -167,11 +184,12 @@ QList<QStringList> EfficiencyGapChart::csvRows() const
     if (!current)
         return csv;
     const model::Analysis *baseline = baselineAnalysis();
+    const QSet<QString> shown = shownLosses(*current, baseline);
     for (const auto &[analysis, run] : {std::pair{baseline, QStringLiteral("baseline")},
                                         std::pair{current, QStringLiteral("current")}}) {
         if (!analysis)
             continue;
-        for (const Step &step : stepsOf(analysis->gap))
+        for (const Step &step : stepsOf(analysis->gap, shown))
             csv.append({run, step.key, step.label, cf::exact(step.from), cf::exact(step.to), cf::exact(step.value())});
     }
     return csv;

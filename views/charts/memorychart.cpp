@@ -89,7 +89,8 @@ void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis 
                            .arg(series->name(), bar.run, cf::gib(bytes), cf::gib(bar.memory->tier1Need_B)));
         }
     }
-    auto *tier2 = new QCPBars(p->xAxis, p->yAxis);
+    // Tier 2 (host memory, often 5-10x the HBM) has its own scale on the right axis.
+    auto *tier2 = new QCPBars(p->xAxis, p->yAxis2);
     tier2->setName(tr("Tier-2 use"));
     tier2->setWidth(kWidth);
     tier2->setPen(QPen(kTier2.darker(125), 0.8));
@@ -102,8 +103,9 @@ void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis 
     capacityKey->setPen(capacityPen);
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    double top_GiB = 0;
+    double top_GiB[3] = {0, 0, 0}; // per tier
     for (const Bar &bar : bars) {
+        QCPAxis *valueAxis = bar.tier == 1 ? p->yAxis : p->yAxis2;
         ticker->addTick(bar.position, barLabel(bar, baseline != nullptr));
         const double need = bar.need_B() / cf::kBytesPerGiB, capacity = bar.capacity_B() / cf::kBytesPerGiB;
         if (bar.tier == 2) {
@@ -112,6 +114,8 @@ void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis 
                                                                                    cf::gib(bar.capacity_B())));
         }
         auto *line = new QCPItemLine(p);
+        line->start->setAxes(p->xAxis, valueAxis);
+        line->end->setAxes(p->xAxis, valueAxis);
         line->start->setCoords(bar.position - kWidth * 0.75, capacity);
         line->end->setCoords(bar.position + kWidth * 0.75, capacity);
         line->setPen(capacityPen);
@@ -121,6 +125,8 @@ void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis 
         if (overflow) {
             // The part above capacity, outlined in red, and the reference's message in numbers.
             auto *rect = new QCPItemRect(p);
+            rect->topLeft->setAxes(p->xAxis, valueAxis);
+            rect->bottomRight->setAxes(p->xAxis, valueAxis);
             rect->topLeft->setCoords(bar.position - kWidth / 2, need);
             rect->bottomRight->setCoords(bar.position + kWidth / 2, capacity);
             rect->setPen(QPen(kOverflow, 2.5));
@@ -131,20 +137,31 @@ void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis 
             const double base = bar.tier == 1 ? baseline->memory.tier1Need_B : baseline->memory.tier2Need_B;
             text += QStringLiteral("\n(%1 GiB)").arg(cf::signedNumber((bar.need_B() - base) / cf::kBytesPerGiB));
         }
-        QCPItemText *label = addLabel(bar.position, std::max(need, capacity), text, Qt::AlignHCenter | Qt::AlignBottom);
+        QCPItemText *label =
+            addLabel(bar.position, std::max(need, capacity), text, Qt::AlignHCenter | Qt::AlignBottom, valueAxis);
         label->setFont(QFont(font().family(), 8, overflow ? QFont::Bold : QFont::Normal));
         if (overflow)
             label->setColor(kOverflow);
-        top_GiB = std::max({top_GiB, need, capacity});
+        top_GiB[bar.tier] = std::max({top_GiB[bar.tier], need, capacity});
     }
-    if (tier2->dataCount() == 0)
+    if (tier2->dataCount() == 0) {
         p->removePlottable(tier2);
+    } else {
+        p->yAxis2->setVisible(true);
+        p->yAxis2->setLabel(tr("Tier 2 per GPU (GiB, right scale)"));
+        p->yAxis2->setRange(0, std::max(top_GiB[2], 1e-3) * 1.25);
+        auto *divider = new QCPItemStraightLine(p);
+        const double x = baseline ? 2.7 : 1.7; // between the tiers' bars (barsOf: 1, 2 | 3.4, 4.4)
+        divider->point1->setCoords(x, 0);
+        divider->point2->setCoords(x, 1);
+        divider->setPen(QPen(QColor(0xA0, 0xA0, 0xA0), 1, Qt::DotLine));
+    }
 
     p->xAxis->setTicker(ticker);
     p->xAxis->grid()->setVisible(false);
     p->xAxis->setRange(0.3, bars.back().position + 0.7);
-    p->yAxis->setRange(0, std::max(top_GiB, 1e-3) * 1.25);
-    p->yAxis->setLabel(tr("Memory per GPU (GiB)"));
+    p->yAxis->setRange(0, std::max(top_GiB[1], 1e-3) * 1.25);
+    p->yAxis->setLabel(p->yAxis2->visible() ? tr("Tier 1 (HBM) per GPU (GiB)") : tr("Memory per GPU (GiB)"));
     p->legend->setWrap(4);
 
     const model::MemoryUse &m = current.memory;

@@ -148,9 +148,9 @@ void StepTimeChart::rebuild(const model::Analysis &current, const model::Analysi
         if (baseline && row.run == QLatin1String("current") && row.kind == QLatin1String("exposed"))
             text += QStringLiteral("  (%1 ms)").arg(cf::signedNumber((row.step->total_s - baseline->step.total_s) *
                                                                      cf::kMsPerSecond));
-        addLabel(row.position, end_s * cf::kMsPerSecond, text, Qt::AlignLeft | Qt::AlignVCenter);
+        addLabel(end_s * cf::kMsPerSecond, row.position, text, Qt::AlignLeft | Qt::AlignVCenter);
     }
-    p->xAxis->setRange(0, std::max(maxEnd_ms, 1e-3) * 1.28);
+    p->xAxis->setRange(0, std::max(maxEnd_ms, 1e-3) * (baseline ? 1.3 : 1.18));
     p->legend->setWrap(4);
 
     QString headline = tr("Step time: %1").arg(cf::ms(current.step.total_s));
