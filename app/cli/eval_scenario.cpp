@@ -26,16 +26,16 @@ std::string defaultPresetsDirectory()
 int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const std::string &presetsDir,
                     bool withLayers)
 {
-    const scenario::PresetLibrary library =
-        io::loadPresetLibrary(presetsDir.empty() ? defaultPresetsDirectory() : presetsDir);
-    const scenario::CompiledScenario compiled =
-        io::compileScenarioFile(io::loadScenario(scenarioPath), library, scenarioPath);
+    const scenario::PresetLibrary library
+        = io::loadPresetLibrary(presetsDir.empty() ? defaultPresetsDirectory() : presetsDir);
+    const scenario::CompiledScenario compiled
+        = io::compileScenarioFile(io::loadScenario(scenarioPath), library, scenarioPath);
     const bool moe = compiled.resolved.llm.isMoe();
     model::EvaluateOptions options;
     options.withLayers = withLayers;
     options.quirks = scenario::scenarioQuirks(referenceQuirks, moe);
-    const model::Evaluation evaluation =
-        model::evaluate(compiled.application, compiled.execution, compiled.system, options);
+    const model::Evaluation evaluation
+        = model::evaluate(compiled.application, compiled.execution, compiled.system, options);
     if (!evaluation.ok)
         return reportDiagnostics(evaluation.diagnostics, scenarioPath);
     const StatsFormat format = moe ? StatsFormat::CalculonMoe : StatsFormat::Calculon;

@@ -19,18 +19,18 @@ int runImportHf(const std::vector<std::string> &args)
         const std::string &arg = args[i];
         if (arg == "--id" || arg == "--name") {
             if (i + 1 >= args.size())
-                throw UsageError{arg + " needs a value"};
+                throw UsageError { arg + " needs a value" };
             (arg == "--id" ? id : name) = args[++i];
         } else if (arg.rfind("-", 0) == 0) {
-            throw UsageError{"unknown option '" + arg + "' for import-hf"};
+            throw UsageError { "unknown option '" + arg + "' for import-hf" };
         } else if (path.empty()) {
             path = arg;
         } else {
-            throw UsageError{"unexpected argument '" + arg + "'"};
+            throw UsageError { "unexpected argument '" + arg + "'" };
         }
     }
     if (path.empty())
-        throw UsageError{"import-hf needs a config.json"};
+        throw UsageError { "import-hf needs a config.json" };
     if (id.empty()) {
         // The model's folder names it (org/model/config.json), else the file's stem.
         const std::filesystem::path p(path);
@@ -40,7 +40,8 @@ int runImportHf(const std::vector<std::string> &args)
     }
     if (name.empty())
         name = id;
-    const scenario::HfImport imported = scenario::importHuggingFaceConfig(io::readJsonFile(path), path, id, name);
+    const scenario::HfImport imported
+        = scenario::importHuggingFaceConfig(io::readJsonFile(path), path, id, name);
     for (const std::string &note : imported.approximations)
         std::cerr << "approximation: " << note << '\n';
     std::cout << io::toText(io::toJson(imported.llm)) << std::flush;

@@ -21,7 +21,7 @@ Result run(const QStringList &arguments)
     QProcess process;
     process.start(QStringLiteral(GAPSTUDIO_CLI), arguments);
     process.waitForFinished(120000);
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+    return { process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError() };
 }
 
 const QString kScenarios = QStringLiteral(PRESETS_DIR "/scenarios/");
@@ -35,33 +35,34 @@ class tst_CliScenario : public QObject {
 private slots:
     void referenceQuirksEqualCalculonForm()
     {
-        const Result scenario = run({"eval", kScenarios + "default.gapstudio.json", "--reference-quirks"});
+        const Result scenario = run({ "eval", kScenarios + "default.gapstudio.json", "--reference-quirks" });
         QCOMPARE(scenario.exitCode, 0);
-        const Result reference = run({"eval", "--calculon", kMoeCase + "model.json", kMoeCase + "execution.json",
-                                      kMoeCase + "system.json"});
+        const Result reference = run({ "eval", "--calculon", kMoeCase + "model.json",
+                                       kMoeCase + "execution.json", kMoeCase + "system.json" });
         QCOMPARE(reference.exitCode, 0);
         QCOMPARE(scenario.out, reference.out);
     }
 
     void correctedByDefault()
     {
-        const Result r = run({"eval", kScenarios + "default.gapstudio.json", "--presets", PRESETS_DIR});
+        const Result r = run({ "eval", kScenarios + "default.gapstudio.json", "--presets", PRESETS_DIR });
         QCOMPARE(r.exitCode, 0);
         const nlohmann::json stats = nlohmann::json::parse(r.out.constData());
-        QCOMPARE(stats.size(), std::size_t{122});
-        const Result dense = run({"eval", kScenarios + "gpt3-175b-4096-h100-fp8.gapstudio.json"});
+        QCOMPARE(stats.size(), std::size_t { 122 });
+        const Result dense = run({ "eval", kScenarios + "gpt3-175b-4096-h100-fp8.gapstudio.json" });
         QCOMPARE(dense.exitCode, 0);
-        QCOMPARE(nlohmann::json::parse(dense.out.constData()).size(), std::size_t{96});
+        QCOMPARE(nlohmann::json::parse(dense.out.constData()).size(), std::size_t { 96 });
     }
 
     void missingPresetIsMalformed()
     {
         QTemporaryDir dir;
         const std::string path = (dir.path() + QStringLiteral("/bad.gapstudio.json")).toStdString();
-        scenario::Scenario s = io::loadScenario((kScenarios + "val01-megatron-22b-a100.gapstudio.json").toStdString());
+        scenario::Scenario s
+            = io::loadScenario((kScenarios + "val01-megatron-22b-a100.gapstudio.json").toStdString());
         s.layout.presetId = "no-such-layout";
         io::saveScenario(s, path);
-        const Result r = run({"eval", QString::fromStdString(path)});
+        const Result r = run({ "eval", QString::fromStdString(path) });
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.out.isEmpty());
         QVERIFY2(r.err.startsWith(QByteArray("error: ") + path.c_str() + ": /layout: "), r.err.constData());
@@ -72,23 +73,24 @@ private slots:
     {
         QTemporaryDir dir;
         const std::string path = (dir.path() + QStringLiteral("/oom.gapstudio.json")).toStdString();
-        scenario::Scenario s = io::loadScenario((kScenarios + "val01-megatron-22b-a100.gapstudio.json").toStdString());
+        scenario::Scenario s
+            = io::loadScenario((kScenarios + "val01-megatron-22b-a100.gapstudio.json").toStdString());
         s.overrides["gpu.hbm_capacity_GiB"] = 1;
         io::saveScenario(s, path);
-        const Result r = run({"eval", QString::fromStdString(path)});
+        const Result r = run({ "eval", QString::fromStdString(path) });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("Mem tier1 needs"), r.err.constData());
     }
 
     void importHf()
     {
-        const Result r = run({"import-hf", TEST_DATA_DIR "/hf/mixtral-8x7b/config.json"});
+        const Result r = run({ "import-hf", TEST_DATA_DIR "/hf/mixtral-8x7b/config.json" });
         QCOMPARE(r.exitCode, 0);
         const scenario::Llm llm = io::parseLlm(nlohmann::json::parse(r.out.constData()), "stdout");
         QCOMPARE(llm.info.id, std::string("mixtral-8x7b"));
-        QCOMPARE(llm.numExperts, std::int64_t{8});
+        QCOMPARE(llm.numExperts, std::int64_t { 8 });
         QVERIFY(r.err.contains("approximation: "));
-        const Result bad = run({"import-hf"});
+        const Result bad = run({ "import-hf" });
         QCOMPARE(bad.exitCode, 2);
     }
 };

@@ -24,19 +24,22 @@ std::string casePath(const char *suite, const QString &name, const char *file)
 /// Field-by-field comparison of two systems; returns the first difference or "".
 std::string systemDifference(const model::System &a, const model::System &b)
 {
-    const auto tables = [](const model::EfficiencyTable &x, const model::EfficiencyTable &y) { return x.rows == y.rows; };
+    const auto tables
+        = [](const model::EfficiencyTable &x, const model::EfficiencyTable &y) { return x.rows == y.rows; };
     for (std::size_t i = 0; i < model::kDatatypeCount; ++i) {
         const char *type = model::datatypeName(static_cast<model::Datatype>(i));
-        for (const auto &[x, y, engine] : {std::tuple{&a.matrix[i], &b.matrix[i], "matrix"},
-                                           std::tuple{&a.vector[i], &b.vector[i], "vector"}}) {
+        for (const auto &[x, y, engine] : { std::tuple { &a.matrix[i], &b.matrix[i], "matrix" },
+                                            std::tuple { &a.vector[i], &b.vector[i], "vector" } }) {
             if (x->has_value() != y->has_value())
                 return std::string(engine) + " " + type + ": present in one system only";
             if (*x && ((*x)->peak_flops != (*y)->peak_flops || !tables((*x)->efficiency, (*y)->efficiency)))
                 return std::string(engine) + " " + type + " differs";
         }
     }
-    for (const auto &[x, y, name] : {std::tuple{&a.mem1, &b.mem1, "mem1"}, std::tuple{&a.mem2, &b.mem2, "mem2"}}) {
-        if (x->capacity_B != y->capacity_B || x->bandwidth_Bps != y->bandwidth_Bps || !tables(x->efficiency, y->efficiency))
+    for (const auto &[x, y, name] :
+         { std::tuple { &a.mem1, &b.mem1, "mem1" }, std::tuple { &a.mem2, &b.mem2, "mem2" } }) {
+        if (x->capacity_B != y->capacity_B || x->bandwidth_Bps != y->bandwidth_Bps
+            || !tables(x->efficiency, y->efficiency))
             return std::string(name) + " differs";
     }
     if (a.processingMode != b.processingMode)
@@ -50,17 +53,28 @@ std::string systemDifference(const model::System &a, const model::System &b)
         const model::NetworkTier &x = a.networks[n];
         const model::NetworkTier &y = b.networks[n];
         const std::string tier = "network " + std::to_string(n) + " ";
-        if (x.bandwidth_Bps != y.bandwidth_Bps) return tier + "bandwidth";
-        if (x.efficiency != y.efficiency) return tier + "efficiency";
-        if (x.size != y.size) return tier + "size";
-        if (x.latency_s != y.latency_s) return tier + "latency";
-        if (!sameOp(x.p2p, y.p2p)) return tier + "p2p";
-        if (!sameOp(x.reduceScatter, y.reduceScatter)) return tier + "reduce_scatter";
-        if (!sameOp(x.allGather, y.allGather)) return tier + "all_gather";
-        if (!sameOp(x.allReduce, y.allReduce)) return tier + "all_reduce";
-        if (!sameOp(x.allToAll, y.allToAll)) return tier + "all_to_all";
-        if (x.mustBeFilled != y.mustBeFilled) return tier + "must_be_filled";
-        if (x.processorUsage != y.processorUsage) return tier + "processor_usage";
+        if (x.bandwidth_Bps != y.bandwidth_Bps)
+            return tier + "bandwidth";
+        if (x.efficiency != y.efficiency)
+            return tier + "efficiency";
+        if (x.size != y.size)
+            return tier + "size";
+        if (x.latency_s != y.latency_s)
+            return tier + "latency";
+        if (!sameOp(x.p2p, y.p2p))
+            return tier + "p2p";
+        if (!sameOp(x.reduceScatter, y.reduceScatter))
+            return tier + "reduce_scatter";
+        if (!sameOp(x.allGather, y.allGather))
+            return tier + "all_gather";
+        if (!sameOp(x.allReduce, y.allReduce))
+            return tier + "all_reduce";
+        if (!sameOp(x.allToAll, y.allToAll))
+            return tier + "all_to_all";
+        if (x.mustBeFilled != y.mustBeFilled)
+            return tier + "must_be_filled";
+        if (x.processorUsage != y.processorUsage)
+            return tier + "processor_usage";
     }
     return {};
 }
@@ -69,7 +83,7 @@ scenario::Scenario fromPresets(const char *gpu, const char *up, const char *out,
                                const char *llm, const char *layout, std::int64_t gpus)
 {
     scenario::Scenario s;
-    s.info = {"test", "test", "test"};
+    s.info = { "test", "test", "test" };
     s.gpu.presetId = gpu;
     s.scaleUp.presetId = up;
     s.scaleOut.presetId = out;
@@ -105,11 +119,20 @@ private slots:
         QTest::addColumn<QString>("out");
         QTest::addColumn<QString>("topology");
         QTest::addColumn<QString>("systemFile");
-        QTest::newRow("a100_80g") << "nvidia-a100-80gb" << "nvlink3" << "infiniband-hdr" << "two-tier-8"
+        QTest::newRow("a100_80g") << "nvidia-a100-80gb"
+                                  << "nvlink3"
+                                  << "infiniband-hdr"
+                                  << "two-tier-8"
                                   << "calculon/cases/01_val_megatron-22B_full/system.json";
-        QTest::newRow("h100_80g_nvl8") << "nvidia-h100-sxm-80gb" << "nvlink4-nvls" << "infiniband-ndr" << "two-tier-8"
+        QTest::newRow("h100_80g_nvl8") << "nvidia-h100-sxm-80gb"
+                                       << "nvlink4-nvls"
+                                       << "infiniband-ndr"
+                                       << "two-tier-8"
                                        << "calculon/cases/18_gpt3-175B_4096_h100_fp8/system.json";
-        QTest::newRow("Fullflat") << "future-gpu-tithi2026" << "future-scale-up-1600" << "fullflat-cpo" << "full-flat"
+        QTest::newRow("Fullflat") << "future-gpu-tithi2026"
+                                  << "future-scale-up-1600"
+                                  << "fullflat-cpo"
+                                  << "full-flat"
                                   << "calculon-moe/cases/moe18_4096_fullflat_base/system.json";
     }
     void referenceSystems()
@@ -121,11 +144,12 @@ private slots:
         QFETCH(QString, systemFile);
         const std::string path = std::string(TEST_DATA_DIR "/") + systemFile.toStdString();
         const model::System expected = io::parseSystem(io::readJsonFile(path), path);
-        const scenario::Scenario s =
-            fromPresets(gpu.toUtf8().constData(), up.toUtf8().constData(), out.toUtf8().constData(),
-                        topology.toUtf8().constData(), "gpt3-175b", "case18-gpt3-175b-4096-fp8", 4096);
+        const scenario::Scenario s
+            = fromPresets(gpu.toUtf8().constData(), up.toUtf8().constData(), out.toUtf8().constData(),
+                          topology.toUtf8().constData(), "gpt3-175b", "case18-gpt3-175b-4096-fp8", 4096);
         const scenario::CompileResult result = scenario::compile(s, mLibrary);
-        QVERIFY2(result.compiled, result.diagnostics.empty() ? "" : result.diagnostics.front().message.c_str());
+        QVERIFY2(result.compiled,
+                 result.diagnostics.empty() ? "" : result.diagnostics.front().message.c_str());
         const std::string difference = systemDifference(result.compiled->system, expected);
         QVERIFY2(difference.empty(), difference.c_str());
     }
@@ -135,11 +159,21 @@ private slots:
         QTest::addColumn<QString>("suite");
         QTest::addColumn<QString>("caseName");
         QTest::addColumn<QString>("scenarioFile");
-        QTest::newRow("01") << "calculon" << "01_val_megatron-22B_full" << "val01-megatron-22b-a100.gapstudio.json";
-        QTest::newRow("18") << "calculon" << "18_gpt3-175B_4096_h100_fp8" << "gpt3-175b-4096-h100-fp8.gapstudio.json";
-        QTest::newRow("19") << "calculon" << "19_gpt3-175B_4096_a100_plain" << "gpt3-175b-4096-a100.gapstudio.json";
-        QTest::newRow("moe18 fullflat") << "calculon-moe" << "moe18_4096_fullflat_base" << "default.gapstudio.json";
-        QTest::newRow("moe18 hbd8") << "calculon-moe" << "moe18_4096_hbd8_base" << "gpt4-moe-4096-h100-hbd8.gapstudio.json";
+        QTest::newRow("01") << "calculon"
+                            << "01_val_megatron-22B_full"
+                            << "val01-megatron-22b-a100.gapstudio.json";
+        QTest::newRow("18") << "calculon"
+                            << "18_gpt3-175B_4096_h100_fp8"
+                            << "gpt3-175b-4096-h100-fp8.gapstudio.json";
+        QTest::newRow("19") << "calculon"
+                            << "19_gpt3-175B_4096_a100_plain"
+                            << "gpt3-175b-4096-a100.gapstudio.json";
+        QTest::newRow("moe18 fullflat") << "calculon-moe"
+                                        << "moe18_4096_fullflat_base"
+                                        << "default.gapstudio.json";
+        QTest::newRow("moe18 hbd8") << "calculon-moe"
+                                    << "moe18_4096_hbd8_base"
+                                    << "gpt4-moe-4096-h100-hbd8.gapstudio.json";
     }
     void referenceCases()
     {
@@ -147,20 +181,21 @@ private slots:
         QFETCH(QString, caseName);
         QFETCH(QString, scenarioFile);
         const std::string suiteName = suite.toStdString();
-        const io::CalculonInputs in =
-            io::loadCalculonInputs(casePath(suiteName.c_str(), caseName, "model.json"),
-                                   casePath(suiteName.c_str(), caseName, "execution.json"),
-                                   casePath(suiteName.c_str(), caseName, "system.json"));
+        const io::CalculonInputs in
+            = io::loadCalculonInputs(casePath(suiteName.c_str(), caseName, "model.json"),
+                                     casePath(suiteName.c_str(), caseName, "execution.json"),
+                                     casePath(suiteName.c_str(), caseName, "system.json"));
         const std::string path = PRESETS_DIR "/scenarios/" + scenarioFile.toStdString();
-        const scenario::CompiledScenario compiled = io::compileScenarioFile(io::loadScenario(path), mLibrary, path);
+        const scenario::CompiledScenario compiled
+            = io::compileScenarioFile(io::loadScenario(path), mLibrary, path);
         const bool moe = compiled.resolved.llm.isMoe();
         QCOMPARE(moe, in.format == io::ExecutionFormat::CalculonMoe);
 
         model::EvaluateOptions options;
         options.quirks = scenario::scenarioQuirks(true, moe);
         const model::Evaluation expected = model::evaluate(in.application, in.execution, in.system, options);
-        const model::Evaluation actual =
-            model::evaluate(compiled.application, compiled.execution, compiled.system, options);
+        const model::Evaluation actual
+            = model::evaluate(compiled.application, compiled.execution, compiled.system, options);
         QVERIFY(expected.ok);
         QVERIFY2(actual.ok, actual.diagnostics.empty() ? "" : actual.diagnostics.front().message.c_str());
         int compared = 0;
@@ -172,7 +207,8 @@ private slots:
             for (std::size_t i = 0; i < a.size(); ++i) {
                 ++compared;
                 if (mismatch.empty() && !relativeEqual(a[i].second, e[i].second))
-                    mismatch = a[i].first + ": " + std::to_string(a[i].second) + " vs " + std::to_string(e[i].second);
+                    mismatch = a[i].first + ": " + std::to_string(a[i].second) + " vs "
+                               + std::to_string(e[i].second);
             }
         };
         if (moe)
@@ -191,14 +227,14 @@ private slots:
         s.llm.presetId = "no-such-llm";
         const scenario::CompileResult result = scenario::compile(s, mLibrary);
         QVERIFY(!result.compiled);
-        QCOMPARE(result.diagnostics.size(), std::size_t{1}); // resolve stops before overrides
+        QCOMPARE(result.diagnostics.size(), std::size_t { 1 }); // resolve stops before overrides
         QCOMPARE(result.diagnostics[0].code, model::DiagnosticCode::InvalidScenario);
         QCOMPARE(result.diagnostics[0].field, std::string("llm"));
 
         s.llm.presetId = "megatron-22b";
         const scenario::CompileResult second = scenario::compile(s, mLibrary);
         QVERIFY(!second.compiled);
-        QCOMPARE(second.diagnostics.size(), std::size_t{1});
+        QCOMPARE(second.diagnostics.size(), std::size_t { 1 });
         QCOMPARE(second.diagnostics[0].field, std::string("overrides/gpu.hbm_bandwidth_GBs"));
     }
 
@@ -206,20 +242,22 @@ private slots:
     {
         scenario::Scenario s = fromPresets("nvidia-a100-80gb", "nvlink3", "infiniband-hdr", "two-tier-8",
                                            "megatron-22b", "val01-megatron-22b-8gpu-full", 8);
-        s.overrides = {{"gpu.hbm_bandwidth_GBps", 4000}, {"gpu.compute_scale", 2}, {"scale_out.latency_us", 5},
-                       {"topology.scale_up_domain_size", 4}, {"layout.batch_size", 8}, {"llm.seq_size", 4096}};
+        s.overrides = { { "gpu.hbm_bandwidth_GBps", 4000 }, { "gpu.compute_scale", 2 },
+                        { "scale_out.latency_us", 5 },      { "topology.scale_up_domain_size", 4 },
+                        { "layout.batch_size", 8 },         { "llm.seq_size", 4096 } };
         const scenario::CompileResult result = scenario::compile(s, mLibrary);
-        QVERIFY2(result.compiled, result.diagnostics.empty() ? "" : result.diagnostics.front().message.c_str());
+        QVERIFY2(result.compiled,
+                 result.diagnostics.empty() ? "" : result.diagnostics.front().message.c_str());
         const scenario::CompiledScenario &c = *result.compiled;
         QCOMPARE(c.system.mem1.bandwidth_Bps, 4000e9);
         QCOMPARE(c.system.matrix[std::size_t(model::Datatype::Float16)]->peak_flops, 624e12);
         QCOMPARE(c.system.vector[std::size_t(model::Datatype::Float16)]->peak_flops, 156e12);
         QCOMPARE(c.system.networks[1].latency_s, 5e-6);
-        QCOMPARE(c.system.networks[0].size, std::int64_t{4});
-        QCOMPARE(c.execution.batchSize, std::int64_t{8});
-        QCOMPARE(c.application.seqSize, std::int64_t{4096});
+        QCOMPARE(c.system.networks[0].size, std::int64_t { 4 });
+        QCOMPARE(c.execution.batchSize, std::int64_t { 8 });
+        QCOMPARE(c.application.seqSize, std::int64_t { 4096 });
 
-        s.overrides = {{"gpu_count", 0}};
+        s.overrides = { { "gpu_count", 0 } };
         const scenario::CompileResult bad = scenario::compile(s, mLibrary);
         QVERIFY(!bad.compiled);
         QCOMPARE(bad.diagnostics[0].field, std::string("overrides/gpu_count"));
@@ -227,15 +265,16 @@ private slots:
 
     void threeTier()
     {
-        scenario::Scenario s = fromPresets("nvidia-h100-sxm-80gb", "nvlink4-nvls", "infiniband-ndr",
-                                           "three-tier-8-leaf256-2to1", "gpt3-175b", "case18-gpt3-175b-4096-fp8", 4096);
+        scenario::Scenario s
+            = fromPresets("nvidia-h100-sxm-80gb", "nvlink4-nvls", "infiniband-ndr",
+                          "three-tier-8-leaf256-2to1", "gpt3-175b", "case18-gpt3-175b-4096-fp8", 4096);
         const scenario::CompileResult result = scenario::compile(s, mLibrary);
         QVERIFY(result.compiled);
         const auto &nets = result.compiled->system.networks;
-        QCOMPARE(nets.size(), std::size_t{3});
-        QCOMPARE(nets[1].size, std::int64_t{256});
+        QCOMPARE(nets.size(), std::size_t { 3 });
+        QCOMPARE(nets[1].size, std::int64_t { 256 });
         QCOMPARE(nets[2].bandwidth_Bps, 25e9);
-        QCOMPARE(nets[2].size, std::int64_t{65536});
+        QCOMPARE(nets[2].size, std::int64_t { 65536 });
     }
 
     /// Grouped-query attention reduces exactly to multi-head (g = a) and multi-query (g = 1).
@@ -251,7 +290,7 @@ private slots:
     {
         QFETCH(int, tp);
         QFETCH(bool, overlap);
-        model::Application app{8192, 28672, 2048, 64, 128, 80};
+        model::Application app { 8192, 28672, 2048, 64, 128, 80 };
         model::Execution exe;
         exe.numProcs = exe.tensorPar = tp;
         exe.batchSize = exe.microbatchSize = 1;

@@ -36,14 +36,14 @@ private slots:
     {
         const scenario::HfImport in = importFixture("llama3-70b");
         const scenario::Llm &m = in.llm;
-        QCOMPARE(m.hidden, std::int64_t{8192});
-        QCOMPARE(m.feedforward, std::int64_t{28672});
-        QCOMPARE(m.numBlocks, std::int64_t{80});
-        QCOMPARE(m.attnHeads, std::int64_t{64});
-        QCOMPARE(m.kvHeads, std::int64_t{8});
-        QCOMPARE(m.headSize, std::int64_t{128}); // hidden / heads (no head_dim)
-        QCOMPARE(m.seqSize, std::int64_t{8192});
-        QCOMPARE(m.vocabSize, std::int64_t{128256});
+        QCOMPARE(m.hidden, std::int64_t { 8192 });
+        QCOMPARE(m.feedforward, std::int64_t { 28672 });
+        QCOMPARE(m.numBlocks, std::int64_t { 80 });
+        QCOMPARE(m.attnHeads, std::int64_t { 64 });
+        QCOMPARE(m.kvHeads, std::int64_t { 8 });
+        QCOMPARE(m.headSize, std::int64_t { 128 }); // hidden / heads (no head_dim)
+        QCOMPARE(m.seqSize, std::int64_t { 8192 });
+        QCOMPARE(m.vocabSize, std::int64_t { 128256 });
         QVERIFY(!m.isMoe());
         QCOMPARE(m.attention(), scenario::AttentionKind::GroupedQuery);
         QCOMPARE(m.activation, model::ActivationFunction::Silu);
@@ -54,11 +54,11 @@ private slots:
     {
         const scenario::HfImport in = importFixture("mixtral-8x7b");
         const scenario::Llm &m = in.llm;
-        QCOMPARE(m.numExperts, std::int64_t{8});
-        QCOMPARE(m.topK, std::int64_t{2});
-        QCOMPARE(m.feedforward, std::int64_t{14336}); // no moe_intermediate_size: intermediate_size
-        QCOMPARE(m.kvHeads, std::int64_t{8});
-        QCOMPARE(m.seqSize, std::int64_t{32768});
+        QCOMPARE(m.numExperts, std::int64_t { 8 });
+        QCOMPARE(m.topK, std::int64_t { 2 });
+        QCOMPARE(m.feedforward, std::int64_t { 14336 }); // no moe_intermediate_size: intermediate_size
+        QCOMPARE(m.kvHeads, std::int64_t { 8 });
+        QCOMPARE(m.seqSize, std::int64_t { 32768 });
         QVERIFY(!mentions(in, "sliding-window")); // sliding_window is null
     }
 
@@ -66,13 +66,13 @@ private slots:
     {
         const scenario::HfImport in = importFixture("deepseek-v3");
         const scenario::Llm &m = in.llm;
-        QCOMPARE(m.hidden, std::int64_t{7168});
-        QCOMPARE(m.numExperts, std::int64_t{256});
-        QCOMPARE(m.topK, std::int64_t{8});
-        QCOMPARE(m.feedforward, std::int64_t{2048}); // moe_intermediate_size
-        QCOMPARE(m.headSize, std::int64_t{128});     // v_head_dim
-        QCOMPARE(m.kvHeads, std::int64_t{128});
-        QCOMPARE(m.numBlocks, std::int64_t{61});
+        QCOMPARE(m.hidden, std::int64_t { 7168 });
+        QCOMPARE(m.numExperts, std::int64_t { 256 });
+        QCOMPARE(m.topK, std::int64_t { 8 });
+        QCOMPARE(m.feedforward, std::int64_t { 2048 }); // moe_intermediate_size
+        QCOMPARE(m.headSize, std::int64_t { 128 });     // v_head_dim
+        QCOMPARE(m.kvHeads, std::int64_t { 128 });
+        QCOMPARE(m.numBlocks, std::int64_t { 61 });
         QVERIFY(mentions(in, "latent attention"));
         QVERIFY(mentions(in, "shared expert"));
         QVERIFY(mentions(in, "first 3 layers are dense"));

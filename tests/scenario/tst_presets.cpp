@@ -28,7 +28,8 @@ QByteArray readAll(const QString &path)
 QStringList presetFiles()
 {
     QStringList files;
-    QDirIterator it(QStringLiteral(PRESETS_DIR), {QStringLiteral("*.json")}, QDir::Files, QDirIterator::Subdirectories);
+    QDirIterator it(QStringLiteral(PRESETS_DIR), { QStringLiteral("*.json") }, QDir::Files,
+                    QDirIterator::Subdirectories);
     while (it.hasNext())
         files << it.next();
     files.sort();
@@ -83,7 +84,7 @@ private slots:
     void libraryLoads()
     {
         const scenario::PresetLibrary library = io::loadPresetLibrary(PRESETS_DIR);
-        QCOMPARE(library.gpus.size(), std::size_t{11});
+        QCOMPARE(library.gpus.size(), std::size_t { 11 });
         QVERIFY(library.interconnects.size() >= 11);
         QVERIFY(library.topologies.size() >= 6);
         QVERIFY(library.llms.size() >= 12);
@@ -103,13 +104,16 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("pointer");
         QTest::addColumn<QString>("message");
-        const QString link = QStringLiteral(R"({"fileType": "gapstudio.interconnect", "version": %1, "id": "x", "name": "x",
+        const QString link
+            = QStringLiteral(R"({"fileType": "gapstudio.interconnect", "version": %1, "id": "x", "name": "x",
             "source": "s", "bandwidth_GBps": %2, "latency_us": 1, "efficiency": 0.9, "all_to_all_efficiency": 0,
             "in_network_reduction": false, "processor_usage": 0.02, "max_domain_size": 0%3})");
         QTest::newRow("unknown key") << link.arg(1).arg(100).arg(QStringLiteral(R"(, "bandwith_GBps": 1)"))
-                                     << "/bandwith_GBps" << "unknown key";
+                                     << "/bandwith_GBps"
+                                     << "unknown key";
         QTest::newRow("wrong type") << link.arg(1).arg(QStringLiteral("\"fast\"")).arg(QString())
-                                    << "/bandwidth_GBps" << "expected a number";
+                                    << "/bandwidth_GBps"
+                                    << "expected a number";
         QTest::newRow("negative bandwidth") << link.arg(1).arg(-5).arg(QString()) << "/bandwidth_GBps"
                                             << "expected a number in (0, inf), got -5";
         QTest::newRow("version too new") << link.arg(7).arg(100).arg(QString()) << "/version"
@@ -123,10 +127,14 @@ private slots:
                                    << "expected an integer >= 1";
         QTest::newRow("missing preset") << scenario.arg(QStringLiteral("\"megatron-23b\"")).arg(8) << "/llm"
                                         << "no LLM preset with id \"megatron-23b\"";
-        QTest::newRow("inline block key") << scenario.arg(QStringLiteral(R"({"id": "m", "name": "m", "source": "s",
+        QTest::newRow("inline block key")
+            << scenario
+                   .arg(QStringLiteral(R"({"id": "m", "name": "m", "source": "s",
             "hidden": 1024, "feedforward": 4096, "seq_size": 2048, "attn_heads": 16, "head_size": 64, "kv_heads": 3,
-            "num_blocks": 8, "vocab_size": 1000, "num_experts": 1, "top_k": 1, "activation": "gelu"})")).arg(8)
-                                          << "/llm/kv_heads" << "do not divide";
+            "num_blocks": 8, "vocab_size": 1000, "num_experts": 1, "top_k": 1, "activation": "gelu"})"))
+                   .arg(8)
+            << "/llm/kv_heads"
+            << "do not divide";
     }
     void badFiles()
     {
@@ -144,7 +152,8 @@ private slots:
             QCOMPARE(QString::fromStdString(error.file()), QString::fromStdString(path));
             QCOMPARE(QString::fromStdString(error.jsonPointer()), pointer);
             QVERIFY2(what.contains(message), qPrintable(what));
-            QVERIFY(what.startsWith(QString::fromStdString(path) + QStringLiteral(": ") + pointer + QStringLiteral(": ")));
+            QVERIFY(what.startsWith(QString::fromStdString(path) + QStringLiteral(": ") + pointer
+                                    + QStringLiteral(": ")));
             QVERIFY(!what.contains(QLatin1Char('\n')));
         }
     }
@@ -153,7 +162,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QByteArray text = readAll(QStringLiteral(PRESETS_DIR "/topologies/two-tier-8.json"));
-        for (const char *name : {"/a.json", "/b.json"}) {
+        for (const char *name : { "/a.json", "/b.json" }) {
             QFile file(dir.path() + QLatin1String(name));
             QVERIFY(file.open(QIODevice::WriteOnly));
             file.write(text);
@@ -171,7 +180,7 @@ private slots:
     {
         const scenario::PresetLibrary library = io::loadPresetLibrary(PRESETS_DIR);
         scenario::Scenario s;
-        s.info = {"mine", "My design", "GapStudio test"};
+        s.info = { "mine", "My design", "GapStudio test" };
         s.gpu.inlineBlock = library.gpus.at("nvidia-b200");
         s.scaleUp.presetId = "nvlink5";
         s.scaleOut.presetId = "roce-800g";
@@ -179,7 +188,7 @@ private slots:
         s.llm.inlineBlock = library.llms.at("llama3-70b");
         s.layout.presetId = "case18-gpt3-175b-4096-fp8";
         s.gpuCount = 4096;
-        s.overrides = {{"gpu.hbm_bandwidth_GBps", 9000.5}, {"llm.seq_size", 4096}};
+        s.overrides = { { "gpu.hbm_bandwidth_GBps", 9000.5 }, { "llm.seq_size", 4096 } };
         const std::string text = io::toText(io::toJson(s));
         const std::string path = write("mine.gapstudio.json", text);
         const scenario::Scenario loaded = io::loadScenario(path);

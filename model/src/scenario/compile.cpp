@@ -10,17 +10,19 @@ namespace gapstudio::model {
 bool operator==(const Execution &a, const Execution &b) noexcept
 {
     return a.numProcs == b.numProcs && a.tensorPar == b.tensorPar && a.pipelinePar == b.pipelinePar
-           && a.dataPar == b.dataPar && a.tensorParNet == b.tensorParNet && a.pipelineParNet == b.pipelineParNet
-           && a.dataParNet == b.dataParNet && a.batchSize == b.batchSize && a.microbatchSize == b.microbatchSize
-           && a.datatype == b.datatype && a.fusedActivation == b.fusedActivation && a.attentionType == b.attentionType
-           && a.activationRecompute == b.activationRecompute && a.pipelineInterleaving == b.pipelineInterleaving
-           && a.optimizerSharding == b.optimizerSharding && a.tensorParCommType == b.tensorParCommType
-           && a.tensorParOverlap == b.tensorParOverlap && a.seqParAgRedo == b.seqParAgRedo
-           && a.dataParOverlap == b.dataParOverlap && a.weightOffload == b.weightOffload
-           && a.activationsOffload == b.activationsOffload && a.optimizerOffload == b.optimizerOffload
-           && a.training == b.training && a.modelMoE == b.modelMoE && a.numExperts == b.numExperts
-           && a.topKExperts == b.topKExperts && a.expertPar == b.expertPar && a.expertSlice == b.expertSlice
-           && a.dataParExp == b.dataParExp && a.expertParNet == b.expertParNet && a.expertSliceNet == b.expertSliceNet
+           && a.dataPar == b.dataPar && a.tensorParNet == b.tensorParNet
+           && a.pipelineParNet == b.pipelineParNet && a.dataParNet == b.dataParNet
+           && a.batchSize == b.batchSize && a.microbatchSize == b.microbatchSize && a.datatype == b.datatype
+           && a.fusedActivation == b.fusedActivation && a.attentionType == b.attentionType
+           && a.activationRecompute == b.activationRecompute
+           && a.pipelineInterleaving == b.pipelineInterleaving && a.optimizerSharding == b.optimizerSharding
+           && a.tensorParCommType == b.tensorParCommType && a.tensorParOverlap == b.tensorParOverlap
+           && a.seqParAgRedo == b.seqParAgRedo && a.dataParOverlap == b.dataParOverlap
+           && a.weightOffload == b.weightOffload && a.activationsOffload == b.activationsOffload
+           && a.optimizerOffload == b.optimizerOffload && a.training == b.training && a.modelMoE == b.modelMoE
+           && a.numExperts == b.numExperts && a.topKExperts == b.topKExperts && a.expertPar == b.expertPar
+           && a.expertSlice == b.expertSlice && a.dataParExp == b.dataParExp
+           && a.expertParNet == b.expertParNet && a.expertSliceNet == b.expertSliceNet
            && a.dataParExpNet == b.dataParExpNet && a.activationFunction == b.activationFunction;
 }
 
@@ -36,7 +38,8 @@ using model::Diagnostics;
 
 void invalid(Diagnostics &diagnostics, std::string field, std::string message)
 {
-    diagnostics.push_back(Diagnostic{DiagnosticCode::InvalidScenario, std::move(field), std::move(message)});
+    diagnostics.push_back(
+        Diagnostic { DiagnosticCode::InvalidScenario, std::move(field), std::move(message) });
 }
 
 /// One tier made of `link` (calculon-model.md §1.3 network keys; all_to_all from calculon-MoE).
@@ -47,11 +50,11 @@ model::NetworkTier tierOf(const Interconnect &link, std::int64_t size, bool must
     tier.efficiency = link.efficiency;
     tier.size = size;
     tier.latency_s = link.latency_s;
-    tier.p2p = model::NetworkOp{1, 0, 0};
+    tier.p2p = model::NetworkOp { 1, 0, 0 };
     tier.reduceScatter = link.reduceScatter;
     tier.allGather = link.allGather;
     tier.allReduce = link.allReduce;
-    tier.allToAll = model::NetworkOp{1, 0, link.allToAllEfficiency > 0 ? link.allToAllEfficiency : 0};
+    tier.allToAll = model::NetworkOp { 1, 0, link.allToAllEfficiency > 0 ? link.allToAllEfficiency : 0 };
     tier.mustBeFilled = mustBeFilled;
     tier.processorUsage = link.processorUsage;
     return tier;
@@ -67,9 +70,9 @@ model::System systemOf(const ResolvedScenario &r, Diagnostics &diagnostics)
     model::System sys;
     for (std::size_t i = 0; i < model::kDatatypeCount; ++i) {
         if (r.gpu.matrixPeak_flops[i])
-            sys.matrix[i] = model::ComputeEngine{*r.gpu.matrixPeak_flops[i], r.gpu.matrixEfficiency};
+            sys.matrix[i] = model::ComputeEngine { *r.gpu.matrixPeak_flops[i], r.gpu.matrixEfficiency };
         if (r.gpu.vectorPeak_flops[i])
-            sys.vector[i] = model::ComputeEngine{*r.gpu.vectorPeak_flops[i], r.gpu.vectorEfficiency};
+            sys.vector[i] = model::ComputeEngine { *r.gpu.vectorPeak_flops[i], r.gpu.vectorEfficiency };
     }
     sys.mem1 = r.gpu.hbm;
     sys.mem2 = r.gpu.tier2;
@@ -117,23 +120,25 @@ model::Application applicationOf(const Llm &llm, Diagnostics &diagnostics)
     app.attnHeads = llm.attnHeads;
     app.attnSize = llm.headSize;
     app.numBlocks = llm.numBlocks;
-    for (const auto &[value, key] : {std::pair{llm.hidden, "hidden"}, std::pair{llm.feedforward, "feedforward"},
-                                     std::pair{llm.seqSize, "seq_size"}, std::pair{llm.attnHeads, "attn_heads"},
-                                     std::pair{llm.headSize, "head_size"}, std::pair{llm.numBlocks, "num_blocks"}}) {
+    for (const auto &[value, key] :
+         { std::pair { llm.hidden, "hidden" }, std::pair { llm.feedforward, "feedforward" },
+           std::pair { llm.seqSize, "seq_size" }, std::pair { llm.attnHeads, "attn_heads" },
+           std::pair { llm.headSize, "head_size" }, std::pair { llm.numBlocks, "num_blocks" } }) {
         if (value < 1)
-            invalid(diagnostics, std::string("llm/") + key, "expected at least 1, got " + std::to_string(value));
+            invalid(diagnostics, std::string("llm/") + key,
+                    "expected at least 1, got " + std::to_string(value));
     }
     const std::int64_t kv = llm.kvHeads == 0 ? llm.attnHeads : llm.kvHeads; // 0: not set, multi-head
     if (kv < 1 || kv > llm.attnHeads || (llm.attnHeads > 0 && llm.attnHeads % kv != 0))
         invalid(diagnostics, "llm/kv_heads",
-                std::to_string(llm.kvHeads) + " key/value heads do not divide the " + std::to_string(llm.attnHeads)
-                    + " attention heads");
+                std::to_string(llm.kvHeads) + " key/value heads do not divide the "
+                    + std::to_string(llm.attnHeads) + " attention heads");
     else if (kv > 1 && kv < llm.attnHeads)
         app.kvHeads = kv; // grouped-query; MHA and MQA are the execution's attention_type
     if (llm.numExperts < 1 || llm.topK < 1 || llm.topK > llm.numExperts)
         invalid(diagnostics, "llm/top_k",
-                "top-k " + std::to_string(llm.topK) + " must lie in [1, experts = " + std::to_string(llm.numExperts)
-                    + "]");
+                "top-k " + std::to_string(llm.topK)
+                    + " must lie in [1, experts = " + std::to_string(llm.numExperts) + "]");
     return app;
 }
 
@@ -194,7 +199,7 @@ CompileResult compile(const Scenario &scenario, const PresetLibrary &library)
             result.compiled = compileResolved(*resolved, result.diagnostics);
     } catch (const std::exception &error) { // std::bad_alloc only; compile() never throws
         result.compiled.reset();
-        result.diagnostics.push_back(Diagnostic{DiagnosticCode::InvalidScenario, {}, error.what()});
+        result.diagnostics.push_back(Diagnostic { DiagnosticCode::InvalidScenario, {}, error.what() });
     }
     return result;
 }

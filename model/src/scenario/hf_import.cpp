@@ -33,7 +33,8 @@ HfImport importHuggingFaceConfig(const nlohmann::json &config, const std::string
     HfImport out;
     std::vector<std::string> &notes = out.approximations;
     Llm &llm = out.llm;
-    llm.info = {id, name, "Imported from Hugging Face config.json (" + file + ") by gapstudio-cli import-hf"};
+    llm.info
+        = { id, name, "Imported from Hugging Face config.json (" + file + ") by gapstudio-cli import-hf" };
 
     llm.hidden = positive(root, "hidden_size");
     llm.numBlocks = positive(root, "num_hidden_layers");
@@ -47,7 +48,8 @@ HfImport importHuggingFaceConfig(const nlohmann::json &config, const std::string
     if (has(config, "num_key_value_heads")) {
         llm.kvHeads = root["num_key_value_heads"].integerAtLeast(1);
         if (llm.kvHeads > llm.attnHeads || llm.attnHeads % llm.kvHeads != 0)
-            root["num_key_value_heads"].fail(std::to_string(llm.kvHeads) + " does not divide num_attention_heads = "
+            root["num_key_value_heads"].fail(std::to_string(llm.kvHeads)
+                                             + " does not divide num_attention_heads = "
                                              + std::to_string(llm.attnHeads));
     }
 
@@ -64,11 +66,12 @@ HfImport importHuggingFaceConfig(const nlohmann::json &config, const std::string
     }
     if (mla)
         notes.push_back("multi-head latent attention (kv_lora_rank " + config["kv_lora_rank"].dump()
-                        + ") is modelled as multi-head attention with " + std::to_string(llm.attnHeads) + " heads of "
-                        + std::to_string(llm.headSize) + "; the low-rank projections and the rope dimensions are not");
+                        + ") is modelled as multi-head attention with " + std::to_string(llm.attnHeads)
+                        + " heads of " + std::to_string(llm.headSize)
+                        + "; the low-rank projections and the rope dimensions are not");
 
     // Experts: Mixtral's num_local_experts or DeepSeek's n_routed_experts.
-    const char *expertsKey = has(config, "num_local_experts") ? "num_local_experts"
+    const char *expertsKey = has(config, "num_local_experts")  ? "num_local_experts"
                              : has(config, "n_routed_experts") ? "n_routed_experts"
                                                                : nullptr;
     if (expertsKey) {
@@ -99,13 +102,15 @@ HfImport importHuggingFaceConfig(const nlohmann::json &config, const std::string
 
     if (has(config, "n_shared_experts") && config["n_shared_experts"].is_number_integer()
         && config["n_shared_experts"].get<std::int64_t>() > 0)
-        notes.push_back(config["n_shared_experts"].dump() + " shared expert(s) per MoE layer are not modelled");
+        notes.push_back(config["n_shared_experts"].dump()
+                        + " shared expert(s) per MoE layer are not modelled");
     if (has(config, "first_k_dense_replace") && config["first_k_dense_replace"].is_number_integer()
         && config["first_k_dense_replace"].get<std::int64_t>() > 0)
         notes.push_back("the first " + config["first_k_dense_replace"].dump()
                         + " layers are dense in the original; all layers are modelled as MoE layers");
     if (has(config, "moe_layer_freq") && config["moe_layer_freq"] != 1)
-        notes.push_back("moe_layer_freq " + config["moe_layer_freq"].dump() + ": every layer is modelled as an MoE layer");
+        notes.push_back("moe_layer_freq " + config["moe_layer_freq"].dump()
+                        + ": every layer is modelled as an MoE layer");
     if (has(config, "num_nextn_predict_layers") && config["num_nextn_predict_layers"] != 0)
         notes.push_back("multi-token-prediction modules are not modelled");
     if (has(config, "sliding_window"))
@@ -114,7 +119,8 @@ HfImport importHuggingFaceConfig(const nlohmann::json &config, const std::string
     if (has(config, "q_lora_rank"))
         notes.push_back("the low-rank query projection (q_lora_rank " + config["q_lora_rank"].dump()
                         + ") is modelled as a full projection");
-    notes.push_back("embeddings and the output layer are not part of the time model (vocab_size is for counts)");
+    notes.push_back(
+        "embeddings and the output layer are not part of the time model (vocab_size is for counts)");
     return out;
 }
 

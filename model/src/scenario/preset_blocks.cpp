@@ -49,19 +49,20 @@ nlohmann::ordered_json unitNumber(double si, double factor, bool divide = false)
 // -----------------------------------------------------------------------------------------------
 
 /// JSON key names of the datatypes, in the order files list them.
-constexpr std::array<std::pair<const char *, model::Datatype>, model::kDatatypeCount> kDatatypeKeys = {{
-    {"fp32", model::Datatype::Float32},
-    {"bf16", model::Datatype::Bfloat16},
-    {"fp16", model::Datatype::Float16},
-    {"fp8", model::Datatype::Float8},
-    {"fp4", model::Datatype::Float4},
-}};
+constexpr std::array<std::pair<const char *, model::Datatype>, model::kDatatypeCount> kDatatypeKeys = { {
+    { "fp32", model::Datatype::Float32 },
+    { "bf16", model::Datatype::Bfloat16 },
+    { "fp16", model::Datatype::Float16 },
+    { "fp8", model::Datatype::Float8 },
+    { "fp4", model::Datatype::Float4 },
+} };
 
 double numberIn(const JsonCursor &cursor, double low, bool lowIncluded, double high = HUGE_VAL,
                 bool highIncluded = false)
 {
     const double value = cursor.number();
-    const bool ok = (lowIncluded ? value >= low : value > low) && (highIncluded ? value <= high : value < high);
+    const bool ok
+        = (lowIncluded ? value >= low : value > low) && (highIncluded ? value <= high : value < high);
     if (!ok)
         cursor.fail("expected a number in " + std::string(lowIncluded ? "[" : "(") + formatNumber(low) + ", "
                     + (std::isinf(high) ? "inf" : formatNumber(high)) + (highIncluded ? "]" : ")") + ", got "
@@ -87,7 +88,7 @@ void requireKeyList(const JsonCursor &cursor, const std::vector<std::string_view
             cursor.fail("missing key \"" + std::string(key) + "\"");
     for (const auto &item : cursor.value().items()) {
         bool known = false;
-        for (const auto *list : {&required, &optional})
+        for (const auto *list : { &required, &optional })
             for (std::string_view key : *list)
                 known = known || item.key() == key;
         if (!known)
@@ -111,12 +112,12 @@ model::EfficiencyTable parseTable(const JsonCursor &cursor, double unit)
     for (std::size_t i = 0; i < count; ++i) {
         const JsonCursor row = cursor[i];
         row.requireArray(2);
-        const double threshold = numberIn(row[std::size_t{0}], 0, true);
+        const double threshold = numberIn(row[std::size_t { 0 }], 0, true);
         if (i > 0 && threshold >= previous)
-            row[std::size_t{0}].fail("thresholds must decrease strictly: " + formatNumber(threshold) + " follows "
-                                     + formatNumber(previous));
+            row[std::size_t { 0 }].fail("thresholds must decrease strictly: " + formatNumber(threshold)
+                                        + " follows " + formatNumber(previous));
         if (i + 1 == count && threshold != 0)
-            row[std::size_t{0}].fail("the last threshold must be 0, got " + formatNumber(threshold));
+            row[std::size_t { 0 }].fail("the last threshold must be 0, got " + formatNumber(threshold));
         table.rows.emplace_back(threshold * unit, numberIn(row[1], 0, false, 1, true));
         previous = threshold;
     }
@@ -127,7 +128,7 @@ nlohmann::ordered_json writeTable(const model::EfficiencyTable &table, double un
 {
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (const auto &[threshold, efficiency] : table.rows)
-        rows.push_back({unitNumber(threshold, unit), plainNumber(efficiency)});
+        rows.push_back({ unitNumber(threshold, unit), plainNumber(efficiency) });
     return rows;
 }
 
@@ -157,7 +158,7 @@ nlohmann::ordered_json writePeaks(const std::array<std::optional<double>, model:
 
 model::MemoryTier parseMemory(const JsonCursor &cursor, bool optionalCapacity)
 {
-    requireKeyList(cursor, {"capacity_GiB", "bandwidth_GBps", "efficiency_by_MB"});
+    requireKeyList(cursor, { "capacity_GiB", "bandwidth_GBps", "efficiency_by_MB" });
     model::MemoryTier tier;
     tier.capacity_B = numberIn(cursor["capacity_GiB"], 0, optionalCapacity) * kBytesPerGiB;
     tier.bandwidth_Bps = numberIn(cursor["bandwidth_GBps"], 0, optionalCapacity) * kBpsPerGBps;
@@ -183,8 +184,8 @@ struct Collectives {
 Collectives defaultCollectives(bool inNetworkReduction)
 {
     if (inNetworkReduction)
-        return {{1, 0, 0}, {1, 0, 0}, {1, 1, 0}};
-    return {{1, -1, 0}, {1, -1, 0}, {2, -1, 0}};
+        return { { 1, 0, 0 }, { 1, 0, 0 }, { 1, 1, 0 } };
+    return { { 1, -1, 0 }, { 1, -1, 0 }, { 2, -1, 0 } };
 }
 
 bool sameOp(const model::NetworkOp &a, const model::NetworkOp &b)
@@ -195,7 +196,7 @@ bool sameOp(const model::NetworkOp &a, const model::NetworkOp &b)
 model::NetworkOp parseCollective(const JsonCursor &cursor)
 {
     cursor.requireArray(2);
-    return model::NetworkOp{numberIn(cursor[std::size_t{0}], 0, false), cursor[1].number(), 0};
+    return model::NetworkOp { numberIn(cursor[std::size_t { 0 }], 0, false), cursor[1].number(), 0 };
 }
 
 } // namespace
@@ -235,9 +236,9 @@ void writeInfo(nlohmann::ordered_json &out, const BlockInfo &info)
 scenario::Gpu parseGpuBody(const JsonCursor &c, bool wholeFile)
 {
     requireBlockKeys(c, wholeFile,
-                     {"matrix_tflops", "vector_tflops", "matrix_efficiency_by_GFLOP", "vector_efficiency_by_GFLOP",
-                      "hbm", "tier2", "board_power_W"},
-                     {"price_USD"});
+                     { "matrix_tflops", "vector_tflops", "matrix_efficiency_by_GFLOP",
+                       "vector_efficiency_by_GFLOP", "hbm", "tier2", "board_power_W" },
+                     { "price_USD" });
     scenario::Gpu gpu;
     gpu.info = parseInfo(c);
     parsePeaks(c["matrix_tflops"], gpu.matrixPeak_flops);
@@ -269,9 +270,9 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Gpu &gpu)
 scenario::Interconnect parseInterconnectBody(const JsonCursor &c, bool wholeFile)
 {
     requireBlockKeys(c, wholeFile,
-                     {"bandwidth_GBps", "latency_us", "efficiency", "all_to_all_efficiency", "in_network_reduction",
-                      "processor_usage", "max_domain_size"},
-                     {"collectives"});
+                     { "bandwidth_GBps", "latency_us", "efficiency", "all_to_all_efficiency",
+                       "in_network_reduction", "processor_usage", "max_domain_size" },
+                     { "collectives" });
     scenario::Interconnect link;
     link.info = parseInfo(c);
     link.bandwidth_Bps = numberIn(c["bandwidth_GBps"], 0, false) * kBpsPerGBps;
@@ -285,7 +286,7 @@ scenario::Interconnect parseInterconnectBody(const JsonCursor &c, bool wholeFile
     link.allReduce = defaults.allReduce;
     if (c.value().contains("collectives")) {
         const JsonCursor ops = c["collectives"];
-        requireKeys(ops, {"reduce_scatter", "all_gather", "all_reduce"});
+        requireKeys(ops, { "reduce_scatter", "all_gather", "all_reduce" });
         link.reduceScatter = parseCollective(ops["reduce_scatter"]);
         link.allGather = parseCollective(ops["all_gather"]);
         link.allReduce = parseCollective(ops["all_reduce"]);
@@ -307,10 +308,10 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Interconnect &link)
     if (!sameOp(link.reduceScatter, defaults.reduceScatter) || !sameOp(link.allGather, defaults.allGather)
         || !sameOp(link.allReduce, defaults.allReduce)) {
         nlohmann::ordered_json ops;
-        for (const auto &[key, op] : {std::pair{"reduce_scatter", &link.reduceScatter},
-                                      std::pair{"all_gather", &link.allGather},
-                                      std::pair{"all_reduce", &link.allReduce}})
-            ops[key] = {plainNumber(op->scalar), plainNumber(op->offset)};
+        for (const auto &[key, op] :
+             { std::pair { "reduce_scatter", &link.reduceScatter },
+               std::pair { "all_gather", &link.allGather }, std::pair { "all_reduce", &link.allReduce } })
+            ops[key] = { plainNumber(op->scalar), plainNumber(op->offset) };
         out["collectives"] = ops;
     }
     out["processor_usage"] = plainNumber(link.processorUsage);
@@ -319,20 +320,21 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Interconnect &link)
 
 // ---- topology ---------------------------------------------------------------------------------
 namespace {
-constexpr std::array<const char *, 3> kTopologyKinds = {"two-tier", "full-flat", "three-tier"};
+constexpr std::array<const char *, 3> kTopologyKinds = { "two-tier", "full-flat", "three-tier" };
 }
 
 scenario::Topology parseTopologyBody(const JsonCursor &c, bool wholeFile)
 {
     c.requireObject();
     scenario::Topology topology;
-    const auto kind = static_cast<scenario::TopologyKind>(c["kind"].oneOf({"two-tier", "full-flat", "three-tier"}));
+    const auto kind
+        = static_cast<scenario::TopologyKind>(c["kind"].oneOf({ "two-tier", "full-flat", "three-tier" }));
     if (kind == scenario::TopologyKind::ThreeTier)
         requireBlockKeys(c, wholeFile,
-                         {"kind", "scale_up_domain_size", "scale_up_must_be_filled", "leaf_size",
-                          "spine_oversubscription"});
+                         { "kind", "scale_up_domain_size", "scale_up_must_be_filled", "leaf_size",
+                           "spine_oversubscription" });
     else
-        requireBlockKeys(c, wholeFile, {"kind", "scale_up_domain_size", "scale_up_must_be_filled"});
+        requireBlockKeys(c, wholeFile, { "kind", "scale_up_domain_size", "scale_up_must_be_filled" });
     topology.info = parseInfo(c);
     topology.kind = kind;
     topology.scaleUpDomainSize = c["scale_up_domain_size"].integerAtLeast(1);
@@ -359,8 +361,8 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Topology &topology)
 scenario::Llm parseLlmBody(const JsonCursor &c, bool wholeFile)
 {
     requireBlockKeys(c, wholeFile,
-                     {"hidden", "feedforward", "seq_size", "attn_heads", "head_size", "kv_heads", "num_blocks",
-                      "vocab_size", "num_experts", "top_k", "activation"});
+                     { "hidden", "feedforward", "seq_size", "attn_heads", "head_size", "kv_heads",
+                       "num_blocks", "vocab_size", "num_experts", "top_k", "activation" });
     scenario::Llm llm;
     llm.info = parseInfo(c);
     llm.hidden = c["hidden"].integerAtLeast(1);
@@ -370,15 +372,16 @@ scenario::Llm parseLlmBody(const JsonCursor &c, bool wholeFile)
     llm.headSize = c["head_size"].integerAtLeast(1);
     llm.kvHeads = c["kv_heads"].integerAtLeast(1);
     if (llm.kvHeads > llm.attnHeads || llm.attnHeads % llm.kvHeads != 0)
-        c["kv_heads"].fail(std::to_string(llm.kvHeads) + " key/value heads do not divide attn_heads = "
-                           + std::to_string(llm.attnHeads));
+        c["kv_heads"].fail(std::to_string(llm.kvHeads)
+                           + " key/value heads do not divide attn_heads = " + std::to_string(llm.attnHeads));
     llm.numBlocks = c["num_blocks"].integerAtLeast(1);
     llm.vocabSize = c["vocab_size"].integerAtLeast(1);
     llm.numExperts = c["num_experts"].integerAtLeast(1);
     llm.topK = c["top_k"].integerAtLeast(1);
     if (llm.topK > llm.numExperts)
-        c["top_k"].fail(std::to_string(llm.topK) + " exceeds num_experts = " + std::to_string(llm.numExperts));
-    llm.activation = static_cast<model::ActivationFunction>(c["activation"].oneOf({"gelu", "swiglu"}));
+        c["top_k"].fail(std::to_string(llm.topK)
+                        + " exceeds num_experts = " + std::to_string(llm.numExperts));
+    llm.activation = static_cast<model::ActivationFunction>(c["activation"].oneOf({ "gelu", "swiglu" }));
     return llm;
 }
 
@@ -399,21 +402,24 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Llm &llm)
 
 // ---- layout -----------------------------------------------------------------------------------
 namespace {
-constexpr std::array<const char *, 5> kDatatypeNames = {"float8", "float16", "bfloat16", "float32", "float4"};
-constexpr std::array<const char *, 3> kRecompute = {"none", "attn_only", "full"};
-constexpr std::array<const char *, 3> kTpComm = {"ar", "p2p_rs_ag", "rs_ag"};
-constexpr std::array<const char *, 3> kTpOverlap = {"none", "ring", "pipe"};
+constexpr std::array<const char *, 5> kDatatypeNames
+    = { "float8", "float16", "bfloat16", "float32", "float4" };
+constexpr std::array<const char *, 3> kRecompute = { "none", "attn_only", "full" };
+constexpr std::array<const char *, 3> kTpComm = { "ar", "p2p_rs_ag", "rs_ag" };
+constexpr std::array<const char *, 3> kTpOverlap = { "none", "ring", "pipe" };
 } // namespace
 
 scenario::Layout parseLayoutBody(const JsonCursor &c, bool wholeFile)
 {
-    requireBlockKeys(c, wholeFile,
-                     {"tensor_par", "pipeline_par", "data_par", "expert_par", "expert_slice", "data_par_exp",
-                      "batch_size", "microbatch_size", "datatype", "tensor_par_net", "pipeline_par_net",
-                      "data_par_net", "expert_par_net", "expert_slice_net", "data_par_exp_net", "fused_activation",
-                      "activation_recompute", "pipeline_interleaving", "optimizer_sharding", "tensor_par_comm_type",
-                      "tensor_par_overlap", "seq_par_ag_redo", "data_par_overlap", "weight_offload",
-                      "activations_offload", "optimizer_offload", "training"});
+    requireBlockKeys(c, wholeFile, { "tensor_par",          "pipeline_par",         "data_par",
+                                     "expert_par",          "expert_slice",         "data_par_exp",
+                                     "batch_size",          "microbatch_size",      "datatype",
+                                     "tensor_par_net",      "pipeline_par_net",     "data_par_net",
+                                     "expert_par_net",      "expert_slice_net",     "data_par_exp_net",
+                                     "fused_activation",    "activation_recompute", "pipeline_interleaving",
+                                     "optimizer_sharding",  "tensor_par_comm_type", "tensor_par_overlap",
+                                     "seq_par_ag_redo",     "data_par_overlap",     "weight_offload",
+                                     "activations_offload", "optimizer_offload",    "training" });
     scenario::Layout layout;
     layout.info = parseInfo(c);
     model::Execution &e = layout.execution;
@@ -426,7 +432,7 @@ scenario::Layout parseLayoutBody(const JsonCursor &c, bool wholeFile)
     e.batchSize = c["batch_size"].integerAtLeast(1);
     e.microbatchSize = c["microbatch_size"].integerAtLeast(1);
     e.datatype = static_cast<model::Datatype>(
-        c["datatype"].oneOf({"float8", "float16", "bfloat16", "float32", "float4"}));
+        c["datatype"].oneOf({ "float8", "float16", "bfloat16", "float32", "float4" }));
     e.tensorParNet = c["tensor_par_net"].integerAtLeast(0);
     e.pipelineParNet = c["pipeline_par_net"].integerAtLeast(0);
     e.dataParNet = c["data_par_net"].integerAtLeast(0);
@@ -434,11 +440,14 @@ scenario::Layout parseLayoutBody(const JsonCursor &c, bool wholeFile)
     e.expertSliceNet = c["expert_slice_net"].integerAtLeast(0);
     e.dataParExpNet = c["data_par_exp_net"].integerAtLeast(0);
     e.fusedActivation = c["fused_activation"].boolean();
-    e.activationRecompute = static_cast<model::Recompute>(c["activation_recompute"].oneOf({"none", "attn_only", "full"}));
+    e.activationRecompute
+        = static_cast<model::Recompute>(c["activation_recompute"].oneOf({ "none", "attn_only", "full" }));
     e.pipelineInterleaving = c["pipeline_interleaving"].integerAtLeast(1);
     e.optimizerSharding = c["optimizer_sharding"].boolean();
-    e.tensorParCommType = static_cast<model::TpCommType>(c["tensor_par_comm_type"].oneOf({"ar", "p2p_rs_ag", "rs_ag"}));
-    e.tensorParOverlap = static_cast<model::TpOverlap>(c["tensor_par_overlap"].oneOf({"none", "ring", "pipe"}));
+    e.tensorParCommType
+        = static_cast<model::TpCommType>(c["tensor_par_comm_type"].oneOf({ "ar", "p2p_rs_ag", "rs_ag" }));
+    e.tensorParOverlap
+        = static_cast<model::TpOverlap>(c["tensor_par_overlap"].oneOf({ "none", "ring", "pipe" }));
     e.seqParAgRedo = c["seq_par_ag_redo"].boolean();
     e.dataParOverlap = c["data_par_overlap"].boolean();
     e.weightOffload = c["weight_offload"].boolean();

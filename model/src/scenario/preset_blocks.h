@@ -18,8 +18,9 @@ void requireKeys(const JsonCursor &cursor, std::initializer_list<std::string_vie
                  std::initializer_list<std::string_view> optional = {});
 
 /// The header keys of a whole file and of an inline block.
-inline constexpr std::array<std::string_view, 5> kFileHeader = {"fileType", "version", "id", "name", "source"};
-inline constexpr std::array<std::string_view, 3> kInlineHeader = {"id", "name", "source"};
+inline constexpr std::array<std::string_view, 5> kFileHeader
+    = { "fileType", "version", "id", "name", "source" };
+inline constexpr std::array<std::string_view, 3> kInlineHeader = { "id", "name", "source" };
 
 // Parse a body: `cursor` is the block object, `header` the header keys it must carry.
 scenario::Gpu parseGpuBody(const JsonCursor &cursor, bool wholeFile);

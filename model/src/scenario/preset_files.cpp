@@ -18,8 +18,9 @@ using detail::JsonCursor;
 
 namespace {
 
-constexpr std::array<const char *, 6> kFileTypes = {"gapstudio.gpu",    "gapstudio.interconnect", "gapstudio.topology",
-                                                    "gapstudio.llm",    "gapstudio.layout",       "gapstudio.scenario"};
+constexpr std::array<const char *, 6> kFileTypes
+    = { "gapstudio.gpu", "gapstudio.interconnect", "gapstudio.topology",
+        "gapstudio.llm", "gapstudio.layout",       "gapstudio.scenario" };
 
 // ---- Migration chain ---------------------------------------------------------------------------
 // kMigrations[i] turns a file of version kPresetMinVersion + i into version kPresetMinVersion + i + 1.
@@ -39,8 +40,9 @@ PresetKind kindOf(const JsonCursor &root)
     for (std::size_t i = 0; i < kFileTypes.size(); ++i)
         if (text == kFileTypes[i])
             return static_cast<PresetKind>(i);
-    type.fail("unknown file type \"" + text + "\" (expected gapstudio.gpu, gapstudio.interconnect, "
-              "gapstudio.topology, gapstudio.llm, gapstudio.layout or gapstudio.scenario)");
+    type.fail("unknown file type \"" + text
+              + "\" (expected gapstudio.gpu, gapstudio.interconnect, "
+                "gapstudio.topology, gapstudio.llm, gapstudio.layout or gapstudio.scenario)");
 }
 
 nlohmann::ordered_json header(PresetKind kind, const scenario::BlockInfo &info)
@@ -83,7 +85,8 @@ scenario::BlockRef<Block> parseBlockRef(const JsonCursor &cursor, Parse parse)
     } else if (cursor.value().is_object()) {
         ref.inlineBlock = parse(cursor, false);
     } else {
-        cursor.fail("expected a preset id (string) or an inline block (object), got " + detail::describe(cursor.value()));
+        cursor.fail("expected a preset id (string) or an inline block (object), got "
+                    + detail::describe(cursor.value()));
     }
     return ref;
 }
@@ -115,11 +118,13 @@ nlohmann::json migratePreset(nlohmann::json json, PresetKind kind, const std::st
         const JsonCursor versionCursor = root["version"];
         const std::int64_t version = versionCursor.integer();
         if (version > kPresetVersion)
-            versionCursor.fail("File version " + std::to_string(version) + " is newer than the supported version "
-                               + std::to_string(kPresetVersion));
+            versionCursor.fail("File version " + std::to_string(version)
+                               + " is newer than the supported version " + std::to_string(kPresetVersion));
         if (version < kPresetMinVersion)
-            versionCursor.fail("File version " + std::to_string(version) + " is no longer supported (the oldest "
-                               "supported version is " + std::to_string(kPresetMinVersion) + ")");
+            versionCursor.fail("File version " + std::to_string(version)
+                               + " is no longer supported (the oldest "
+                                 "supported version is "
+                               + std::to_string(kPresetMinVersion) + ")");
     }
     while (json["version"].get<std::int64_t>() < kPresetVersion) {
         const auto step = static_cast<std::size_t>(json["version"].get<std::int64_t>() - kPresetMinVersion);
@@ -152,9 +157,10 @@ scenario::Layout parseLayout(const nlohmann::json &json, const std::string &file
 scenario::Scenario parseScenario(const nlohmann::json &json, const std::string &file)
 {
     const JsonCursor c(json, file);
-    detail::requireKeys(c, {"fileType", "version", "id", "name", "source", "gpu", "scale_up", "topology", "llm",
-                            "layout", "gpu_count"},
-                        {"scale_out", "overrides"});
+    detail::requireKeys(c,
+                        { "fileType", "version", "id", "name", "source", "gpu", "scale_up", "topology", "llm",
+                          "layout", "gpu_count" },
+                        { "scale_out", "overrides" });
     scenario::Scenario s;
     s.info = detail::parseInfo(c);
     s.gpu = parseBlockRef<scenario::Gpu>(c["gpu"], detail::parseGpuBody);
@@ -171,7 +177,8 @@ scenario::Scenario parseScenario(const nlohmann::json &json, const std::string &
         for (const auto &item : overrides.value().items()) {
             const JsonCursor value = overrides[item.key()];
             const auto &keys = scenario::overrideKeys();
-            if (std::none_of(keys.begin(), keys.end(), [&](const scenario::OverrideKey &k) { return item.key() == k.key; }))
+            if (std::none_of(keys.begin(), keys.end(),
+                             [&](const scenario::OverrideKey &k) { return item.key() == k.key; }))
                 value.fail("unknown override key \"" + item.key() + "\"");
             s.overrides[item.key()] = value.number();
         }
@@ -179,11 +186,26 @@ scenario::Scenario parseScenario(const nlohmann::json &json, const std::string &
     return s;
 }
 
-nlohmann::ordered_json toJson(const scenario::Gpu &gpu) { return wholeFile(PresetKind::Gpu, gpu); }
-nlohmann::ordered_json toJson(const scenario::Interconnect &link) { return wholeFile(PresetKind::Interconnect, link); }
-nlohmann::ordered_json toJson(const scenario::Topology &topology) { return wholeFile(PresetKind::Topology, topology); }
-nlohmann::ordered_json toJson(const scenario::Llm &llm) { return wholeFile(PresetKind::Llm, llm); }
-nlohmann::ordered_json toJson(const scenario::Layout &layout) { return wholeFile(PresetKind::Layout, layout); }
+nlohmann::ordered_json toJson(const scenario::Gpu &gpu)
+{
+    return wholeFile(PresetKind::Gpu, gpu);
+}
+nlohmann::ordered_json toJson(const scenario::Interconnect &link)
+{
+    return wholeFile(PresetKind::Interconnect, link);
+}
+nlohmann::ordered_json toJson(const scenario::Topology &topology)
+{
+    return wholeFile(PresetKind::Topology, topology);
+}
+nlohmann::ordered_json toJson(const scenario::Llm &llm)
+{
+    return wholeFile(PresetKind::Llm, llm);
+}
+nlohmann::ordered_json toJson(const scenario::Layout &layout)
+{
+    return wholeFile(PresetKind::Layout, layout);
+}
 
 nlohmann::ordered_json toJson(const scenario::Scenario &s)
 {
@@ -215,12 +237,18 @@ PresetFile loadPresetFile(const std::string &path)
     const PresetKind kind = kindOf(JsonCursor(raw, path));
     const nlohmann::json json = migratePreset(raw, kind, path);
     switch (kind) {
-    case PresetKind::Gpu: return parseGpu(json, path);
-    case PresetKind::Interconnect: return parseInterconnect(json, path);
-    case PresetKind::Topology: return parseTopology(json, path);
-    case PresetKind::Llm: return parseLlm(json, path);
-    case PresetKind::Layout: return parseLayout(json, path);
-    case PresetKind::Scenario: break;
+    case PresetKind::Gpu:
+        return parseGpu(json, path);
+    case PresetKind::Interconnect:
+        return parseInterconnect(json, path);
+    case PresetKind::Topology:
+        return parseTopology(json, path);
+    case PresetKind::Llm:
+        return parseLlm(json, path);
+    case PresetKind::Layout:
+        return parseLayout(json, path);
+    case PresetKind::Scenario:
+        break;
     }
     return parseScenario(json, path);
 }
@@ -253,8 +281,8 @@ scenario::PresetLibrary loadPresetLibrary(const std::string &directory)
     if (!fs::is_directory(directory, ec))
         throw InputError(directory, "/", "not a directory of presets");
     std::vector<std::string> files;
-    for (auto it = fs::recursive_directory_iterator(directory, ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
+    for (auto it = fs::recursive_directory_iterator(directory, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
         if (it->is_regular_file() && it->path().extension() == ".json")
             files.push_back(it->path().string());
     }
@@ -265,10 +293,11 @@ scenario::PresetLibrary loadPresetLibrary(const std::string &directory)
     scenario::PresetLibrary library;
     std::map<std::pair<int, std::string>, std::string> seen; // (kind, id) -> file
     const auto add = [&](auto &map, PresetKind kind, auto block, const std::string &file) {
-        const auto [it, inserted] = seen.emplace(std::pair{static_cast<int>(kind), block.info.id}, file);
+        const auto [it, inserted] = seen.emplace(std::pair { static_cast<int>(kind), block.info.id }, file);
         if (!inserted)
-            throw InputError(file, "/id", "duplicate " + std::string(presetFileType(kind)) + " id \"" + block.info.id
-                                              + "\" (also in " + it->second + ")");
+            throw InputError(file, "/id",
+                             "duplicate " + std::string(presetFileType(kind)) + " id \"" + block.info.id
+                                 + "\" (also in " + it->second + ")");
         map.emplace(block.info.id, std::move(block));
     };
     for (const std::string &file : files) {
@@ -289,7 +318,8 @@ scenario::PresetLibrary loadPresetLibrary(const std::string &directory)
 }
 
 scenario::CompiledScenario compileScenarioFile(const scenario::Scenario &scenario,
-                                               const scenario::PresetLibrary &library, const std::string &file)
+                                               const scenario::PresetLibrary &library,
+                                               const std::string &file)
 {
     scenario::CompileResult result = scenario::compile(scenario, library);
     if (!result.compiled) {

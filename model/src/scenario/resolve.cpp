@@ -23,7 +23,8 @@ constexpr double kSecondsPerUs = 1e6; // divide: us -> s
 
 void invalid(Diagnostics &diagnostics, std::string field, std::string message)
 {
-    diagnostics.push_back(Diagnostic{DiagnosticCode::InvalidScenario, std::move(field), std::move(message)});
+    diagnostics.push_back(
+        Diagnostic { DiagnosticCode::InvalidScenario, std::move(field), std::move(message) });
 }
 
 std::string number(double value)
@@ -42,7 +43,7 @@ struct OverrideRule {
 
 void scalePeaks(Gpu &gpu, double factor)
 {
-    for (auto *peaks : {&gpu.matrixPeak_flops, &gpu.vectorPeak_flops})
+    for (auto *peaks : { &gpu.matrixPeak_flops, &gpu.vectorPeak_flops })
         for (auto &peak : *peaks)
             if (peak)
                 *peak *= factor;
@@ -53,43 +54,44 @@ const std::vector<OverrideRule> &rules()
     using R = ResolvedScenario;
     const auto i64 = [](double v) { return static_cast<std::int64_t>(v); };
     static const std::vector<OverrideRule> table = {
-        {{"gpu.hbm_capacity_GiB", "HBM capacity per GPU (GiB)", false, 0, false},
-         [](R &r, double v) { r.gpu.hbm.capacity_B = v * kBytesPerGiB; }},
-        {{"gpu.hbm_bandwidth_GBps", "HBM bandwidth per GPU (GB/s)", false, 0, false},
-         [](R &r, double v) { r.gpu.hbm.bandwidth_Bps = v * kBpsPerGBps; }},
-        {{"gpu.tier2_capacity_GiB", "tier-2 memory capacity per GPU (GiB; 0 = none)", false, 0, true},
-         [](R &r, double v) { r.gpu.tier2.capacity_B = v * kBytesPerGiB; }},
-        {{"gpu.tier2_bandwidth_GBps", "tier-2 memory bandwidth per GPU (GB/s)", false, 0, true},
-         [](R &r, double v) { r.gpu.tier2.bandwidth_Bps = v * kBpsPerGBps; }},
-        {{"gpu.compute_scale", "multiplies every matrix and vector peak of the GPU", false, 0, false},
-         [](R &r, double v) { scalePeaks(r.gpu, v); }},
-        {{"scale_up.bandwidth_GBps", "scale-up bandwidth per GPU, one direction (GB/s)", false, 0, false},
-         [](R &r, double v) { r.scaleUp.bandwidth_Bps = v * kBpsPerGBps; }},
-        {{"scale_up.latency_us", "scale-up latency per operation (us)", false, 0, true},
-         [](R &r, double v) { r.scaleUp.latency_s = v / kSecondsPerUs; }},
-        {{"scale_up.efficiency", "achieved fraction of the scale-up bandwidth", false, 0, false},
-         [](R &r, double v) { r.scaleUp.efficiency = v; }},
-        {{"scale_out.bandwidth_GBps", "scale-out bandwidth per GPU, one direction (GB/s)", false, 0, false},
-         [](R &r, double v) { r.scaleOut.bandwidth_Bps = v * kBpsPerGBps; }},
-        {{"scale_out.latency_us", "scale-out latency per operation (us)", false, 0, true},
-         [](R &r, double v) { r.scaleOut.latency_s = v / kSecondsPerUs; }},
-        {{"scale_out.efficiency", "achieved fraction of the scale-out bandwidth", false, 0, false},
-         [](R &r, double v) { r.scaleOut.efficiency = v; }},
-        {{"topology.scale_up_domain_size", "GPUs per scale-up domain", true, 1, true},
-         [i64](R &r, double v) { r.topology.scaleUpDomainSize = i64(v); }},
-        {{"gpu_count", "number of GPUs", true, 1, true}, [i64](R &r, double v) { r.gpuCount = i64(v); }},
-        {{"layout.tensor_par", "tensor-parallel degree", true, 1, true},
-         [i64](R &r, double v) { r.layout.execution.tensorPar = i64(v); }},
-        {{"layout.pipeline_par", "pipeline-parallel degree", true, 1, true},
-         [i64](R &r, double v) { r.layout.execution.pipelinePar = i64(v); }},
-        {{"layout.data_par", "data-parallel degree", true, 1, true},
-         [i64](R &r, double v) { r.layout.execution.dataPar = i64(v); }},
-        {{"layout.batch_size", "global batch (samples)", true, 1, true},
-         [i64](R &r, double v) { r.layout.execution.batchSize = i64(v); }},
-        {{"layout.microbatch_size", "microbatch (samples)", true, 1, true},
-         [i64](R &r, double v) { r.layout.execution.microbatchSize = i64(v); }},
-        {{"llm.seq_size", "sequence length (tokens)", true, 1, true},
-         [i64](R &r, double v) { r.llm.seqSize = i64(v); }},
+        { { "gpu.hbm_capacity_GiB", "HBM capacity per GPU (GiB)", false, 0, false },
+          [](R &r, double v) { r.gpu.hbm.capacity_B = v * kBytesPerGiB; } },
+        { { "gpu.hbm_bandwidth_GBps", "HBM bandwidth per GPU (GB/s)", false, 0, false },
+          [](R &r, double v) { r.gpu.hbm.bandwidth_Bps = v * kBpsPerGBps; } },
+        { { "gpu.tier2_capacity_GiB", "tier-2 memory capacity per GPU (GiB; 0 = none)", false, 0, true },
+          [](R &r, double v) { r.gpu.tier2.capacity_B = v * kBytesPerGiB; } },
+        { { "gpu.tier2_bandwidth_GBps", "tier-2 memory bandwidth per GPU (GB/s)", false, 0, true },
+          [](R &r, double v) { r.gpu.tier2.bandwidth_Bps = v * kBpsPerGBps; } },
+        { { "gpu.compute_scale", "multiplies every matrix and vector peak of the GPU", false, 0, false },
+          [](R &r, double v) { scalePeaks(r.gpu, v); } },
+        { { "scale_up.bandwidth_GBps", "scale-up bandwidth per GPU, one direction (GB/s)", false, 0, false },
+          [](R &r, double v) { r.scaleUp.bandwidth_Bps = v * kBpsPerGBps; } },
+        { { "scale_up.latency_us", "scale-up latency per operation (us)", false, 0, true },
+          [](R &r, double v) { r.scaleUp.latency_s = v / kSecondsPerUs; } },
+        { { "scale_up.efficiency", "achieved fraction of the scale-up bandwidth", false, 0, false },
+          [](R &r, double v) { r.scaleUp.efficiency = v; } },
+        { { "scale_out.bandwidth_GBps", "scale-out bandwidth per GPU, one direction (GB/s)", false, 0,
+            false },
+          [](R &r, double v) { r.scaleOut.bandwidth_Bps = v * kBpsPerGBps; } },
+        { { "scale_out.latency_us", "scale-out latency per operation (us)", false, 0, true },
+          [](R &r, double v) { r.scaleOut.latency_s = v / kSecondsPerUs; } },
+        { { "scale_out.efficiency", "achieved fraction of the scale-out bandwidth", false, 0, false },
+          [](R &r, double v) { r.scaleOut.efficiency = v; } },
+        { { "topology.scale_up_domain_size", "GPUs per scale-up domain", true, 1, true },
+          [i64](R &r, double v) { r.topology.scaleUpDomainSize = i64(v); } },
+        { { "gpu_count", "number of GPUs", true, 1, true }, [i64](R &r, double v) { r.gpuCount = i64(v); } },
+        { { "layout.tensor_par", "tensor-parallel degree", true, 1, true },
+          [i64](R &r, double v) { r.layout.execution.tensorPar = i64(v); } },
+        { { "layout.pipeline_par", "pipeline-parallel degree", true, 1, true },
+          [i64](R &r, double v) { r.layout.execution.pipelinePar = i64(v); } },
+        { { "layout.data_par", "data-parallel degree", true, 1, true },
+          [i64](R &r, double v) { r.layout.execution.dataPar = i64(v); } },
+        { { "layout.batch_size", "global batch (samples)", true, 1, true },
+          [i64](R &r, double v) { r.layout.execution.batchSize = i64(v); } },
+        { { "layout.microbatch_size", "microbatch (samples)", true, 1, true },
+          [i64](R &r, double v) { r.layout.execution.microbatchSize = i64(v); } },
+        { { "llm.seq_size", "sequence length (tokens)", true, 1, true },
+          [i64](R &r, double v) { r.llm.seqSize = i64(v); } },
     };
     return table;
 }
@@ -130,8 +132,10 @@ std::optional<ResolvedScenario> resolve(const Scenario &scenario, const PresetLi
 {
     const std::size_t before = diagnostics.size();
     const auto gpu = resolveRef(scenario.gpu, library.gpus, "gpu", "GPU", diagnostics);
-    const auto scaleUp = resolveRef(scenario.scaleUp, library.interconnects, "scale_up", "interconnect", diagnostics);
-    const auto topology = resolveRef(scenario.topology, library.topologies, "topology", "topology", diagnostics);
+    const auto scaleUp
+        = resolveRef(scenario.scaleUp, library.interconnects, "scale_up", "interconnect", diagnostics);
+    const auto topology
+        = resolveRef(scenario.topology, library.topologies, "topology", "topology", diagnostics);
     // FullFlat may reuse the scale-up links for the whole fabric when no scale-out is given.
     const bool reuseScaleUp = scenario.scaleOut.presetId.empty() && !scenario.scaleOut.inlineBlock && topology
                               && topology->kind == TopologyKind::FullFlat;
@@ -143,7 +147,7 @@ std::optional<ResolvedScenario> resolve(const Scenario &scenario, const PresetLi
     if (diagnostics.size() != before)
         return std::nullopt;
 
-    ResolvedScenario resolved{*gpu, *scaleUp, *scaleOut, *topology, *llm, *layout, scenario.gpuCount};
+    ResolvedScenario resolved { *gpu, *scaleUp, *scaleOut, *topology, *llm, *layout, scenario.gpuCount };
     for (const auto &[key, value] : scenario.overrides) {
         const std::string field = "overrides/" + key;
         const auto rule = std::find_if(rules().begin(), rules().end(),
@@ -156,7 +160,8 @@ std::optional<ResolvedScenario> resolve(const Scenario &scenario, const PresetLi
             continue;
         }
         const OverrideKey &k = rule->key;
-        const bool inRange = std::isfinite(value) && (k.minimumIncluded ? value >= k.minimum : value > k.minimum);
+        const bool inRange
+            = std::isfinite(value) && (k.minimumIncluded ? value >= k.minimum : value > k.minimum);
         if (!inRange) {
             invalid(diagnostics, field,
                     "expected a number " + std::string(k.minimumIncluded ? ">= " : "> ") + number(k.minimum)
@@ -170,7 +175,8 @@ std::optional<ResolvedScenario> resolve(const Scenario &scenario, const PresetLi
         rule->apply(resolved, value);
     }
     if (resolved.gpuCount < 1)
-        invalid(diagnostics, "gpu_count", "expected at least 1 GPU, got " + std::to_string(resolved.gpuCount));
+        invalid(diagnostics, "gpu_count",
+                "expected at least 1 GPU, got " + std::to_string(resolved.gpuCount));
     if (diagnostics.size() != before)
         return std::nullopt;
     return resolved;
