@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QImageReader>
 #include <QJsonDocument>
+#include <QMap>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -55,7 +56,7 @@ class tst_ChartExport : public QObject {
 private:
     QTemporaryDir mTemp;
     QString mDir;
-    views::ResultsPtr mDense, mMoe;
+    views::ResultsPtr mDense, mMoe, mOver, mNone;
     std::unique_ptr<views::ChartsPanel> mPanel;
 
 private slots:
@@ -66,6 +67,10 @@ private slots:
         QVERIFY(QDir().mkpath(mDir));
         mDense = test::caseResults(QString::fromLatin1(test::kDenseCase));
         mMoe = test::caseResults(QString::fromLatin1(test::kMoeCase));
+        auto over = std::make_shared<views::ScenarioResults>(*mDense); // HBM too small: overflow
+        over->analysis->memory.tier1Capacity_B = over->analysis->memory.tier1Need_B * 0.6;
+        mOver = over;
+        mNone = test::resultsWithoutStats();
         mPanel = std::make_unique<views::ChartsPanel>();
     }
 
@@ -79,7 +84,7 @@ private slots:
             {"png", QByteArrayLiteral("\x89PNG\r\n")}, {"pdf", QByteArrayLiteral("%PDF-")},
             {"svg", QByteArrayLiteral("<?xml")}, {"csv", QByteArrayLiteral("# gapstudio ")}};
         for (const char *chart : {"step_time", "bandwidth", "efficiency_gap", "memory"})
-            for (const char *caseName : {"dense", "moe", "moe_vs_dense"})
+            for (const char *caseName : {"dense", "moe", "moe_vs_dense", "over_capacity", "no_results"})
                 for (const auto &[suffix, signature] : formats)
                     QTest::addRow("%s %s %s", chart, caseName, suffix)
                         << QString::fromLatin1(chart) << QString::fromLatin1(caseName) << QString::fromLatin1(suffix)
@@ -94,8 +99,14 @@ private slots:
         QFETCH(QByteArray, signature);
         views::ChartView *chart = mPanel->chart(chartId);
         QVERIFY(chart);
-        mPanel->setResults(caseName == QLatin1String("dense") ? mDense : mMoe);
+        const QMap<QString, views::ResultsPtr> results{{QStringLiteral("dense"), mDense},
+                                                       {QStringLiteral("moe"), mMoe},
+                                                       {QStringLiteral("moe_vs_dense"), mMoe},
+                                                       {QStringLiteral("over_capacity"), mOver},
+                                                       {QStringLiteral("no_results"), mNone}};
+        mPanel->setResults(results.value(caseName));
         mPanel->setBaseline(caseName == QLatin1String("moe_vs_dense") ? mDense : nullptr);
+        QCOMPARE(chart->message().isEmpty(), caseName != QLatin1String("no_results"));
 
         const QString path = mDir + QStringLiteral("/%1_%2.%3").arg(chartId, caseName, suffix);
         QFile::remove(path);

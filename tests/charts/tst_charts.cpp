@@ -366,12 +366,17 @@ private slots:
         QCOMPARE(chart->plot()->plottableCount(), 0);
         QCOMPARE(chart->csvRows().size(), qsizetype(1));
         QVERIFY(!chart->plot()->toPixmap(600, 400).isNull()); // draws without crashing
+        // ... across the whole plot (an empty legend in the layout once squeezed it to ~100 px).
+        QVERIFY2(chart->plot()->axisRect()->outerRect().width() > 500,
+                 qPrintable(QString::number(chart->plot()->axisRect()->outerRect().width())));
 
         chart->setBaseline(mDense); // a baseline alone shows nothing either
         QCOMPARE(chart->message(), expected);
         chart->setResults(mDense);
         chart->setBaseline(none); // a baseline without stats is ignored
         QVERIFY(chart->message().isEmpty());
+        QVERIFY(chart->plot()->legend->layout()); // the legend is back below the plot
+        QVERIFY(chart->plot()->legend->itemCount() > 0);
         QVERIFY(!chart->headline().contains(QStringLiteral("baseline")));
         chart->setResults(nullptr);
         QCOMPARE(chart->message(), QStringLiteral("No results"));

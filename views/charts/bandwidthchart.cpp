@@ -63,7 +63,7 @@ QString tickLabel(const QString &name, const model::Analysis &current, const mod
     const model::TierUsage *now = findTier(&current, name);
     const model::TierUsage *before = findTier(baseline, name);
     if (now && !tierUsers(*now).isEmpty())
-        text += QStringLiteral("\n") + tierUsers(*now);
+        text += QObject::tr("\nused by %1").arg(tierUsers(*now));
     if (before && (!now || tierUsers(*before) != tierUsers(*now)))
         text += QObject::tr("\nbaseline: %1").arg(tierUsers(*before).isEmpty() ? QObject::tr("none")
                                                                                : tierUsers(*before));

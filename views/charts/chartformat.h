@@ -114,7 +114,7 @@ namespace gapstudio::views::chartformat {
         {"bubble", 0xBAB0AC}, {"tp", 0xF28E2B}, {"pp", 0xE15759}, {"dp", 0xB07AA1}, {"ep", 0xFF9DA7},
         {"es", 0x9C755F}, {"recomm", 0xFFBE7D}, {"offload", 0x79706E},
         // memory
-        {"weights", 0x4E79A7}, {"weight_grads", 0x59A14F}, {"activations", 0xEDC948},
+        {"weights", 0x4E79A7}, {"weight_grads", 0xA0CBE8}, {"activations", 0xEDC948},
         {"checkpoints", 0xF28E2B}, {"activation_grads", 0xE15759},
     };
     for (const Entry &entry : entries)

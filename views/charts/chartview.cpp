@@ -45,8 +45,6 @@ ChartView::ChartView(QString id, QString title, QWidget *parent)
     mHeadline = new QCPTextElement(mPlot, mTitle, QFont(font().family(), 12, QFont::Bold));
     mPlot->plotLayout()->addElement(0, 0, mHeadline);
     mPlot->axisRect()->insetLayout()->take(mPlot->legend);
-    mPlot->plotLayout()->addElement(2, 0, mPlot->legend);
-    mPlot->plotLayout()->setRowStretchFactor(2, 0.001);
     mPlot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     mPlot->legend->setWrap(4);
     mPlot->legend->setBorderPen(Qt::NoPen);
@@ -138,6 +136,10 @@ void ChartView::clearPlot()
     mMessage.clear();
     mPlot->clearPlottables();
     mPlot->clearItems();
+    if (!mPlot->legend->layout()) { // taken out by showMessage()
+        mPlot->plotLayout()->addElement(2, 0, mPlot->legend);
+        mPlot->plotLayout()->setRowStretchFactor(2, 0.001);
+    }
     mPlot->legend->setVisible(true);
     for (QCPAxis *axis : mPlot->axisRect()->axes()) {
         axis->setLabel({});
@@ -157,6 +159,9 @@ void ChartView::clearPlot()
 void ChartView::showMessage(const QString &text)
 {
     mMessage = text;
+    // An empty legend would cap the layout's width (its maximum size is its items'): take it out.
+    mPlot->plotLayout()->take(mPlot->legend);
+    mPlot->plotLayout()->simplify();
     mPlot->legend->setVisible(false);
     mPlot->xAxis->setVisible(false);
     mPlot->yAxis->setVisible(false);
@@ -168,6 +173,7 @@ void ChartView::showMessage(const QString &text)
     item->setText(wrapped(text));
     item->setFont(QFont(font().family(), 11));
     item->setColor(QColor(0x60, 0x60, 0x60));
+    item->setClipToAxisRect(false);
 }
 
 QString ChartView::toolTipAt(const QPointF &pos) const

@@ -137,8 +137,9 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
             bars->addData(key, step.value());
 
             const bool isLoss = bars == loss;
-            QString text = isLoss ? QStringLiteral("-%1").arg(cf::percent(step.value() / cf::kPercent))
-                                  : cf::percent(step.value() / cf::kPercent);
+            const int decimals = step.value() < 1 ? 2 : 1; // small losses stay visible as numbers
+            QString text = isLoss ? QStringLiteral("-%1").arg(cf::percent(step.value() / cf::kPercent, decimals))
+                                  : cf::percent(step.value() / cf::kPercent, decimals);
             QString tip = tr("%1 (%2): %3 of peak").arg(step.label, run.name, text);
             if (isLoss)
                 tip += tr("\nfrom %1 down to %2").arg(cf::percent(step.from / cf::kPercent),
