@@ -121,6 +121,11 @@ void ChartView::refresh()
         showMessage(tr("No results"));
     } else if (const model::Analysis *current = currentAnalysis()) {
         rebuild(*current, baselineAnalysis());
+        // Legend items clip to their own rectangle, which is exactly one text line: leave room
+        // for descenders when the painter's font metrics differ slightly from the screen's.
+        for (int i = 0; i < mPlot->legend->elementCount(); ++i) // cells of a wrapped grid may be empty
+            if (QCPLayoutElement *item = mPlot->legend->elementAt(i))
+                item->setMargins(QMargins(0, 1, 0, 3));
     } else {
         const QString reason = mCurrent->diagnostics.empty()
                                    ? tr("the configuration could not be evaluated")
