@@ -61,7 +61,7 @@ void buildAttention(BlockBuilder &b, const Application &app, const Execution &ex
     b.residual("AttnBlock_Residual", local, local, {full, false, true, false, true});
 }
 
-Block buildBlock(const Application &app, const Execution &exe, const System &sys) noexcept
+Block buildBlock(const Application &app, const Execution &exe, const System &sys, const Quirks &quirks) noexcept
 {
     const I tp = exe.tensorPar;
     const I h = app.hidden;
@@ -73,6 +73,10 @@ Block buildBlock(const Application &app, const Execution &exe, const System &sys
     const bool full = exe.activationRecompute == Recompute::Full;
     const bool agRedoMlp = full || exe.seqParAgRedo;
     const bool overlap = exe.tensorParOverlap != TpOverlap::None;
+    // SwiGLU (Llama-style gated MLP): the up projection is twice as wide (gate and value) and the
+    // activation multiplies the halves. Both references always use GeLU in dense blocks.
+    const bool swiglu = exe.activationFunction == ActivationFunction::Silu && !quirks.denseMlpAlwaysGelu;
+    const I up = swiglu ? 2 * app.feedforward : app.feedforward;
 
     BlockBuilder b(app, exe, sys);
     buildAttention(b, app, exe, local);
@@ -80,11 +84,14 @@ Block buildBlock(const Application &app, const Execution &exe, const System &sys
     b.layerNorm("MlpBlock_LayerNorm", local, {full, false, true, false, true});
     if (!overlap) {
         b.tpComm("MlpBlock_F", act, false, {false, agRedoMlp, false, true, true});
-        b.linear("MlpBlock_Mlp1", batchSeq, h, app.feedforward / tp, {full, false, false, !agRedoMlp, true});
+        b.linear("MlpBlock_Mlp1", batchSeq, h, up / tp, {full, false, false, !agRedoMlp, true});
     } else {
-        b.linearOverlapped("MlpBlock_Mlp1_AG", batchSeq, h, app.feedforward, false, {full, agRedoMlp});
+        b.linearOverlapped("MlpBlock_Mlp1_AG", batchSeq, h, up, false, {full, agRedoMlp});
     }
-    b.gelu("MlpBlock_GeLU", app.feedforward * batchSeq / tp, {full});
+    if (swiglu)
+        b.swiglu("MlpBlock_SwiGLU", app.feedforward * batchSeq / tp, {full});
+    else
+        b.gelu("MlpBlock_GeLU", app.feedforward * batchSeq / tp, {full});
     if (!overlap) {
         b.linear("MlpBlock_Mlp2", batchSeq, app.feedforward / tp, h, {full});
         b.tpComm("MlpBlock_G", act, true, {false, full, false, false, true});

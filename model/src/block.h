@@ -24,7 +24,8 @@ struct Block {
 
 /// Builds one block as processor 0 sees it. Preconditions (checked by checkConfiguration):
 /// tp divides hidden, feedforward and heads; the TP network index is valid.
-[[nodiscard]] Block buildBlock(const Application &app, const Execution &exe, const System &sys) noexcept;
+[[nodiscard]] Block buildBlock(const Application &app, const Execution &exe, const System &sys,
+                               const Quirks &quirks) noexcept;
 
 /// Builds one MoE block: attention, router and experts (calculon-MoE e3eb609,
 /// calculon-moe-model.md §4). Preconditions as above plus EP dividing the experts; `exe` must

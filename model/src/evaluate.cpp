@@ -63,7 +63,7 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
     run.dpNet = tier(exe.dataParNet);
     run.dpExpNet = exe.modelMoE ? tier(exe.dataParExpNet) : run.dpNet;
 
-    const Block block = exe.modelMoE ? buildMoeBlock(app, exe, sys, options.quirks) : buildBlock(app, exe, sys);
+    const Block block = exe.modelMoE ? buildMoeBlock(app, exe, sys, options.quirks) : buildBlock(app, exe, sys, options.quirks);
     Stats &o = result.stats;
     const double b = run.ctx.bytesPerElement;
     // Full recompute keeps one checkpoint, the block input, per block and microbatch (§5); in

@@ -40,6 +40,7 @@ private slots:
     void edgeBlockP2pWithoutPipeline();
     void overlapEdgeEqualsBase();
     void correctedDiffersOnlyWhereDocumented();
+    void denseSwiGlu();
 };
 
 void tst_Quirks::recomputeStatsRunningTotal()
@@ -124,6 +125,25 @@ void tst_Quirks::correctedDiffersOnlyWhereDocumented()
             differs += std::string(k) + " ";
     });
     QVERIFY2(differs.empty(), differs.c_str());
+}
+
+void tst_Quirks::denseSwiGlu()
+{
+    // Both references give dense blocks a GeLU MLP whatever activation_function says; the
+    // corrected model gives a SiLU LLM a SwiGLU MLP: one more h x f projection (split by TP).
+    const io::CalculonInputs in = load("18_gpt3-175B_4096_h100_fp8");
+    model::Execution silu = in.execution;
+    silu.activationFunction = model::ActivationFunction::Silu;
+    const model::Stats reference = run(in, silu, model::Quirks::calculon());
+    const model::Stats gelu = run(in, in.execution, model::Quirks::calculon());
+    QCOMPARE(reference.total_time, gelu.total_time);
+    model::Quirks fixed = model::Quirks::calculon();
+    fixed.denseMlpAlwaysGelu = false;
+    const model::Stats swiglu = run(in, silu, fixed);
+    const double extra = static_cast<double>(in.application.hidden * in.application.feedforward / in.execution.tensorPar) *
+                         model::bytesPerElement(in.execution.datatype);
+    QVERIFY(test::withinTolerance(swiglu.block_weight_space - gelu.block_weight_space, extra, 1e-12));
+    QVERIFY(swiglu.total_time > gelu.total_time);
 }
 
 QTEST_GUILESS_MAIN(tst_Quirks)

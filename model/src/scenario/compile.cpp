@@ -148,11 +148,12 @@ model::Execution executionOf(const ResolvedScenario &r, std::size_t tiers, Diagn
     exe.numProcs = r.gpuCount;
     const bool mqa = r.llm.attnHeads > 1 && (r.llm.kvHeads == 1);
     exe.attentionType = mqa ? model::AttentionType::MultiQuery : model::AttentionType::MultiHead;
+    // Dense blocks honour it in the corrected model only (Quirks::denseMlpAlwaysGelu).
+    exe.activationFunction = r.llm.activation;
     if (r.llm.isMoe()) {
         exe.modelMoE = true;
         exe.numExperts = r.llm.numExperts;
         exe.topKExperts = r.llm.topK;
-        exe.activationFunction = r.llm.activation;
     } else {
         exe.modelMoE = false;
         exe.numExperts = 1;

@@ -26,6 +26,9 @@ struct Quirks {
     /// §4.4 (1): a LinearOverlapped's exposed time is computed against the base block's comm
     /// time, so edge blocks (p2p_rs_ag) expose what base blocks do (block_stats.cpp).
     bool overlapEdgeEqualsBase = true;
+    /// Dense blocks always use a GeLU MLP (both references; calculon-MoE's activation_function
+    /// only changes the experts). Off: a SiLU LLM gets a SwiGLU MLP (block.cpp).
+    bool denseMlpAlwaysGelu = true;
 
     // calculon-MoE (calculon-moe-model.md §11).
     /// Q4: stored activations without the 1F1B in-flight factor; with pp = 1 one block only
@@ -57,7 +60,7 @@ struct Quirks {
     }
     [[nodiscard]] static constexpr Quirks corrected() noexcept
     {
-        return {false, false, false, false, false, false, false, false, false};
+        return {false, false, false, false, false, false, false, false, false, false};
     }
 };
 
