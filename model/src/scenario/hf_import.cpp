@@ -90,8 +90,8 @@ HfImport importHuggingFaceConfig(const nlohmann::json &config, const std::string
     if (act == "silu" || act == "swiglu" || act == "swish") {
         llm.activation = model::ActivationFunction::Silu;
         if (!llm.isMoe())
-            notes.push_back("SwiGLU MLP of a dense model: the dense block has two matrices of width "
-                            + std::to_string(llm.feedforward) + ", the gate matrix is not modelled");
+            notes.push_back("SwiGLU MLP of a dense model: modelled with its gate matrix by the corrected model; "
+                            "the reference models (--reference-quirks) use a GeLU MLP");
     } else if (act.rfind("gelu", 0) == 0) {
         llm.activation = model::ActivationFunction::Gelu;
     } else {
