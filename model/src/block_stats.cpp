@@ -88,11 +88,12 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
     BlockComm comm;
     for (const Layer &l : block) {
         GroupComm &g = groupOf(comm, l);
-        const StageTiming fw = processingTime(l, ctx, Stage::Fw);
-        o.block_fw_flops += stageFlops(l, ctx, Stage::Fw);
-        o.block_fw_flops_time += flopsTime(l, ctx, Stage::Fw);
-        o.block_fw_mem_accessed += stageMemAccessed(l, ctx, Stage::Fw);
-        o.block_fw_mem_time += memTime(l, ctx, Stage::Fw);
+        const StageCost fwCost = stageCost(l, ctx, Stage::Fw);
+        const StageTiming fw = processingTime(l, ctx, Stage::Fw, fwCost);
+        o.block_fw_flops += fwCost.flops;
+        o.block_fw_flops_time += fwCost.flopTime;
+        o.block_fw_mem_accessed += fwCost.bytes;
+        o.block_fw_mem_time += fwCost.memTime;
         o.block_fw_time += fw.time;
         add(g.fwSize, g.fwTime, g.fwExposed, stageComm(l, ctx, Stage::Fw, fw, quirks));
         o.tp_bw_overlap_req = std::max(o.tp_bw_overlap_req, requiredBandwidth(l, ctx, Stage::Fw));
@@ -105,10 +106,10 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
                     o.block_re_mem_accessed += o.block_fw_mem_accessed;
                     o.block_re_mem_time += o.block_fw_mem_time;
                 } else {
-                    o.block_re_flops += stageFlops(l, ctx, Stage::Fw);
-                    o.block_re_flops_time += flopsTime(l, ctx, Stage::Fw);
-                    o.block_re_mem_accessed += stageMemAccessed(l, ctx, Stage::Fw);
-                    o.block_re_mem_time += memTime(l, ctx, Stage::Fw);
+                    o.block_re_flops += fwCost.flops;
+                    o.block_re_flops_time += fwCost.flopTime;
+                    o.block_re_mem_accessed += fwCost.bytes;
+                    o.block_re_mem_time += fwCost.memTime;
                 }
                 o.block_re_time += fw.time;
             }
@@ -116,24 +117,27 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
                 // QUIRK (§4.4 (2)): a LinearOverlapped reports its forward exposed time here.
                 add(g.recommSize, g.recommTime, g.recommExposed, stageComm(l, ctx, Stage::Wgrad, fw, quirks));
             }
-            const StageTiming agrad = processingTime(l, ctx, Stage::Agrad);
-            o.block_agrad_flops += stageFlops(l, ctx, Stage::Agrad);
-            o.block_agrad_flops_time += flopsTime(l, ctx, Stage::Agrad);
-            o.block_agrad_mem_accessed += stageMemAccessed(l, ctx, Stage::Agrad);
-            o.block_agrad_mem_time += memTime(l, ctx, Stage::Agrad);
+            const StageCost agradCost = stageCost(l, ctx, Stage::Agrad);
+            const StageTiming agrad = processingTime(l, ctx, Stage::Agrad, agradCost);
+            o.block_agrad_flops += agradCost.flops;
+            o.block_agrad_flops_time += agradCost.flopTime;
+            o.block_agrad_mem_accessed += agradCost.bytes;
+            o.block_agrad_mem_time += agradCost.memTime;
             o.block_agrad_time += agrad.time;
             add(g.bwSize, g.bwTime, g.bwExposed, stageComm(l, ctx, Stage::Agrad, agrad, quirks));
             o.tp_bw_overlap_req = std::max(o.tp_bw_overlap_req, requiredBandwidth(l, ctx, Stage::Agrad));
-            o.block_wgrad_flops += stageFlops(l, ctx, Stage::Wgrad);
-            o.block_wgrad_flops_time += flopsTime(l, ctx, Stage::Wgrad);
-            o.block_wgrad_mem_accessed += stageMemAccessed(l, ctx, Stage::Wgrad);
-            o.block_wgrad_mem_time += memTime(l, ctx, Stage::Wgrad);
-            o.block_wgrad_time += processingTime(l, ctx, Stage::Wgrad).time;
-            o.block_optim_flops += stageFlops(l, ctx, Stage::Optim);
-            o.block_optim_flops_time += flopsTime(l, ctx, Stage::Optim);
-            o.block_optim_mem_accessed += stageMemAccessed(l, ctx, Stage::Optim);
-            o.block_optim_mem_time += memTime(l, ctx, Stage::Optim);
-            o.block_optim_time += processingTime(l, ctx, Stage::Optim).time;
+            const StageCost wgradCost = stageCost(l, ctx, Stage::Wgrad);
+            o.block_wgrad_flops += wgradCost.flops;
+            o.block_wgrad_flops_time += wgradCost.flopTime;
+            o.block_wgrad_mem_accessed += wgradCost.bytes;
+            o.block_wgrad_mem_time += wgradCost.memTime;
+            o.block_wgrad_time += processingTime(l, ctx, Stage::Wgrad, wgradCost).time;
+            const StageCost optimCost = stageCost(l, ctx, Stage::Optim);
+            o.block_optim_flops += optimCost.flops;
+            o.block_optim_flops_time += optimCost.flopTime;
+            o.block_optim_mem_accessed += optimCost.bytes;
+            o.block_optim_mem_time += optimCost.memTime;
+            o.block_optim_time += processingTime(l, ctx, Stage::Optim, optimCost).time;
         }
         // Memory per block (§7).
         o.block_weight_space += weightBytes(l, ctx);

@@ -120,15 +120,16 @@ double overlappedNetTime(const Layer &l, const LayerContext &c, Stage s, bool ba
     return 0;
 }
 
-StageTiming overlappedProcessingTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept
+StageTiming overlappedProcessingTime(const Layer &l, const LayerContext &c, Stage s, const StageCost &cost,
+                                     bool baseblock) noexcept
 {
     // §4.4: the GEMM is cut into N tiles, each overlapping one comm tile. While communicating,
     // the network's processor_usage slows compute. The reference always passes the base block's
     // W (QUIRK §4.4 (1), Quirks::overlapEdgeEqualsBase).
     const double pu = l.net->processorUsage;
-    const double flop = flopsTime(l, c, s);
+    const double flop = cost.flopTime;
     const double flopSlowed = flop / (1 - pu);
-    const double memory = memTime(l, c, s);
+    const double memory = cost.memTime;
     const double net = netTime(l, c, s, baseblock);
     const double compute = processing(c, flop, memory);
     StageTiming t;
@@ -230,24 +231,39 @@ double stageMemAccessed(const Layer &l, const LayerContext &c, Stage s) noexcept
 
 double flopsTime(const Layer &l, const LayerContext &c, Stage s) noexcept
 {
-    const double flops = stageFlops(l, c, s);
-    const ComputeEngine &engine = usesMatrixEngine(l) && s != Stage::Optim ? *c.matrix : *c.vector;
-    return flops / (engine.peak_flops * engine.efficiency.lookup(flops));
+    return stageCost(l, c, s).flopTime;
 }
 
 double memTime(const Layer &l, const LayerContext &c, Stage s) noexcept
 {
-    const double bytes = stageMemAccessed(l, c, s);
-    return bytes / (c.mem1->bandwidth_Bps * c.mem1->efficiency.lookup(bytes));
+    return stageCost(l, c, s).memTime;
+}
+
+StageCost stageCost(const Layer &l, const LayerContext &c, Stage s) noexcept
+{
+    StageCost cost;
+    cost.flops = stageFlops(l, c, s);
+    const ComputeEngine &engine = usesMatrixEngine(l) && s != Stage::Optim ? *c.matrix : *c.vector;
+    cost.flopTime = cost.flops / (engine.peak_flops * engine.efficiency.lookup(cost.flops));
+    cost.bytes = stageMemAccessed(l, c, s);
+    cost.memTime = cost.bytes / (c.mem1->bandwidth_Bps * c.mem1->efficiency.lookup(cost.bytes));
+    return cost;
+}
+
+StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s, const StageCost &cost, bool baseblock) noexcept
+{
+    if (l.kind == LayerKind::TPComm || l.kind == LayerKind::AllToAll)
+        return {}; // their cost is in their comm time
+    if (l.kind == LayerKind::LinearOverlapped)
+        return overlappedProcessingTime(l, c, s, cost, baseblock);
+    return {processing(c, cost.flopTime, cost.memTime), 0};
 }
 
 StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept
 {
     if (l.kind == LayerKind::TPComm || l.kind == LayerKind::AllToAll)
-        return {}; // their cost is in their comm time
-    if (l.kind == LayerKind::LinearOverlapped)
-        return overlappedProcessingTime(l, c, s, baseblock);
-    return {processing(c, flopsTime(l, c, s), memTime(l, c, s)), 0};
+        return {};
+    return processingTime(l, c, s, stageCost(l, c, s), baseblock);
 }
 
 double commBytes(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept

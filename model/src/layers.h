@@ -68,6 +68,14 @@ struct LayerContext {
     double optimizerShards = 1; ///< data_par with optimizer sharding, else 1
 };
 
+/// A stage's compute and memory work and their times (§3.3), computed once per layer and stage.
+struct StageCost {
+    double flops = 0;
+    double flopTime = 0;
+    double bytes = 0;
+    double memTime = 0;
+};
+
 /// Time of a stage and the part of its TP communication left exposed (LinearOverlapped only).
 struct StageTiming {
     double time = 0;
@@ -82,6 +90,10 @@ struct StageTiming {
 /// LinearOverlapped (against the comm time of the base block unless `baseblock` is false),
 /// roofline/no_overlap of flop and memory time otherwise.
 [[nodiscard]] StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s,
+                                         bool baseblock = true) noexcept;
+[[nodiscard]] StageCost stageCost(const Layer &l, const LayerContext &c, Stage s) noexcept;
+/// processingTime() from a stage cost already computed.
+[[nodiscard]] StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s, const StageCost &cost,
                                          bool baseblock = true) noexcept;
 
 [[nodiscard]] double commBytes(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept;
