@@ -1,0 +1,257 @@
+// The explore charts draw what the model's sweeps, sensitivity and search return: the tornado's
+// first bar is the largest elasticity, the heatmap's best cell is the search's best TP/PP, the
+// scaling curve's points are the best layouts per GPU count, infeasible domain sizes are gaps with
+// a reason; the panel computes all of them on a worker thread.
+// With GAPSTUDIO_RENDER_DIR set, the charts and the panel are also written there as PNGs.
+#include "exploredesigns.h"
+
+#include "explore/domainsweepchart.h"
+#include "explore/explorecompute.h"
+#include "explore/explorepanel.h"
+#include "explore/heatmapchart.h"
+#include "explore/scalingchart.h"
+#include "explore/searchdialog.h"
+#include "explore/tornadochart.h"
+
+#include <qcustomplot.h>
+
+#include <QDir>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTest>
+
+#include <cmath>
+
+using namespace gapstudio;
+namespace explore = views::explore;
+
+namespace {
+
+/// The small search design with its best layout as the execution (a feasible, realistic design).
+model::Design bestSmallDesign()
+{
+    model::Design d = test::smallSearchDesign();
+    model::SearchOptions options = explore::searchOptionsFor(explore::defaultEvaluateOptions(d), 1);
+    const model::SearchResult r = model::searchLayouts(d.application, d.system, explore::searchSpaceFor(d), options);
+    if (!r.top.empty())
+        d.execution = r.top.front().execution;
+    return d;
+}
+
+void render(QWidget *widget, const QString &name)
+{
+    const QByteArray dir = qgetenv("GAPSTUDIO_RENDER_DIR");
+    widget->resize(widget->size().expandedTo(QSize(1000, 600)));
+    widget->show();
+    QCoreApplication::processEvents();
+    for (QCustomPlot *plot : widget->findChildren<QCustomPlot *>())
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+    const QImage image = widget->grab().toImage();
+    QVERIFY(!image.isNull());
+    if (!dir.isEmpty())
+        QVERIFY(image.save(QDir(QString::fromLocal8Bit(dir)).filePath(name + QStringLiteral(".png"))));
+}
+
+} // namespace
+
+class tst_ExploreCharts : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void tornadoLargestElasticityFirst();
+    void heatmapBestCellIsSearchBest();
+    void domainSweepGapsCarryDiagnostics();
+    void scalingPointsAreBestLayouts();
+    void panelRunsSweepsOnWorkerThread();
+    void panelOpensSearchDialogAndForwardsApply();
+
+private:
+    model::Design mDesign;
+    model::EvaluateOptions mOptions;
+};
+
+void tst_ExploreCharts::initTestCase()
+{
+    mDesign = bestSmallDesign();
+    mOptions = explore::defaultEvaluateOptions(mDesign);
+    QVERIFY(model::evaluate(mDesign.application, mDesign.execution, mDesign.system, mOptions).ok);
+}
+
+void tst_ExploreCharts::tornadoLargestElasticityFirst()
+{
+    const std::vector<model::Elasticity> elasticities = model::sensitivity(mDesign, mOptions);
+    const auto largest = std::max_element(elasticities.begin(), elasticities.end(), [](const auto &a, const auto &b) {
+        return std::fabs(a.stepTime) < std::fabs(b.stepTime);
+    });
+    views::TornadoChart chart;
+    // Shuffled input: the chart orders the bars itself.
+    std::vector<model::Elasticity> reversed(elasticities.rbegin(), elasticities.rend());
+    chart.setData(reversed, mDesign);
+    QVERIFY(chart.message().isEmpty());
+    QCOMPARE(chart.bars().size(), elasticities.size());
+    QCOMPARE(chart.bars().front().parameter, largest->parameter);
+    QCOMPARE(chart.bars().front().stepTime, largest->stepTime);
+    for (std::size_t i = 1; i < chart.bars().size(); ++i)
+        if (chart.bars()[i].valid)
+            QVERIFY(std::fabs(chart.bars()[i].stepTime) <= std::fabs(chart.bars()[i - 1].stepTime));
+    // The top bar (key 1) plots that elasticity.
+    bool found = false;
+    for (int i = 0; i < chart.plot()->plottableCount(); ++i)
+        if (auto *bars = qobject_cast<QCPBars *>(chart.plot()->plottable(i)))
+            for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+                if (it->key == 1.0) {
+                    QCOMPARE(it->value, largest->stepTime);
+                    found = true;
+                }
+    QVERIFY(found);
+    QCOMPARE(chart.csvRows().size(), static_cast<int>(elasticities.size()) + 1);
+    QCOMPARE(chart.csvRows().at(1).at(0), QString::fromLatin1(model::parameterKey(largest->parameter)));
+    render(&chart, QStringLiteral("tornado"));
+}
+
+void tst_ExploreCharts::heatmapBestCellIsSearchBest()
+{
+    const model::SearchSpace space = explore::sweepSearchSpace(mDesign);
+    const model::SearchOptions options = explore::searchOptionsFor(mOptions, 1);
+    const model::SearchResult search = model::searchLayouts(mDesign.application, mDesign.system, space, options);
+    QVERIFY(!search.top.empty());
+    explore::HeatmapData data = explore::computeHeatmap(mDesign.application, mDesign.system, space, options);
+    QCOMPARE(data.configurations, search.configurations);
+    QCOMPARE(data.valid, search.valid);
+
+    views::HeatmapChart chart;
+    chart.setData(data);
+    QVERIFY(chart.message().isEmpty());
+    const auto best = chart.bestTpPp();
+    QVERIFY(best.has_value());
+    QCOMPARE(best->first, search.top.front().execution.tensorPar);
+    QCOMPARE(best->second, search.top.front().execution.pipelinePar);
+    // Every filled cell is that cell's best: no hit with the same TP and PP beats it.
+    const auto cell = data.bestCell();
+    QCOMPARE(data.cell(cell->first, cell->second)->stats.sample_rate, search.top.front().stats.sample_rate);
+    // The colour map holds the cells' sample rates, NaN (blank) where there is none.
+    QCPColorMap *map = nullptr;
+    for (int i = 0; i < chart.plot()->plottableCount() && !map; ++i)
+        map = qobject_cast<QCPColorMap *>(chart.plot()->plottable(i));
+    QVERIFY(map);
+    int blank = 0;
+    for (std::size_t r = 0; r < data.pps.size(); ++r)
+        for (std::size_t c = 0; c < data.tps.size(); ++c) {
+            const double v = map->data()->cell(static_cast<int>(c), static_cast<int>(r));
+            if (data.cell(r, c))
+                QCOMPARE(v, data.cell(r, c)->stats.sample_rate);
+            else
+                blank += std::isnan(v) ? 1 : 0;
+        }
+    QCOMPARE(chart.csvRows().size(), static_cast<int>(data.tps.size() * data.pps.size()) + 1);
+    Q_UNUSED(blank);
+    render(&chart, QStringLiteral("heatmap"));
+}
+
+void tst_ExploreCharts::domainSweepGapsCarryDiagnostics()
+{
+    const std::vector<model::SweepPoint> points = explore::sweepDomainSize(mDesign, mOptions);
+    QCOMPARE(points.size(), explore::domainSizes().size());
+    for (std::size_t i = 0; i < points.size(); ++i)
+        QCOMPARE(points[i].x, static_cast<double>(explore::domainSizes()[i]));
+    views::DomainSweepChart chart;
+    chart.setData(points, mDesign.system.networks.front().size);
+    QVERIFY(chart.message().isEmpty());
+    QCPGraph *step = chart.plot()->graph(0);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const double plotted = step->data()->at(static_cast<int>(i))->value;
+        if (points[i].evaluation.ok)
+            QCOMPARE(plotted, points[i].evaluation.stats.total_time * 1e3);
+        else
+            QVERIFY(std::isnan(plotted)); // a gap
+    }
+    // A point equals a single evaluation of that design.
+    const model::Design at64 = model::scaled(mDesign, model::HardwareParameter::ScaleUpDomainSize,
+                                             64.0 / static_cast<double>(mDesign.system.networks.front().size));
+    const model::Evaluation direct = model::evaluate(at64.application, at64.execution, at64.system, mOptions);
+    QCOMPARE(points[3].evaluation.ok, direct.ok);
+    if (direct.ok)
+        QCOMPARE(points[3].evaluation.stats.total_time, direct.stats.total_time);
+    render(&chart, QStringLiteral("domain_sweep"));
+}
+
+void tst_ExploreCharts::scalingPointsAreBestLayouts()
+{
+    const model::SearchSpace space = explore::sweepSearchSpace(mDesign);
+    const model::SearchOptions options = explore::searchOptionsFor(mOptions, 1);
+    const std::vector<std::int64_t> counts{1024, 2048, 5128};
+    const std::vector<model::SweepPoint> points =
+        model::sweepGpuCount(mDesign.application, mDesign.system, space, counts, options);
+    views::ScalingChart chart;
+    chart.setData(points, mDesign.application.seqSize, mDesign.execution.numProcs,
+                  QString::fromStdString(explore::sweepSearchNote(space)));
+    QVERIFY(chart.message().isEmpty());
+    QCOMPARE(chart.points().size(), counts.size());
+    // The design's own count: the search's best sample rate.
+    model::SearchSpace at = space;
+    at.numProcs = 5128;
+    const model::SearchResult best = model::searchLayouts(mDesign.application, mDesign.system, at, options);
+    QVERIFY(!best.top.empty());
+    QCPGraph *throughput = chart.plot()->graph(0);
+    QCOMPARE(throughput->data()->at(2)->value, best.top.front().stats.sample_rate);
+    QCOMPARE(chart.csvRows().size(), 4);
+    render(&chart, QStringLiteral("scaling"));
+}
+
+void tst_ExploreCharts::panelRunsSweepsOnWorkerThread()
+{
+    views::ExplorePanel panel;
+    panel.setDesign(mDesign);
+    // The fast charts follow setDesign at once.
+    QVERIFY(panel.tornadoChart()->message().isEmpty());
+    QVERIFY(panel.domainSweepChart()->message().isEmpty());
+    QVERIFY(!panel.scalingChart()->message().isEmpty()); // needs Run sweeps
+
+    QSignalSpy finished(&panel, &views::ExplorePanel::sweepsFinished);
+    panel.runSweeps();
+    QVERIFY(panel.isRunning());
+    QVERIFY(finished.wait(240000) || finished.count() == 1);
+    QVERIFY(!panel.isRunning());
+    QVERIFY2(panel.scalingChart()->message().isEmpty(), qPrintable(panel.scalingChart()->message()));
+    QVERIFY2(panel.heatmapChart()->message().isEmpty(), qPrintable(panel.heatmapChart()->message()));
+    QCOMPARE(panel.scalingChart()->points().size(), explore::scalingGpuCounts(mDesign.execution.numProcs).size());
+    QCOMPARE(panel.charts().size(), 4);
+    auto *tabs = panel.findChild<QTabWidget *>(QStringLiteral("exploreTabs"));
+    QVERIFY(tabs);
+    for (int i = 0; i < tabs->count(); ++i) {
+        tabs->setCurrentIndex(i);
+        render(&panel, QStringLiteral("panel_%1").arg(panel.currentChart()->id()));
+    }
+
+    // A new design cancels nothing when idle and marks the sweeps out of date.
+    model::Design other = mDesign;
+    other.system.mem1.bandwidth_Bps *= 2;
+    panel.setDesign(other);
+    QVERIFY(!panel.isRunning());
+    // Cancelling a run delivers a cancelled result.
+    panel.runSweeps();
+    panel.cancelSweeps();
+    QVERIFY(finished.wait(240000) || finished.count() == 2);
+    QVERIFY(!panel.isRunning());
+}
+
+void tst_ExploreCharts::panelOpensSearchDialogAndForwardsApply()
+{
+    views::ExplorePanel panel;
+    panel.setDesign(mDesign);
+    panel.openSearchDialog();
+    views::SearchDialog *dialog = panel.searchDialog();
+    QVERIFY(dialog);
+    QSignalSpy finished(dialog, &views::SearchDialog::searchFinished);
+    dialog->start();
+    QVERIFY(finished.wait(120000) || finished.count() == 1);
+    render(dialog, QStringLiteral("search_dialog"));
+    QSignalSpy applied(&panel, &views::ExplorePanel::layoutApplied);
+    dialog->applySelected();
+    QCOMPARE(applied.count(), 1);
+    dialog->close();
+}
+
+QTEST_MAIN(tst_ExploreCharts)
+#include "tst_explorecharts.moc"

@@ -1,0 +1,159 @@
+#include "explore/explorechart.h"
+
+#include <qcustomplot.h>
+
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <limits>
+
+namespace gapstudio::views {
+
+ExploreChart::ExploreChart(QString id, QString title, QWidget *parent)
+    : QWidget(parent), mId(std::move(id)), mTitle(std::move(title)), mPlot(new QCustomPlot(this))
+{
+    setObjectName(mId + QStringLiteral("_chart"));
+    mPlot->setObjectName(mId + QStringLiteral("_plot"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(mPlot);
+    setMinimumSize(480, 320);
+
+    // Rows: title (0), subtitle (1), axis rect (2), legend (3, only as tall as needed).
+    QCPLayoutGrid *grid = mPlot->plotLayout();
+    grid->insertRow(0);
+    grid->insertRow(0);
+    mTitleElement = new QCPTextElement(mPlot, mTitle, QFont(font().family(), 12, QFont::Bold));
+    mSubtitleElement = new QCPTextElement(mPlot, QString(), QFont(font().family(), 9));
+    mSubtitleElement->setTextColor(QColor(0x50, 0x50, 0x50));
+    mSubtitleElement->setMargins(QMargins(6, 0, 6, 4));
+    grid->addElement(0, 0, mTitleElement);
+    grid->addElement(1, 0, mSubtitleElement);
+    mPlot->axisRect()->insetLayout()->take(mPlot->legend);
+    grid->addElement(3, 0, mPlot->legend);
+    grid->setRowStretchFactor(0, 0.001);
+    grid->setRowStretchFactor(1, 0.001);
+    grid->setRowStretchFactor(3, 0.001);
+    mPlot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    mPlot->legend->setWrap(3);
+    mPlot->legend->setBorderPen(Qt::NoPen);
+    mPlot->legend->setMargins(QMargins(6, 0, 6, 6));
+    mPlot->legend->setIconSize(14, 10);
+
+    connect(mPlot, &QCustomPlot::mouseMove, this, &ExploreChart::onMouseMove);
+}
+
+ExploreChart::~ExploreChart() = default;
+
+QString ExploreChart::subtitle() const
+{
+    return mSubtitleElement->text();
+}
+
+void ExploreChart::setSubtitle(const QString &text)
+{
+    mSubtitleElement->setText(text);
+    mSubtitleElement->setVisible(!text.isEmpty());
+}
+
+void ExploreChart::clearPlot()
+{
+    mToolTips.clear();
+    mMessage.clear();
+    mPlot->clearPlottables();
+    mPlot->clearItems();
+    mPlot->legend->setVisible(true);
+    for (QCPAxis *axis : mPlot->axisRect()->axes()) {
+        axis->setLabel({});
+        axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        axis->setRangeReversed(false);
+        axis->setScaleType(QCPAxis::stLinear);
+        axis->setNumberFormat(QStringLiteral("gb"));
+        axis->setTickLabelRotation(0);
+        axis->grid()->setVisible(axis->axisType() == QCPAxis::atBottom || axis->axisType() == QCPAxis::atLeft);
+    }
+    mPlot->xAxis->setVisible(true);
+    mPlot->yAxis->setVisible(true);
+    mPlot->xAxis2->setVisible(false);
+    mPlot->yAxis2->setVisible(false);
+    setSubtitle({});
+    onCleared();
+}
+
+void ExploreChart::showMessage(const QString &text)
+{
+    clearPlot();
+    mMessage = text;
+    mPlot->legend->setVisible(false);
+    mPlot->xAxis->setVisible(false);
+    mPlot->yAxis->setVisible(false);
+    auto *item = new QCPItemText(mPlot);
+    item->position->setType(QCPItemPosition::ptAxisRectRatio);
+    item->position->setCoords(0.5, 0.5);
+    item->setPositionAlignment(Qt::AlignCenter);
+    item->setTextAlignment(Qt::AlignCenter);
+    item->setText(text);
+    item->setFont(QFont(font().family(), 11));
+    item->setColor(QColor(0x60, 0x60, 0x60));
+    replot();
+}
+
+void ExploreChart::setToolTip(QCPAbstractPlottable *plottable, double key, const QString &text)
+{
+    mToolTips[plottable].insert(key, text);
+}
+
+void ExploreChart::markCurrent(double x)
+{
+    auto *line = new QCPItemStraightLine(mPlot);
+    line->point1->setCoords(x, 0);
+    line->point2->setCoords(x, 1);
+    line->setPen(QPen(QColor(0x59A14F), 1.2, Qt::DotLine));
+    auto *label = new QCPItemText(mPlot);
+    label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(x, 0.02);
+    label->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
+    label->setText(tr("this design"));
+    label->setColor(QColor(0x3B7A34));
+    label->setPadding(QMargins(2, 0, 4, 0));
+}
+
+void ExploreChart::replot()
+{
+    mPlot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString ExploreChart::toolTipAt(const QPointF &pos) const
+{
+    QString best;
+    double bestDistance = std::numeric_limits<double>::max();
+    for (auto it = mToolTips.cbegin(); it != mToolTips.cend(); ++it) {
+        QCPAbstractPlottable *plottable = it.key();
+        QVariant details;
+        const double distance = plottable->selectTest(pos, false, &details);
+        if (distance < 0 || distance >= mPlot->selectionTolerance() || distance >= bestDistance)
+            continue;
+        const QCPDataSelection selection = details.value<QCPDataSelection>();
+        if (selection.isEmpty() || !plottable->interface1D())
+            continue;
+        const double key = plottable->interface1D()->dataMainKey(selection.dataRange().begin());
+        const auto text = it.value().constFind(key);
+        if (text == it.value().cend())
+            continue;
+        best = *text;
+        bestDistance = distance;
+    }
+    return best;
+}
+
+void ExploreChart::onMouseMove(QMouseEvent *event)
+{
+    const QString text = toolTipAt(event->position());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, mPlot);
+}
+
+} // namespace gapstudio::views

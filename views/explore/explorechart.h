@@ -1,0 +1,72 @@
+#pragma once
+/**
+ * @file explorechart.h
+ * The common base of the explore charts: one QCustomPlot with a title and a subtitle above the
+ * plot, a legend below it, hover tool tips, a centered message when there is nothing to show,
+ * and CSV rows of exactly what is plotted. The charts draw results computed by the model
+ * (explorecompute.h); they compute nothing themselves. plot() is what chart export takes.
+ */
+
+#include <QHash>
+#include <QList>
+#include <QMap>
+#include <QPointF>
+#include <QStringList>
+#include <QWidget>
+
+class QCustomPlot;
+class QCPAbstractPlottable;
+class QCPTextElement;
+class QMouseEvent;
+
+namespace gapstudio::views {
+
+class ExploreChart : public QWidget {
+    Q_OBJECT
+
+public:
+    ~ExploreChart() override;
+
+    [[nodiscard]] QCustomPlot *plot() const { return mPlot; }
+    /// Stable id ("scaling", "domain_sweep", "tornado", "heatmap"), used in object and file names.
+    [[nodiscard]] QString id() const { return mId; }
+    [[nodiscard]] QString title() const { return mTitle; }
+    [[nodiscard]] QString subtitle() const;
+    /// The message shown instead of data, empty when data is shown.
+    [[nodiscard]] QString message() const { return mMessage; }
+
+    /// The plotted data as CSV rows, header first.
+    [[nodiscard]] virtual QList<QStringList> csvRows() const = 0;
+    /// The hover text at `pos` (plot widget pixels), empty if nothing is under it.
+    [[nodiscard]] virtual QString toolTipAt(const QPointF &pos) const;
+
+    /// Clears the chart and shows `text` (e.g. "Computing…", "Run sweeps to see …").
+    void showMessage(const QString &text);
+
+protected:
+    ExploreChart(QString id, QString title, QWidget *parent);
+
+    /// Empties the plot (plottables, items, axis settings) before drawing new data.
+    void clearPlot();
+    /// Called at the end of clearPlot() for the chart's own layout elements.
+    virtual void onCleared() {}
+    void setSubtitle(const QString &text);
+    /// Registers the hover text of the data point at `key` of `plottable`.
+    void setToolTip(QCPAbstractPlottable *plottable, double key, const QString &text);
+    /// A dotted vertical line at `x` of the bottom axis labelled "this design".
+    void markCurrent(double x);
+    void replot();
+
+private:
+    void onMouseMove(QMouseEvent *event);
+
+    QString mId;
+    QString mTitle;
+    QString mMessage;
+    QCustomPlot *mPlot = nullptr;
+    QCPTextElement *mTitleElement = nullptr;
+    QCPTextElement *mSubtitleElement = nullptr;
+    QHash<QCPAbstractPlottable *, QMap<double, QString>> mToolTips;
+};
+
+} // namespace gapstudio::views

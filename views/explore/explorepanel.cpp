@@ -1,0 +1,211 @@
+#include "explore/explorepanel.h"
+
+#include "explore/backgroundjob.h"
+#include "explore/domainsweepchart.h"
+#include "explore/explorecompute.h"
+#include "explore/heatmapchart.h"
+#include "explore/scalingchart.h"
+#include "explore/searchdialog.h"
+#include "explore/tornadochart.h"
+
+#include <QElapsedTimer>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace gapstudio::views {
+
+ExplorePanel::ExplorePanel(QWidget *parent)
+    : QWidget(parent), mJob(new BackgroundJob(this)), mTabs(new QTabWidget(this)), mScaling(new ScalingChart),
+      mDomain(new DomainSweepChart), mTornado(new TornadoChart), mHeatmap(new HeatmapChart)
+{
+    setObjectName(QStringLiteral("explorePanel"));
+    mJob->setObjectName(QStringLiteral("exploreJob"));
+    mTabs->setObjectName(QStringLiteral("exploreTabs"));
+    mTabs->addTab(mScaling, tr("Scaling"));
+    mTabs->addTab(mDomain, tr("Domain size"));
+    mTabs->addTab(mTornado, tr("Sensitivity"));
+    mTabs->addTab(mHeatmap, tr("TP x PP"));
+
+    mSearchButton = new QPushButton(tr("Search layouts…"));
+    mSearchButton->setObjectName(QStringLiteral("searchLayoutsButton"));
+    mSearchButton->setToolTip(tr("Find the fastest parallel layout for this model, system and GPU count"));
+    mSweepsButton = new QPushButton(tr("Run sweeps"));
+    mSweepsButton->setObjectName(QStringLiteral("runSweepsButton"));
+    mSweepsButton->setToolTip(tr("Compute the scaling curve and the TP x PP heatmap (one layout search per point)"));
+    mCancelButton = new QPushButton(tr("Cancel"));
+    mCancelButton->setObjectName(QStringLiteral("cancelSweepsButton"));
+    mProgress = new QProgressBar;
+    mProgress->setObjectName(QStringLiteral("sweepsProgress"));
+    mProgress->setRange(0, 100);
+    mStatus = new QLabel;
+    mStatus->setObjectName(QStringLiteral("sweepsStatus"));
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(mSearchButton);
+    bar->addWidget(mSweepsButton);
+    bar->addWidget(mCancelButton);
+    bar->addWidget(mProgress, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(bar);
+    layout->addWidget(mStatus);
+    layout->addWidget(mTabs, 1);
+
+    connect(mSearchButton, &QPushButton::clicked, this, &ExplorePanel::openSearchDialog);
+    connect(mSweepsButton, &QPushButton::clicked, this, &ExplorePanel::runSweeps);
+    connect(mCancelButton, &QPushButton::clicked, this, &ExplorePanel::cancelSweeps);
+    setRunning(false);
+    mStatus->setText(tr("No design yet."));
+}
+
+ExplorePanel::~ExplorePanel() = default; // mJob (a child) cancels and joins a running sweep
+
+QList<ExploreChart *> ExplorePanel::charts() const
+{
+    return {mScaling, mDomain, mTornado, mHeatmap};
+}
+
+ExploreChart *ExplorePanel::currentChart() const
+{
+    return qobject_cast<ExploreChart *>(mTabs->currentWidget());
+}
+
+bool ExplorePanel::isRunning() const
+{
+    return mJob->isRunning();
+}
+
+void ExplorePanel::setDesign(const model::Design &design)
+{
+    setDesign(design, explore::defaultEvaluateOptions(design));
+}
+
+void ExplorePanel::setDesign(const model::Design &design, const model::EvaluateOptions &options)
+{
+    mDesign = design;
+    mOptions = options;
+    if (isRunning()) {
+        mJob->cancel(); // its results would belong to the previous design
+        mScaling->showMessage(tr("The design changed: press Run sweeps"));
+        mHeatmap->showMessage(tr("The design changed: press Run sweeps"));
+    }
+    setRunning(false);
+    updateFastCharts();
+    mStatus->setText(mSweepsCurrent
+                         ? tr("The design changed: press Run sweeps to update the scaling curve and the heatmap.")
+                         : tr("Press Run sweeps for the scaling curve and the heatmap."));
+    mSweepsCurrent = false;
+}
+
+void ExplorePanel::updateFastCharts()
+{
+    const model::Design &d = *mDesign;
+    const model::Evaluation base = model::evaluate(d.application, d.execution, d.system, mOptions);
+    if (base.ok) {
+        mTornado->setData(model::sensitivity(d, mOptions), d);
+    } else {
+        mTornado->showMessage(tr("No sensitivity: the design is not feasible\n%1")
+                                  .arg(base.diagnostics.empty() ? QString()
+                                                                : QString::fromStdString(base.diagnostics.front().message)));
+    }
+    mDomain->setData(explore::sweepDomainSize(d, mOptions),
+                     static_cast<std::int64_t>(model::parameterValue(d, model::HardwareParameter::ScaleUpDomainSize)));
+}
+
+void ExplorePanel::openSearchDialog()
+{
+    if (!mDesign)
+        return;
+    if (mDialog && !mDialog->isSearching()) {
+        mDialog->deleteLater(); // a new dialog for the current design
+        mDialog = nullptr;
+    }
+    if (!mDialog) {
+        mDialog = new SearchDialog(*mDesign, mOptions, this);
+        mDialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(mDialog, &SearchDialog::layoutApplied, this, &ExplorePanel::layoutApplied);
+        connect(mDialog, &QObject::destroyed, this, [this](QObject *dialog) {
+            if (dialog == mDialog)
+                mDialog = nullptr;
+        });
+    }
+    mDialog->show();
+    mDialog->raise();
+    mDialog->activateWindow();
+}
+
+void ExplorePanel::runSweeps()
+{
+    if (!mDesign || isRunning())
+        return;
+    const model::Design design = *mDesign;
+    const model::EvaluateOptions options = mOptions;
+    for (ExploreChart *chart : {static_cast<ExploreChart *>(mScaling), static_cast<ExploreChart *>(mHeatmap)})
+        chart->showMessage(tr("Computing…"));
+    mProgress->setValue(0);
+    mStatus->setText(tr("Searching the best layout at each GPU count…"));
+    setRunning(true);
+    struct Outcome {
+        explore::ExploreResults results;
+        double seconds = 0;
+    };
+    mJob->start<Outcome>(
+        [design, options, job = mJob, this](const std::atomic<bool> &cancel) {
+            QElapsedTimer timer;
+            timer.start();
+            Outcome out;
+            out.results = explore::computeExplore(design, options, &cancel, [job, this](double fraction) {
+                job->post([this, fraction] {
+                    mProgress->setValue(std::max(mProgress->value(), static_cast<int>(std::lround(fraction * 100))));
+                });
+            });
+            out.seconds = static_cast<double>(timer.nsecsElapsed()) * 1e-9;
+            return out;
+        },
+        [this](Outcome out) {
+            setRunning(false);
+            showResults(out.results);
+            if (!out.results.cancelled)
+                mStatus->setText(tr("Sweeps done in %1 s.").arg(QLocale::c().toString(out.seconds, 'f', 1)));
+            emit sweepsFinished();
+        });
+}
+
+void ExplorePanel::showResults(const explore::ExploreResults &results)
+{
+    const model::Design &d = *mDesign;
+    if (results.cancelled) {
+        mScaling->showMessage(tr("Cancelled: press Run sweeps again"));
+        mHeatmap->showMessage(tr("Cancelled: press Run sweeps again"));
+        mStatus->setText(tr("Sweeps cancelled."));
+        return;
+    }
+    const QString note = QString::fromStdString(explore::sweepSearchNote(explore::sweepSearchSpace(d)));
+    mScaling->setData(results.scaling, d.application.seqSize, d.execution.numProcs, note);
+    mHeatmap->setData(results.heatmap);
+    mSweepsCurrent = true;
+}
+
+void ExplorePanel::cancelSweeps()
+{
+    if (!isRunning())
+        return;
+    mStatus->setText(tr("Cancelling…"));
+    mJob->requestCancel(); // stops within one search task; the results then say "cancelled"
+}
+
+void ExplorePanel::setRunning(bool running)
+{
+    mSearchButton->setEnabled(!running && mDesign.has_value());
+    mSweepsButton->setEnabled(!running && mDesign.has_value());
+    mCancelButton->setEnabled(running);
+    mProgress->setVisible(running);
+}
+
+} // namespace gapstudio::views

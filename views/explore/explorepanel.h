@@ -1,0 +1,99 @@
+#pragma once
+/**
+ * @file explorepanel.h
+ * Design-space exploration for the current design: four charts in tabs (scaling with GPU count,
+ * scale-up domain size, sensitivity tornado, TP x PP heatmap), "Search layouts…" (SearchDialog)
+ * and "Run sweeps". The tornado and the domain sweep are a few dozen evaluations and follow every
+ * setDesign(); the scaling curve and the heatmap need a layout search per point and run on a
+ * worker thread when asked (progress and Cancel below the buttons).
+ */
+
+#include "gapstudio/model/sweep.h"
+
+#include <QList>
+#include <QWidget>
+
+#include <optional>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+
+namespace gapstudio::views {
+
+class BackgroundJob;
+class DomainSweepChart;
+class ExploreChart;
+class HeatmapChart;
+class ScalingChart;
+class SearchDialog;
+class TornadoChart;
+
+namespace explore {
+struct ExploreResults;
+}
+
+class ExplorePanel final : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ExplorePanel(QWidget *parent = nullptr);
+    ~ExplorePanel() override;
+
+    /// The design to explore, evaluated with its reference semantics
+    /// (explore::defaultEvaluateOptions). Updates the tornado and the domain sweep at once; the
+    /// scaling curve and the heatmap are marked out of date until the next runSweeps().
+    void setDesign(const model::Design &design);
+    /// The same with explicit evaluation options (e.g. the studio's quirks).
+    void setDesign(const model::Design &design, const model::EvaluateOptions &options);
+    [[nodiscard]] const std::optional<model::Design> &design() const { return mDesign; }
+
+    [[nodiscard]] ScalingChart *scalingChart() const { return mScaling; }
+    [[nodiscard]] DomainSweepChart *domainSweepChart() const { return mDomain; }
+    [[nodiscard]] TornadoChart *tornadoChart() const { return mTornado; }
+    [[nodiscard]] HeatmapChart *heatmapChart() const { return mHeatmap; }
+    /// The four charts in tab order (each exports through plot()).
+    [[nodiscard]] QList<ExploreChart *> charts() const;
+    /// The chart of the current tab.
+    [[nodiscard]] ExploreChart *currentChart() const;
+    /// The open search dialog, if any.
+    [[nodiscard]] SearchDialog *searchDialog() const { return mDialog; }
+    [[nodiscard]] bool isRunning() const;
+
+public slots:
+    /// Opens (or raises) the layout search for the current design.
+    void openSearchDialog();
+    /// Computes all four charts on a worker thread.
+    void runSweeps();
+    void cancelSweeps();
+
+signals:
+    /// "Apply this layout" in the search dialog.
+    void layoutApplied(const gapstudio::model::Execution &execution);
+    /// runSweeps() delivered its results (also after a cancel).
+    void sweepsFinished();
+
+private:
+    void updateFastCharts();
+    void showResults(const explore::ExploreResults &results);
+    void setRunning(bool running);
+
+    std::optional<model::Design> mDesign;
+    model::EvaluateOptions mOptions;
+    BackgroundJob *mJob = nullptr;
+    SearchDialog *mDialog = nullptr;
+    QTabWidget *mTabs = nullptr;
+    ScalingChart *mScaling = nullptr;
+    DomainSweepChart *mDomain = nullptr;
+    TornadoChart *mTornado = nullptr;
+    HeatmapChart *mHeatmap = nullptr;
+    QPushButton *mSearchButton = nullptr;
+    QPushButton *mSweepsButton = nullptr;
+    QPushButton *mCancelButton = nullptr;
+    QProgressBar *mProgress = nullptr;
+    QLabel *mStatus = nullptr;
+    bool mSweepsCurrent = false; ///< the scaling curve and heatmap belong to mDesign
+};
+
+} // namespace gapstudio::views

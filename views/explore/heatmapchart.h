@@ -1,0 +1,44 @@
+#pragma once
+/**
+ * @file heatmapchart.h
+ * Throughput over the TP x PP plane at the design's GPU count (QCPColorMap): each cell is the
+ * sample rate of the best layout the search finds with that TP and PP (explore::computeHeatmap:
+ * the best of the search's top hits per cell; DP = N / (TP*PP) follows). Empty cells have no
+ * valid layout. The best cell is outlined.
+ */
+
+#include "explore/explorechart.h"
+#include "explore/explorecompute.h"
+
+#include <optional>
+#include <utility>
+
+class QCPColorScale;
+
+namespace gapstudio::views {
+
+class HeatmapChart final : public ExploreChart {
+    Q_OBJECT
+
+public:
+    explicit HeatmapChart(QWidget *parent = nullptr);
+
+    void setData(explore::HeatmapData data);
+    [[nodiscard]] const explore::HeatmapData &data() const { return mData; }
+    /// (TP, PP) of the outlined best cell, if any cell is filled.
+    [[nodiscard]] std::optional<std::pair<std::int64_t, std::int64_t>> bestTpPp() const;
+
+    [[nodiscard]] QList<QStringList> csvRows() const override;
+    [[nodiscard]] QString toolTipAt(const QPointF &pos) const override;
+
+protected:
+    void onCleared() override;
+
+private:
+    void rebuild();
+
+    explore::HeatmapData mData;
+    QCPColorScale *mScale = nullptr;
+};
+
+} // namespace gapstudio::views

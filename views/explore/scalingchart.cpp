@@ -1,0 +1,148 @@
+#include "explore/scalingchart.h"
+
+#include "charts/chartformat.h"
+#include "explore/layoutformat.h"
+
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace gapstudio::views {
+
+namespace cf = chartformat;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+} // namespace
+
+ScalingChart::ScalingChart(QWidget *parent)
+    : ExploreChart(QStringLiteral("scaling"), tr("Scaling with GPU count"), parent)
+{
+    mTokensAxis = plot()->axisRect()->addAxis(QCPAxis::atLeft);
+    mTokensAxis->setVisible(false);
+    connect(plot()->yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this](const QCPRange &r) {
+        mTokensAxis->setRange(r.lower * static_cast<double>(mSeqSize), r.upper * static_cast<double>(mSeqSize));
+    });
+    showMessage(tr("Run sweeps to see how throughput scales with the GPU count"));
+}
+
+void ScalingChart::setData(std::vector<model::SweepPoint> points, std::int64_t seqSize, std::int64_t currentGpus,
+                           const QString &note)
+{
+    mPoints = std::move(points);
+    mSeqSize = std::max<std::int64_t>(1, seqSize);
+    mCurrentGpus = currentGpus;
+    mNote = note;
+    rebuild();
+}
+
+void ScalingChart::rebuild()
+{
+    clearPlot();
+    mTokensAxis->setVisible(false);
+    if (mPoints.empty()) {
+        showMessage(tr("No GPU counts to show"));
+        return;
+    }
+    QCustomPlot *p = plot();
+    setSubtitle(mNote);
+
+    auto *throughput = p->addGraph(p->xAxis, p->yAxis);
+    throughput->setName(tr("Throughput (samples/s; tokens/s on the outer axis)"));
+    throughput->setPen(QPen(QColor(0x4E79A7), 2.2));
+    throughput->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(0x4E79A7), Qt::white, 7));
+    auto *linear = p->addGraph(p->xAxis, p->yAxis);
+    linear->setName(tr("Linear scaling from the smallest count"));
+    linear->setPen(QPen(QColor(0x9A9A9A), 1.4, Qt::DashLine));
+    auto *mfu = p->addGraph(p->xAxis, p->yAxis2);
+    mfu->setName(tr("MFU (%)"));
+    mfu->setPen(QPen(QColor(0xF28E2B), 2.0));
+    mfu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QColor(0xF28E2B), QColor(0xF28E2B), 7));
+    auto *invalid = p->addGraph(p->xAxis, p->yAxis);
+    invalid->setName(tr("No valid layout"));
+    invalid->setLineStyle(QCPGraph::lsNone);
+    invalid->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0xE15759), 2.5), Qt::NoBrush, 11));
+
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    double maxRate = 0, maxMfu = 0;
+    const model::SweepPoint *first = nullptr;
+    bool anyInvalid = false;
+    for (const model::SweepPoint &point : mPoints) {
+        ticker->addTick(point.x, QString::number(static_cast<qint64>(point.x)));
+        const QString gpus = tr("%1 GPUs").arg(static_cast<qint64>(point.x));
+        if (!point.evaluation.ok) {
+            throughput->addData(point.x, kNaN);
+            mfu->addData(point.x, kNaN);
+            invalid->addData(point.x, 0);
+            anyInvalid = true;
+            const QString reason = point.evaluation.diagnostics.empty()
+                                       ? tr("no valid layout")
+                                       : cf::qs(point.evaluation.diagnostics.front().message);
+            setToolTip(invalid, point.x, gpus + QStringLiteral(": ") + reason);
+            continue;
+        }
+        const model::Stats &s = point.evaluation.stats;
+        if (!first)
+            first = &point;
+        throughput->addData(point.x, s.sample_rate);
+        mfu->addData(point.x, s.total_efficiency * cf::kPercent);
+        linear->addData(point.x, first->evaluation.stats.sample_rate * point.x / first->x);
+        maxRate = std::max({maxRate, s.sample_rate, first->evaluation.stats.sample_rate * point.x / first->x});
+        maxMfu = std::max(maxMfu, s.total_efficiency * cf::kPercent);
+        const QString text = tr("%1\n%2 samples/s (%3 tokens/s)\nMFU %4, step time %5\nBest layout: %6")
+                                 .arg(gpus, cf::number(s.sample_rate, 2),
+                                      QLocale::c().toString(s.sample_rate * static_cast<double>(mSeqSize), 'f', 0),
+                                      cf::percent(s.total_efficiency), cf::ms(s.total_time),
+                                      point.layout ? layoutformat::summary(*point.layout) : tr("-"));
+        setToolTip(throughput, point.x, text);
+        setToolTip(mfu, point.x, text);
+    }
+    if (!anyInvalid)
+        invalid->removeFromLegend();
+
+    // Axes: GPU count on a log scale with a tick at each count; samples/s and tokens/s share the
+    // left side (the outer axis is the inner one times the sequence length), MFU on the right.
+    p->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    p->xAxis->setTicker(ticker);
+    p->xAxis->setLabel(tr("GPU count"));
+    const double lo = mPoints.front().x, hi = mPoints.back().x;
+    p->xAxis->setRange(lo / 1.25, hi * 1.25);
+    p->yAxis->setLabel(tr("Throughput (samples/s)"));
+    p->yAxis->setRange(0, maxRate > 0 ? maxRate * 1.12 : 1);
+    mTokensAxis->setVisible(true);
+    mTokensAxis->setLabel(tr("Throughput (tokens/s)"));
+    mTokensAxis->setNumberFormat(QStringLiteral("gbc"));
+    mTokensAxis->setNumberPrecision(2);
+    mTokensAxis->setRange(p->yAxis->range().lower * static_cast<double>(mSeqSize),
+                          p->yAxis->range().upper * static_cast<double>(mSeqSize));
+    p->yAxis2->setVisible(true);
+    p->yAxis2->setLabel(tr("MFU (%)"));
+    p->yAxis2->setRange(0, maxMfu > 0 ? std::min(100.0, maxMfu * 1.25) : 100);
+
+    if (mCurrentGpus > 0)
+        markCurrent(static_cast<double>(mCurrentGpus));
+    replot();
+}
+
+QList<QStringList> ScalingChart::csvRows() const
+{
+    QList<QStringList> rows{{QStringLiteral("gpus"), QStringLiteral("valid"), QStringLiteral("samples_per_s"),
+                             QStringLiteral("tokens_per_s"), QStringLiteral("mfu"), QStringLiteral("step_time_s"),
+                             QStringLiteral("best_layout")}};
+    for (const model::SweepPoint &point : mPoints) {
+        const model::Stats &s = point.evaluation.stats;
+        const bool ok = point.evaluation.ok;
+        rows << QStringList{QString::number(static_cast<qint64>(point.x)), ok ? QStringLiteral("1") : QStringLiteral("0"),
+                            ok ? cf::exact(s.sample_rate) : QString(),
+                            ok ? cf::exact(s.sample_rate * static_cast<double>(mSeqSize)) : QString(),
+                            ok ? cf::exact(s.total_efficiency) : QString(), ok ? cf::exact(s.total_time) : QString(),
+                            point.layout ? layoutformat::summary(*point.layout) : QString()};
+    }
+    return rows;
+}
+
+} // namespace gapstudio::views

@@ -1,0 +1,43 @@
+#pragma once
+/**
+ * @file tornadochart.h
+ * "What buys the most": the elasticity of step time with respect to each hardware parameter
+ * (model::sensitivity: d ln T / d ln p by central differences around the design), one horizontal
+ * bar per parameter, largest |elasticity| at the top. A bar of -0.6 means 1 % more of the parameter
+ * gives a 0.6 % shorter step.
+ */
+
+#include "explore/explorechart.h"
+
+#include "gapstudio/model/sweep.h"
+
+#include <optional>
+#include <vector>
+
+namespace gapstudio::views {
+
+class TornadoChart final : public ExploreChart {
+    Q_OBJECT
+
+public:
+    explicit TornadoChart(QWidget *parent = nullptr);
+
+    /// Shows `elasticities` (any order; shown by decreasing |step-time elasticity|, parameters
+    /// whose perturbed design was infeasible last). With `design`, the labels show each
+    /// parameter's current value.
+    void setData(std::vector<model::Elasticity> elasticities, const std::optional<model::Design> &design = {});
+    /// The bars from top to bottom.
+    [[nodiscard]] const std::vector<model::Elasticity> &bars() const { return mBars; }
+
+    [[nodiscard]] QList<QStringList> csvRows() const override;
+
+private:
+    void rebuild(const std::optional<model::Design> &design);
+
+    std::vector<model::Elasticity> mBars;
+};
+
+/// The parameter's current value with its unit ("989.4 TFLOP/s", "80.0 GiB", "8 GPUs").
+[[nodiscard]] QString parameterValueText(const model::Design &design, model::HardwareParameter parameter);
+
+} // namespace gapstudio::views
