@@ -1,6 +1,12 @@
 #include "mainwindow.h"
 
+#include "studio/latencybench.h"
+
 #include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include <cstdio>
 
 int main(int argc, char *argv[])
 {
@@ -9,7 +15,41 @@ int main(int argc, char *argv[])
     QApplication::setApplicationVersion(QStringLiteral(GAPSTUDIO_VERSION));
     QApplication::setOrganizationName(QStringLiteral("GapStudio"));
 
-    gapstudio::MainWindow window;
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Co-design AI datacenters for LLM training"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Open FILE (*.gapstudio.json)."),
+                                      QStringLiteral("FILE"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Render the main window to OUT.png and exit."), QStringLiteral("OUT.png"));
+    const QCommandLineOption bench(QStringLiteral("bench-latency"),
+                                   QStringLiteral("Print the change-to-results latency over N slider steps and exit."),
+                                   QStringLiteral("N"), QStringLiteral("200"));
+    parser.addOptions({scenario, screenshot, bench});
+    parser.process(app);
+
+    gapstudio::MainWindow window(parser.value(scenario));
     window.show();
+    if (parser.isSet(bench)) {
+        QTimer::singleShot(0, &window, [&] {
+            const auto report = gapstudio::views::runLatencyBench(window.document(), window.recalculator(),
+                                                                  parser.value(bench).toInt());
+            std::printf("%s\n", qPrintable(report.text()));
+            QApplication::exit(0);
+        });
+        return QApplication::exec();
+    }
+    if (parser.isSet(screenshot)) {
+        QTimer::singleShot(800, &window, [&] { // let docks, charts and queued replots settle
+            const bool saved = window.grab().save(parser.value(screenshot));
+            if (!saved)
+                std::fprintf(stderr, "error: cannot write %s\n", qPrintable(parser.value(screenshot)));
+            QApplication::exit(saved ? 0 : 1);
+        });
+        return QApplication::exec();
+    }
+    window.restoreWindowState();
+    window.offerRecovery();
     return QApplication::exec();
 }

@@ -1,38 +1,282 @@
 #include "mainwindow.h"
 
-#include "gapstudio/model/evaluate.h"
+#include "charts/chartexport.h"
+#include "charts/chartspanel.h"
+#include "charts/chartview.h"
 #include "results/resultstable.h"
-#include "scenario/defaultscenario.h"
+#include "studio/autosaver.h"
+#include "studio/blockinspector.h"
+#include "studio/blockpalette.h"
+#include "studio/canvasscene.h"
+#include "studio/diagnosticslist.h"
+#include "studio/layoutpanel.h"
+#include "studio/llmpanel.h"
+#include "studio/parameterpanel.h"
+#include "studio/recalculator.h"
+#include "studio/scenariodocument.h"
+#include "studio/studiosettings.h"
 
 #include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QUndoStack>
 
 namespace gapstudio {
 
-MainWindow::MainWindow(QWidget *parent)
-    : QMainWindow(parent)
+using namespace views;
+
+namespace {
+const AppSetting<QByteArray> kWindowState{"mainwindow/state", {}};
+const AppSetting<QString> kLastDirectory{"mainwindow/lastDirectory", {}};
+const QString kFileFilter = QObject::tr("GapStudio scenarios (*.gapstudio.json);;JSON (*.json)");
+
+QDockWidget *dock(QMainWindow *window, const QString &title, const QString &name, QWidget *content,
+                  Qt::DockWidgetArea area)
 {
-    setWindowTitle(QStringLiteral("GapStudio"));
+    auto *d = new QDockWidget(title, window);
+    d->setObjectName(name);
+    d->setWidget(content);
+    window->addDockWidget(area, d);
+    return d;
+}
 
-    QMenu *fileMenu = menuBar()->addMenu(tr("&File"));
-    QAction *quit = fileMenu->addAction(tr("&Quit"), qApp, &QApplication::quit);
-    quit->setShortcut(QKeySequence::Quit);
+QScrollArea *scrolled(QWidget *content)
+{
+    auto *area = new QScrollArea;
+    area->setWidget(content);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    return area;
+}
+} // namespace
 
-    auto *table = new views::ResultsTable(this);
-    setCentralWidget(table);
+MainWindow::MainWindow(const QString &scenarioPath, QWidget *parent)
+    : QMainWindow(parent)
+    , mDocument(new ScenarioDocument(loadStudioLibrary(), this))
+    , mRecalculator(new Recalculator(mDocument, this))
+    , mAutoSaver(new AutoSaver(mDocument, this))
+{
+    mCanvas = new CanvasScene(mDocument, this);
+    setCentralWidget(new CanvasView(mCanvas, this));
+    createDocks();
+    createMenus();
+    connect(mRecalculator, &Recalculator::resultsReady, this, &MainWindow::showResults);
+    connect(mDocument, &ScenarioDocument::fileNameChanged, this, &MainWindow::updateTitle);
+    connect(mDocument->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+
+    QString error;
+    if (scenarioPath.isEmpty() || !mDocument->open(scenarioPath, &error))
+        mDocument->reset(studioDefaultScenario(mDocument->library()));
+    if (!error.isEmpty())
+        statusBar()->showMessage(tr("Could not open %1").arg(error));
+    mRecalculator->recalculateNow();
+    updateTitle();
+    resize(1600, 1000);
+}
+
+void MainWindow::restoreWindowState()
+{
+    restoreState(kWindowState.get());
+}
+
+void MainWindow::createDocks()
+{
+    auto *palette = new BlockPalette(mDocument->library(), this);
+    auto *inspector = new BlockInspector(this);
+    auto *llm = new LlmPanel(mDocument, this);
+    auto *layout = new LayoutPanel(mDocument, this);
+    auto *parameters = new ParameterPanel(mDocument, this);
+    auto *diagnostics = new DiagnosticsList(this);
+    auto *keyResults = new ResultsTable(this);
+    mCharts = new ChartsPanel(this);
+
+    QDockWidget *paletteDock = dock(this, tr("Blocks"), QStringLiteral("paletteDock"), palette, Qt::LeftDockWidgetArea);
+    QDockWidget *inspectorDock = dock(this, tr("Block parameters"), QStringLiteral("inspectorDock"), inspector,
+                                      Qt::LeftDockWidgetArea);
+    QDockWidget *parametersDock = dock(this, tr("Parameters"), QStringLiteral("parametersDock"), scrolled(parameters),
+                                       Qt::RightDockWidgetArea);
+    QDockWidget *layoutDock = dock(this, tr("Layout"), QStringLiteral("layoutDock"), scrolled(layout), Qt::RightDockWidgetArea);
+    QDockWidget *llmDock = dock(this, tr("LLM"), QStringLiteral("llmDock"), llm, Qt::RightDockWidgetArea);
+    tabifyDockWidget(layoutDock, llmDock);
+    layoutDock->raise();
+    QDockWidget *chartsDock = dock(this, tr("Charts"), QStringLiteral("chartsDock"), mCharts, Qt::BottomDockWidgetArea);
+    QDockWidget *diagnosticsDock = dock(this, tr("Diagnostics"), QStringLiteral("diagnosticsDock"), diagnostics,
+                                        Qt::BottomDockWidgetArea);
+    QDockWidget *resultsDock = dock(this, tr("Key results"), QStringLiteral("resultsDock"), keyResults,
+                                    Qt::BottomDockWidgetArea);
+    splitDockWidget(chartsDock, diagnosticsDock, Qt::Horizontal);
+    tabifyDockWidget(diagnosticsDock, resultsDock);
+    diagnosticsDock->raise();
+    // The charts span the full width under the canvas and the side columns.
+    setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+    resizeDocks({paletteDock, inspectorDock}, {300, 260}, Qt::Vertical);
+    resizeDocks({parametersDock, layoutDock}, {260, 300}, Qt::Vertical);
+    resizeDocks({paletteDock, parametersDock}, {290, 400}, Qt::Horizontal);
+    resizeDocks({chartsDock, diagnosticsDock}, {1220, 380}, Qt::Horizontal);
+    resizeDocks({chartsDock}, {420}, Qt::Vertical);
+
+    connect(palette, &BlockPalette::blockActivated, this,
+            [this](BlockKind kind, const QString &id) { mDocument->applyPreset(kind, id.toStdString()); });
+    connect(mCanvas, &CanvasScene::partSelected, inspector, &BlockInspector::setPart);
+    connect(mRecalculator, &Recalculator::resultsReady, this,
+            [=, this](const ResultsPtr &results) {
+                mCanvas->setResults(results);
+                inspector->setResults(results);
+                llm->setResults(results);
+                layout->setResults(results);
+                parameters->setResults(results);
+                diagnostics->setResults(results);
+                mCharts->setResults(results);
+                keyResults->showEvaluation(results->evaluation);
+            });
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New"), QKeySequence::New, this, [this] {
+        if (maybeSave())
+            mDocument->reset(studioDefaultScenario(mDocument->library()));
+    });
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
+    file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+    file->addSeparator();
+    file->addAction(tr("&Export chart…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportChart);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *undo = mDocument->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = mDocument->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addActions({undo, redo});
+
+    QMenu *compare = menuBar()->addMenu(tr("&Compare"));
+    compare->addAction(tr("&Pin as baseline"), QKeySequence(tr("Ctrl+B")), this, [this] {
+        mCharts->setBaseline(mRecalculator->latest());
+        statusBar()->showMessage(tr("Pinned the current design as the baseline"), 4000);
+    });
+    compare->addAction(tr("&Clear baseline"), this, [this] { mCharts->setBaseline(nullptr); });
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget *d : findChildren<QDockWidget *>())
+        view->addAction(d->toggleViewAction());
+}
+
+void MainWindow::showResults(const ResultsPtr &results)
+{
+    if (results->analysis)
+        statusBar()->showMessage(tr("Step time %1 s · MFU %2 % · %3 diagnostic(s)")
+                                     .arg(results->analysis->step.total_s, 0, 'f', 3)
+                                     .arg(results->analysis->gap.mfu * 100, 0, 'f', 1)
+                                     .arg(results->diagnostics.size()));
+    else
+        statusBar()->showMessage(tr("Infeasible design: see Diagnostics"));
+}
+
+void MainWindow::updateTitle()
+{
+    const QString name = mDocument->fileName().isEmpty() ? tr("Untitled") : QFileInfo(mDocument->fileName()).fileName();
+    setWindowTitle(tr("%1[*] — GapStudio").arg(name));
+    setWindowModified(mDocument->isModified());
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!mDocument->isModified())
+        return true;
+    const auto answer = QMessageBox::warning(this, tr("GapStudio"), tr("The scenario has unsaved changes. Save them?"),
+                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    return answer == QMessageBox::Discard || (answer == QMessageBox::Save && save());
+}
+
+bool MainWindow::save()
+{
+    if (mDocument->fileName().isEmpty())
+        return saveAs();
+    QString error;
+    if (!mDocument->saveAs(mDocument->fileName(), &error))
+        QMessageBox::critical(this, tr("Save failed"), error);
+    return error.isEmpty();
+}
+
+bool MainWindow::saveAs()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), kLastDirectory.get(), kFileFilter);
+    if (path.isEmpty())
+        return false;
+    if (!path.endsWith(QStringLiteral(".json")))
+        path += QStringLiteral(".gapstudio.json");
+    kLastDirectory.set(QFileInfo(path).absolutePath());
+    QString error;
+    if (!mDocument->saveAs(path, &error))
+        QMessageBox::critical(this, tr("Save failed"), error);
+    return error.isEmpty();
+}
+
+void MainWindow::open()
+{
+    if (!maybeSave())
+        return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), kLastDirectory.get(), kFileFilter);
+    if (path.isEmpty())
+        return;
+    kLastDirectory.set(QFileInfo(path).absolutePath());
+    QString error;
+    if (!mDocument->open(path, &error))
+        QMessageBox::critical(this, tr("Open failed"), error);
+}
+
+void MainWindow::exportChart()
+{
+    ChartView *chart = mCharts->currentChart();
+    if (!chart)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"),
+                                                      kLastDirectory.get() + QLatin1Char('/') + chart->id() + QStringLiteral(".png"),
+                                                      tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg);;CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    QString provenance;
     try {
-        const io::CalculonInputs scenario = views::defaultScenario();
-        table->showEvaluation(model::evaluate(scenario.application, scenario.execution, scenario.system));
-        statusBar()->showMessage(tr("Default scenario: %1, TP %2 × PP %3 × DP %4")
-                                     .arg(QString::fromUtf8(views::kDefaultScenarioName))
-                                     .arg(scenario.execution.tensorPar)
-                                     .arg(scenario.execution.pipelinePar)
-                                     .arg(scenario.execution.dataPar));
-    } catch (const io::InputError &error) {
-        table->showError(QString::fromStdString(error.what()));
+        provenance = QString::fromStdString(scenarioToJsonText(mDocument->scenario()));
+    } catch (const std::exception &) { // a scenario the file format cannot express: export without
     }
-    resize(520, 500);
+    if (!views::exportChart(*chart, path, provenance, 2.0, &error))
+        QMessageBox::critical(this, tr("Export failed"), error);
+}
+
+void MainWindow::offerRecovery()
+{
+    if (!AutoSaver::hasRecovery())
+        return;
+    const auto answer = QMessageBox::question(this, tr("Restore unsaved work?"),
+                                              tr("GapStudio did not shut down cleanly. Restore the autosaved scenario?"));
+    QString error;
+    if (answer == QMessageBox::Yes && !mAutoSaver->restore(&error))
+        QMessageBox::warning(this, tr("Restore failed"), error);
+    if (answer != QMessageBox::Yes)
+        mAutoSaver->discard();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (!maybeSave())
+        return event->ignore();
+    mAutoSaver->discard();
+    kWindowState.set(saveState());
+    event->accept();
 }
 
 } // namespace gapstudio

@@ -1,0 +1,146 @@
+// The canvas: a synthetic drag-and-drop of each block kind (DragEnter -> DragMove -> Drop on the
+// view's viewport, see gotcha 8 of the style guide) changes the scenario and the results.
+#include "studio/blockpalette.h"
+#include "studio/canvasscene.h"
+#include "studio/recalculator.h"
+#include "studio/scenariodocument.h"
+
+#include <QGraphicsItem>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace gapstudio;
+using namespace gapstudio::views;
+using Part = CanvasScene::Part;
+
+Q_DECLARE_METATYPE(gapstudio::views::BlockKind)
+
+class tst_Canvas : public QObject {
+    Q_OBJECT
+
+private slots:
+    void dropEachBlockKind_data()
+    {
+        QTest::addColumn<BlockKind>("kind");
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<Part>("target");
+        QTest::addColumn<QString>("field"); // the scenario key the drop must set
+        QTest::newRow("gpu onto a domain") << BlockKind::Gpu << "nvidia-b200" << Part::Gpu << "gpu";
+        QTest::newRow("interconnect onto the scale-up link")
+            << BlockKind::Interconnect << "nvlink-5" << Part::ScaleUpLink << "scale_up";
+        QTest::newRow("interconnect onto the scale-out link")
+            << BlockKind::Interconnect << "infiniband-xdr" << Part::ScaleOutLink << "scale_out";
+        QTest::newRow("topology onto the fabric") << BlockKind::Topology << "two-tier-4" << Part::Fabric << "topology";
+        QTest::newRow("llm anywhere") << BlockKind::Llm << "megatron-1t" << Part::Total << "llm";
+        QTest::newRow("layout anywhere") << BlockKind::Layout << "tp8-pp8-dp64" << Part::Llm << "layout";
+    }
+
+    void dropEachBlockKind()
+    {
+        QFETCH(BlockKind, kind);
+        QFETCH(QString, id);
+        QFETCH(Part, target);
+        QFETCH(QString, field);
+
+        ScenarioDocument document(builtinLibrary());
+        document.reset(studioDefaultScenario(document.library()));
+        Recalculator recalculator(&document);
+        CanvasScene scene(&document);
+        CanvasView view(&scene);
+        connect(&recalculator, &Recalculator::resultsReady, &scene, &CanvasScene::setResults);
+        view.resize(1000, 640);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        recalculator.recalculateNow();
+        const ResultsPtr before = recalculator.latest();
+
+        const QPointF scenePos = scene.partCenter(target);
+        QVERIFY2(!scenePos.isNull(), "the canvas draws the target part");
+        QCOMPARE(scene.partAt(scenePos), target);
+        const QPoint pos = view.mapFromScene(scenePos);
+        QMimeData mime;
+        mime.setData(QString::fromLatin1(kBlockMimeType), CanvasScene::encodePayload(kind, id));
+        QSignalSpy spy(&recalculator, &Recalculator::resultsReady);
+
+        QDragEnterEvent enter(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(view.viewport(), &enter);
+        QVERIFY(enter.isAccepted());
+        QDragMoveEvent move(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(view.viewport(), &move);
+        QVERIFY(move.isAccepted());
+        QDropEvent drop(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(view.viewport(), &drop);
+
+        const scenario::Scenario &s = document.scenario();
+        const std::map<QString, std::string> ids = {{"gpu", s.gpu.presetId},       {"scale_up", s.scaleUp.presetId},
+                                                    {"scale_out", s.scaleOut.presetId}, {"topology", s.topology.presetId},
+                                                    {"llm", s.llm.presetId},       {"layout", s.layout.presetId}};
+        QCOMPARE(QString::fromStdString(ids.at(field)), id);
+        QCOMPARE(document.undoStack()->count(), 1);
+        QTRY_VERIFY(spy.count() >= 1);
+        const ResultsPtr after = recalculator.latest();
+        QVERIFY(after != before);
+        const bool changed = after->hasStats() != before->hasStats() || after->diagnostics.size() != before->diagnostics.size() ||
+                             (after->hasStats() && after->analysis->step.total_s != before->analysis->step.total_s);
+        QVERIFY2(changed, "the results change with the drop");
+
+        document.undoStack()->undo(); // drops are undoable
+        QCOMPARE(scenarioToJsonText(document.scenario()), scenarioToJsonText(before->scenario));
+    }
+
+    void dropBlockDirectly()
+    {
+        ScenarioDocument document(builtinLibrary());
+        document.reset(studioDefaultScenario(document.library()));
+        Recalculator recalculator(&document);
+        CanvasScene scene(&document);
+        recalculator.recalculateNow();
+        scene.setResults(recalculator.latest());
+        QVERIFY(scene.dropBlock(BlockKind::Interconnect, QStringLiteral("nvlink-5"), scene.partCenter(Part::ScaleUpLink)));
+        QCOMPARE(document.scenario().scaleUp.presetId, std::string("nvlink-5"));
+        QVERIFY(!scene.dropBlock(BlockKind::Gpu, QStringLiteral("no-such-gpu"), {}));
+        QVERIFY(!scene.dropBlock(BlockKind::Interconnect, QStringLiteral("nvlink-5"), scene.partCenter(Part::ScaleUpLink)));
+    }
+
+    void paletteCarriesTheBlockPayload()
+    {
+        const scenario::PresetLibrary library = builtinLibrary();
+        BlockPalette palette(library);
+        QTreeWidgetItem *gpus = palette.tree()->topLevelItem(0);
+        QVERIFY(gpus->childCount() > 0);
+        std::unique_ptr<QMimeData> mime(palette.tree()->mimeData(QList<QTreeWidgetItem *>{gpus->child(0)}));
+        QVERIFY(mime);
+        QVERIFY(mime->hasFormat(QString::fromLatin1(kBlockMimeType)));
+        BlockKind kind;
+        QString id;
+        QVERIFY(CanvasScene::decodePayload(mime->data(QString::fromLatin1(kBlockMimeType)), &kind, &id));
+        QCOMPARE(kind, BlockKind::Gpu);
+        QVERIFY(library.gpus.contains(id.toStdString()));
+
+        palette.setFilter(QStringLiteral("nvlink"));
+        QVERIFY(gpus->isHidden());
+        QVERIFY(!palette.tree()->topLevelItem(1)->isHidden());
+    }
+
+    void selectingABlockReportsItsPart()
+    {
+        ScenarioDocument document(builtinLibrary());
+        document.reset(studioDefaultScenario(document.library()));
+        Recalculator recalculator(&document);
+        CanvasScene scene(&document);
+        recalculator.recalculateNow();
+        scene.setResults(recalculator.latest());
+        QSignalSpy spy(&scene, &CanvasScene::partSelected);
+        for (QGraphicsItem *item : scene.items(scene.partCenter(Part::ScaleOutLink)))
+            if (item->flags() & QGraphicsItem::ItemIsSelectable) {
+                item->setSelected(true);
+                break;
+            }
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).value<Part>(), Part::ScaleOutLink);
+    }
+};
+
+QTEST_MAIN(tst_Canvas)
+#include "tst_canvas.moc"

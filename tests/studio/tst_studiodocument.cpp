@@ -1,0 +1,164 @@
+// The studio's document: undo/redo, slider merging, live recompute, open/save, infeasible layouts.
+#include "studio/diagnosticslist.h"
+#include "studio/layoutpanel.h"
+#include "studio/overridekeys.h"
+#include "studio/parameterpanel.h"
+#include "studio/recalculator.h"
+#include "studio/scenariodocument.h"
+
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace gapstudio;
+using namespace gapstudio::views;
+
+class tst_StudioDocument : public QObject {
+    Q_OBJECT
+
+private:
+    struct Fixture {
+        ScenarioDocument document{builtinLibrary()};
+        Recalculator recalculator{&document};
+        Fixture() { document.reset(studioDefaultScenario(document.library())); }
+    };
+
+private slots:
+    void defaultScenarioIsFeasible()
+    {
+        Fixture f;
+        f.recalculator.recalculateNow();
+        const ResultsPtr results = f.recalculator.latest();
+        QVERIFY(results->hasStats());
+        QVERIFY(results->diagnostics.empty());
+        QVERIFY(results->analysis->step.total_s > 0);
+    }
+
+    void sliderMoveEmitsResults()
+    {
+        Fixture f;
+        ParameterPanel panel(&f.document);
+        QObject::connect(&f.recalculator, &Recalculator::resultsReady, &panel, &ParameterPanel::setResults);
+        f.recalculator.recalculateNow();
+        const double before = f.recalculator.latest()->analysis->step.total_s;
+        QSignalSpy spy(&f.recalculator, &Recalculator::resultsReady);
+        QSlider *slider = panel.slider(overrides::kScaleOutBandwidth);
+        QVERIFY(slider);
+        for (int i = 0; i < 10; ++i)
+            QTest::keyClick(slider, Qt::Key_Left);
+        QTRY_VERIFY(spy.count() >= 1);
+        QTRY_VERIFY(!f.recalculator.latest()->scenario.overrides.empty());
+        QVERIFY(f.recalculator.latest()->analysis->step.total_s > before); // less bandwidth, slower step
+        QVERIFY(f.document.scenario().overrides.contains(overrides::kScaleOutBandwidth));
+    }
+
+    void fiveSliderStepsAreOneUndoStep()
+    {
+        Fixture f;
+        ParameterPanel panel(&f.document);
+        const std::string initial = scenarioToJsonText(f.document.scenario());
+        QSlider *slider = panel.slider(overrides::kHbmBandwidth);
+        for (int i = 0; i < 5; ++i)
+            QTest::keyClick(slider, Qt::Key_Right);
+        QCOMPARE(f.document.undoStack()->count(), 1);
+        f.document.undoStack()->undo();
+        QCOMPARE(scenarioToJsonText(f.document.scenario()), initial);
+    }
+
+    void dragBackToStartIsNoStep()
+    {
+        Fixture f;
+        f.document.setOverride(overrides::kComputeScale, 2);
+        f.document.setOverride(overrides::kComputeScale, 3);
+        f.document.setOverride(overrides::kComputeScale, std::nullopt); // back where the drag began
+        QCOMPARE(f.document.undoStack()->count(), 0);
+        QVERIFY(f.document.scenario().overrides.empty());
+    }
+
+    void undoRedoSequenceRestoresExactJson()
+    {
+        Fixture f;
+        std::vector<std::string> states{scenarioToJsonText(f.document.scenario())};
+        const auto step = [&](auto &&edit) {
+            edit();
+            states.push_back(scenarioToJsonText(f.document.scenario()));
+        };
+        step([&] { QVERIFY(f.document.applyPreset(BlockKind::Gpu, "nvidia-b200")); });
+        step([&] { f.document.setOverride(overrides::kScaleUpBandwidth, 900); });
+        step([&] { f.document.editLayout("tensor_par", [](model::Execution &e) { e.tensorPar = 4; }); });
+        step([&] { f.document.setGpuCount(2048); });
+        step([&] { QVERIFY(f.document.applyPreset(BlockKind::Interconnect, "nvlink-5", true)); });
+        step([&] { QVERIFY(f.document.applyPreset(BlockKind::Llm, "megatron-1t")); });
+        QCOMPARE(f.document.undoStack()->count(), 6);
+        for (int i = 6; i > 0; --i) {
+            f.document.undoStack()->undo();
+            QCOMPARE(scenarioToJsonText(f.document.scenario()), states[static_cast<std::size_t>(i - 1)]);
+        }
+        for (int i = 1; i <= 6; ++i) {
+            f.document.undoStack()->redo();
+            QCOMPARE(scenarioToJsonText(f.document.scenario()), states[static_cast<std::size_t>(i)]);
+        }
+    }
+
+    void openSaveRoundTrip()
+    {
+        Fixture f;
+        f.document.setOverride(overrides::kHbmCapacity, 141);
+        f.document.editLayout("microbatch_size", [](model::Execution &e) { e.microbatchSize = 2; });
+        QVERIFY(f.document.isModified());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("design.gapstudio.json"));
+        QString error;
+        QVERIFY2(f.document.saveAs(path, &error), qPrintable(error));
+        QVERIFY(!f.document.isModified());
+        ScenarioDocument reopened(builtinLibrary());
+        QVERIFY2(reopened.open(path, &error), qPrintable(error));
+        QCOMPARE(scenarioToJsonText(reopened.scenario()), scenarioToJsonText(f.document.scenario()));
+        QCOMPARE(reopened.fileName(), path);
+        QVERIFY(!reopened.isModified());
+        QVERIFY(!reopened.open(dir.filePath(QStringLiteral("missing.json")), &error));
+        QVERIFY(!error.isEmpty());
+    }
+
+    void infeasibleLayoutShowsDiagnosticAndAppKeepsWorking()
+    {
+        Fixture f;
+        LayoutPanel layout(&f.document);
+        DiagnosticsList diagnostics;
+        QObject::connect(&f.recalculator, &Recalculator::resultsReady, &layout, &LayoutPanel::setResults);
+        QObject::connect(&f.recalculator, &Recalculator::resultsReady, &diagnostics, &DiagnosticsList::setResults);
+        f.recalculator.recalculateNow();
+        QCOMPARE(diagnostics.problemCount(), 0);
+
+        auto *tp = qobject_cast<QSpinBox *>(layout.editor("tensor_par"));
+        QVERIFY(tp);
+        tp->setValue(7); // 7 divides neither the heads nor the GPU count
+        QTRY_VERIFY(!f.recalculator.latest()->hasStats());
+        QVERIFY(diagnostics.problemCount() > 0);
+        QString all;
+        for (const model::Diagnostic &d : f.recalculator.latest()->diagnostics)
+            all += QString::fromStdString(d.field + ": " + d.message + "; ");
+        QVERIFY2(!layout.problem("tensor_par").isEmpty(), qPrintable(all));
+
+        f.document.undoStack()->undo(); // the app keeps working
+        QTRY_VERIFY(f.recalculator.latest()->hasStats());
+        QCOMPARE(diagnostics.problemCount(), 0);
+        QVERIFY(layout.problem("tensor_par").isEmpty());
+        QCOMPARE(tp->value(), 8);
+    }
+
+    void throttleCoalescesBursts()
+    {
+        Fixture f;
+        QSignalSpy spy(&f.recalculator, &Recalculator::resultsReady);
+        for (int i = 0; i < 20; ++i)
+            f.document.setOverride(overrides::kScaleOutBandwidth, 40 + i);
+        QTRY_COMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).value<ResultsPtr>()->scenario.overrides.at(overrides::kScaleOutBandwidth), 59.0);
+    }
+};
+
+QTEST_MAIN(tst_StudioDocument)
+#include "tst_studiodocument.moc"

@@ -1,0 +1,75 @@
+#include "studio/latencybench.h"
+
+#include "studio/overridekeys.h"
+#include "studio/recalculator.h"
+#include "studio/scenariodocument.h"
+
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QTimer>
+
+#include <algorithm>
+#include <vector>
+
+namespace gapstudio::views {
+
+namespace {
+double percentile(std::vector<double> values, double p)
+{
+    if (values.empty())
+        return 0;
+    std::sort(values.begin(), values.end());
+    const auto index = static_cast<std::size_t>(p * static_cast<double>(values.size() - 1) + 0.5);
+    return values[std::min(index, values.size() - 1)];
+}
+} // namespace
+
+QString LatencyReport::text() const
+{
+    return QStringLiteral("latency from parameter change to results in the views over %1 changes: "
+                          "median %2 ms, p95 %3 ms, max %4 ms (compile+evaluate+analyze alone: median %5 ms)")
+        .arg(changes)
+        .arg(median_ms, 0, 'f', 3)
+        .arg(p95_ms, 0, 'f', 3)
+        .arg(max_ms, 0, 'f', 3)
+        .arg(computeMedian_ms, 0, 'f', 3);
+}
+
+LatencyReport runLatencyBench(ScenarioDocument *document, Recalculator *recalculator, int changes)
+{
+    std::vector<double> latencies, computes;
+    QElapsedTimer clock;
+    QEventLoop loop;
+    // Connected last, so it runs after every view's slot (direct connections run in order).
+    const auto connection = QObject::connect(recalculator, &Recalculator::resultsReady, &loop, [&] {
+        latencies.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e6);
+        loop.quit();
+    });
+    const double base = 50; // GB/s, stepping like a slider
+    for (int i = 0; i < changes; ++i) {
+        QTimer::singleShot(20, &loop, &QEventLoop::quit); // 50 Hz drag: throttle never delays
+        loop.exec();
+        clock.start();
+        document->setOverride(overrides::kScaleOutBandwidth, base * (1 + 0.01 * (i % 50)));
+        QTimer guard;
+        guard.setSingleShot(true);
+        QObject::connect(&guard, &QTimer::timeout, &loop, &QEventLoop::quit);
+        guard.start(1000);
+        loop.exec();
+
+        QElapsedTimer compute;
+        compute.start();
+        (void)computeResults(document->scenario(), document->library());
+        computes.push_back(static_cast<double>(compute.nsecsElapsed()) / 1e6);
+    }
+    QObject::disconnect(connection);
+    LatencyReport report;
+    report.changes = static_cast<int>(latencies.size());
+    report.median_ms = percentile(latencies, 0.5);
+    report.p95_ms = percentile(latencies, 0.95);
+    report.max_ms = percentile(latencies, 1.0);
+    report.computeMedian_ms = percentile(computes, 0.5);
+    return report;
+}
+
+} // namespace gapstudio::views

@@ -1,0 +1,27 @@
+#pragma once
+/**
+ * @file latencybench.h
+ * The studio's latency benchmark (not a test): the time from a parameter change (a slider step,
+ * pushed as a command) to the moment every view connected to resultsReady has taken the new
+ * results, over N changes spaced like a 50 Hz slider drag. Run by `gapstudio --bench-latency`.
+ */
+
+#include <QString>
+
+namespace gapstudio::views {
+
+class ScenarioDocument;
+class Recalculator;
+
+struct LatencyReport {
+    int changes = 0;
+    double median_ms = 0, p95_ms = 0, max_ms = 0;
+    double computeMedian_ms = 0; ///< compile + evaluate + analyze alone
+    [[nodiscard]] QString text() const;
+};
+
+/// Runs `changes` slider steps on `document` (alternating the scale-out bandwidth override) and
+/// measures each change-to-results latency. Connect the views to the recalculator first.
+[[nodiscard]] LatencyReport runLatencyBench(ScenarioDocument *document, Recalculator *recalculator, int changes = 200);
+
+} // namespace gapstudio::views
