@@ -6,6 +6,7 @@
 
 #include <QSet>
 
+#include <cmath>
 #include <vector>
 
 namespace gapstudio::views {
@@ -144,13 +145,16 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
             if (isLoss)
                 tip += tr("\nfrom %1 down to %2").arg(cf::percent(step.from / cf::kPercent),
                                                       cf::percent(step.to / cf::kPercent));
-            if (baseline && !run.isBaseline) {
+            if (baseline && !run.isBaseline && step.key != QLatin1String("peak")) {
+                // The difference of the signed numbers shown: a smaller loss reads "+", as MFU gained.
                 const Step *base = findStep(before, step.key);
                 const double delta = step.value() - (base ? base->value() : 0.0);
                 text += QStringLiteral("  (%1 pp)").arg(cf::signedNumber(isLoss ? -delta : delta));
-                tip += tr("\nbaseline %1, difference %2 percentage points")
+                tip += tr("\nbaseline %1: %2 percentage points %3")
                            .arg(cf::percent((base ? base->value() : 0.0) / cf::kPercent),
-                                cf::signedNumber(delta, 2));
+                                cf::number(std::abs(delta), 2),
+                                delta >= 0 ? (isLoss ? tr("more lost") : tr("higher"))
+                                           : (isLoss ? tr("less lost") : tr("lower")));
             }
             setToolTip(bars, key, tip);
             QCPItemText *label = addLabel(step.from, key, text, Qt::AlignLeft | Qt::AlignVCenter);
