@@ -65,6 +65,7 @@ private slots:
     void scalingPointsAreBestLayouts();
     void panelRunsSweepsOnWorkerThread();
     void panelOpensSearchDialogAndForwardsApply();
+    void renderGpt3Panel();
 
 private:
     model::Design mDesign;
@@ -251,6 +252,32 @@ void tst_ExploreCharts::panelOpensSearchDialogAndForwardsApply()
     dialog->applySelected();
     QCOMPARE(applied.count(), 1);
     dialog->close();
+}
+
+/// Only with GAPSTUDIO_RENDER_DIR: the panel for gpt3-175B on 1024 H100s (case 18's layout with
+/// DP 8), whose heatmap has many cells, for looking at the charts.
+void tst_ExploreCharts::renderGpt3Panel()
+{
+    if (qEnvironmentVariableIsEmpty("GAPSTUDIO_RENDER_DIR"))
+        QSKIP("set GAPSTUDIO_RENDER_DIR to render");
+    model::Design design = test::largeSearchDesign();
+    design.execution.numProcs = 1024;
+    design.execution.dataPar = 8;
+    views::ExplorePanel panel;
+    panel.setDesign(design);
+    QSignalSpy finished(&panel, &views::ExplorePanel::sweepsFinished);
+    panel.runSweeps();
+    QVERIFY(finished.wait(600000) || finished.count() == 1);
+    auto *tabs = panel.findChild<QTabWidget *>(QStringLiteral("exploreTabs"));
+    for (int i = 0; i < tabs->count(); ++i) {
+        tabs->setCurrentIndex(i);
+        render(&panel, QStringLiteral("gpt3_%1").arg(panel.currentChart()->id()));
+    }
+    panel.openSearchDialog();
+    QSignalSpy searched(panel.searchDialog(), &views::SearchDialog::searchFinished);
+    panel.searchDialog()->start();
+    QVERIFY(searched.wait(600000) || searched.count() == 1);
+    render(panel.searchDialog(), QStringLiteral("gpt3_search_dialog"));
 }
 
 QTEST_MAIN(tst_ExploreCharts)

@@ -38,8 +38,19 @@ void DomainSweepChart::rebuild()
         return;
     }
     QCustomPlot *p = plot();
-    setSubtitle(tr("Same layout, GPU and model; only the size of network tier 0 (GPUs per scale-up domain) "
-                   "changes"));
+    QString layout;
+    if (const model::SweepPoint &first = mPoints.front(); first.layout) {
+        const model::Execution &e = *first.layout;
+        layout = tr(":\nTP %1 on tier %2, PP %3 on tier %4, DP %5 on tier %6")
+                     .arg(e.tensorPar)
+                     .arg(e.tensorParNet)
+                     .arg(e.pipelinePar)
+                     .arg(e.pipelineParNet)
+                     .arg(e.dataPar)
+                     .arg(e.dataParNet);
+    }
+    setSubtitle(tr("Only the size of network tier 0 (GPUs per scale-up domain) changes; the layout is kept%1")
+                    .arg(layout));
 
     auto *step = p->addGraph(p->xAxis, p->yAxis);
     step->setName(tr("Step time (ms)"));

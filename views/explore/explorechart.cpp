@@ -5,6 +5,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include <cmath>
 #include <limits>
 
 namespace gapstudio::views {
@@ -113,10 +114,16 @@ void ExploreChart::markCurrent(double x)
     label->position->setTypeX(QCPItemPosition::ptPlotCoords);
     label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
     label->position->setCoords(x, 0.02);
-    label->setPositionAlignment(Qt::AlignTop | Qt::AlignRight);
+    // The label sits on the side of the line with more room (log or linear axis alike).
+    const QCPRange range = mPlot->xAxis->range();
+    const bool log = mPlot->xAxis->scaleType() == QCPAxis::stLogarithmic && range.lower > 0 && x > 0;
+    const double at = log ? std::log(x / range.lower) / std::log(range.upper / range.lower)
+                          : (x - range.lower) / range.size();
+    const bool leftHalf = at < 0.5;
+    label->setPositionAlignment(Qt::AlignTop | (leftHalf ? Qt::AlignLeft : Qt::AlignRight));
     label->setText(tr("this design"));
     label->setColor(QColor(0x3B7A34));
-    label->setPadding(QMargins(2, 0, 4, 0));
+    label->setPadding(QMargins(4, 0, 4, 0));
 }
 
 void ExploreChart::replot()

@@ -53,7 +53,8 @@ protected:
     void setSubtitle(const QString &text);
     /// Registers the hover text of the data point at `key` of `plottable`.
     void setToolTip(QCPAbstractPlottable *plottable, double key, const QString &text);
-    /// A dotted vertical line at `x` of the bottom axis labelled "this design".
+    /// A dotted vertical line at `x` of the bottom axis labelled "this design". Call after the
+    /// bottom axis' range and scale are set.
     void markCurrent(double x);
     void replot();
 

@@ -132,14 +132,18 @@ HeatmapData computeHeatmap(const model::Application &app, const model::System &s
             data.pps.push_back(pp);
     data.cells.resize(data.tps.size() * data.pps.size());
 
-    // 2. The search's global top `maxHits`, best first.
+    // 2. The search's global top `maxHits` by sample rate, best first.
     options.topN = maxHits;
-    const model::SearchResult result = model::searchLayouts(app, sys, space, options);
+    model::SearchSpace bySampleRate = space;
+    bySampleRate.rankBy = model::RankBy::SampleRate;
+    const model::SearchResult result = model::searchLayouts(app, sys, bySampleRate, options);
     data.configurations = result.configurations;
     data.valid = result.valid;
     data.hitsKept = result.top.size();
     data.cancelled = result.cancelled;
     data.exhaustive = !result.cancelled && result.valid <= maxHits;
+    if (!data.exhaustive && !result.top.empty())
+        data.threshold = result.top.back().stats.sample_rate;
 
     // 3. The first hit of each cell is its best.
     for (const model::SearchHit &hit : result.top) {

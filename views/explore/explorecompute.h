@@ -63,6 +63,9 @@ struct HeatmapData {
     /// true when every valid layout was among the hits kept: empty cells are then exactly the
     /// (TP, PP) pairs without a valid layout.
     bool exhaustive = false;
+    /// Without `exhaustive`: the sample rate of the last hit kept. An empty cell's layouts, if
+    /// any, are all at most this fast.
+    double threshold = 0;
     bool cancelled = false;
 
     [[nodiscard]] const std::optional<model::SearchHit> &cell(std::size_t row, std::size_t column) const
@@ -76,10 +79,10 @@ struct HeatmapData {
 inline constexpr std::size_t kDefaultHeatmapHits = 2000;
 
 /**
- * Runs model::searchLayouts over `space` keeping the best `maxHits` layouts and takes, for each
- * (TP, PP), the best of them. Because the hits are the global top `maxHits` (best first), a filled
+ * Runs model::searchLayouts over `space` (ranked by sample rate) keeping the best `maxHits`
+ * layouts and takes, for each (TP, PP), the best of them. Because the hits are the global top `maxHits` (best first), a filled
  * cell holds that cell's true best layout; an empty cell has no valid layout when
- * HeatmapData::exhaustive, else it may also rank below the top `maxHits`.
+ * HeatmapData::exhaustive, else none faster than HeatmapData::threshold.
  * Rows and columns: every TP dividing the GPU count, the hidden size and the heads (and N/E for
  * the MoE search), and every PP dividing the blocks with TP*PP dividing the GPU count.
  */

@@ -103,11 +103,10 @@ void HeatmapChart::rebuild()
     const QCPColorGradient gradient = viridis();
     map->setGradient(gradient);
     map->setInterpolate(false);
-    map->setDataRange(QCPRange(lo == hi ? 0 : lo, hi));
     p->plotLayout()->addElement(2, 1, mScale);
+    map->setColorScale(mScale); // the map then takes the scale's gradient and range
     mScale->setGradient(gradient);
-    mScale->setDataRange(map->dataRange());
-    map->setColorScale(mScale);
+    mScale->setDataRange(QCPRange(lo == hi ? 0 : lo, hi));
 
     // 2. Cell values as text when the grid is small enough to read them.
     if (nx <= 14 && ny <= 14)
@@ -124,7 +123,34 @@ void HeatmapChart::rebuild()
                 text->setFont(QFont(font().family(), 8));
             }
 
-    // 3. The best cell, outlined; a legend entry for the outline.
+    // 3. Without an exhaustive search, cells with no layout among the kept hits are greyed: their
+    //    layouts, if any, are at most as fast as the last hit kept.
+    if (!mData.exhaustive && mData.threshold > 0) {
+        const QColor grey(0xD9, 0xD9, 0xD9);
+        for (int row = 0; row < ny; ++row)
+            for (int column = 0; column < nx; ++column) {
+                if (mData.cell(static_cast<std::size_t>(row), static_cast<std::size_t>(column)))
+                    continue;
+                auto *rect = new QCPItemRect(p);
+                rect->topLeft->setCoords(column - 0.5, row + 0.5);
+                rect->bottomRight->setCoords(column + 0.5, row - 0.5);
+                rect->setPen(QPen(Qt::white));
+                rect->setBrush(grey);
+                auto *text = new QCPItemText(p);
+                text->position->setCoords(column, row);
+                text->setText(QStringLiteral("≤ ") + shortRate(mData.threshold));
+                text->setColor(QColor(0x70, 0x70, 0x70));
+                text->setFont(QFont(font().family(), 8));
+            }
+        auto *belowEntry = p->addGraph();
+        belowEntry->setName(tr("Not among the top %1 (at most %2 samples/s, or none valid)")
+                                .arg(mData.hitsKept)
+                                .arg(shortRate(mData.threshold)));
+        belowEntry->setLineStyle(QCPGraph::lsNone);
+        belowEntry->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(grey), QBrush(grey), 10));
+    }
+
+    // 4. The best cell, outlined; a legend entry for the outline.
     const double bx = static_cast<double>(best->second), by = static_cast<double>(best->first);
     auto *outline = new QCPItemRect(p);
     outline->topLeft->setCoords(bx - 0.5, by + 0.5);
@@ -135,7 +161,7 @@ void HeatmapChart::rebuild()
     bestEntry->setLineStyle(QCPGraph::lsNone);
     bestEntry->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(QColor(0xE15759), 3), Qt::NoBrush, 10));
 
-    // 4. Axes: TP across, PP up, labelled with the degrees.
+    // 5. Axes: TP across, PP up, labelled with the degrees.
     QSharedPointer<QCPAxisTickerText> xTicks(new QCPAxisTickerText), yTicks(new QCPAxisTickerText);
     for (int column = 0; column < nx; ++column)
         xTicks->addTick(column, QString::number(mData.tps[static_cast<std::size_t>(column)]));
@@ -159,7 +185,7 @@ void HeatmapChart::rebuild()
                        .arg(cf::number(top.stats.sample_rate, 2), cf::percent(top.stats.total_efficiency));
     note += QStringLiteral("\n") + (mData.exhaustive
                                         ? tr("All %1 valid layouts searched; empty cells have none").arg(mData.valid)
-                                        : tr("Best of the search's top %1 of %2 valid layouts per cell; empty cells "
+                                        : tr("Best of the search's top %1 of %2 valid layouts per cell; grey cells "
                                              "have none among them")
                                               .arg(mData.hitsKept)
                                               .arg(mData.valid));
@@ -180,7 +206,11 @@ QString HeatmapChart::toolTipAt(const QPointF &pos) const
     const QString cell = tr("TP %1 x PP %2").arg(mData.tps[static_cast<std::size_t>(column)]).arg(
         mData.pps[static_cast<std::size_t>(row)]);
     if (!hit)
-        return cell + QStringLiteral(": ") + (mData.exhaustive ? tr("no valid layout") : tr("no layout among the top hits"));
+        return cell + QStringLiteral(": ") +
+               (mData.exhaustive ? tr("no valid layout")
+                                 : tr("no layout among the search's top %1: at most %2 samples/s, or none valid")
+                                       .arg(mData.hitsKept)
+                                       .arg(cf::number(mData.threshold, 2)));
     return tr("%1: %2 samples/s, MFU %3, step time %4\n%5")
         .arg(cell, cf::number(hit->stats.sample_rate, 2), cf::percent(hit->stats.total_efficiency),
              cf::ms(hit->stats.total_time), layoutformat::summary(hit->execution));

@@ -286,6 +286,10 @@ void SearchDialog::onFinished(model::SearchResult result, double seconds)
         status += tr(" — no valid layout in this space");
     mStatus->setText(status);
     setSearching(false);
+    const bool moe = std::any_of(mResult.top.begin(), mResult.top.end(),
+                                 [](const model::SearchHit &h) { return h.execution.modelMoE; });
+    mTable->setColumnHidden(SearchResultsModel::Ep, !moe); // always 1 in a dense search
+    mTable->setColumnHidden(SearchResultsModel::Es, !moe);
     if (mModel->rowCount() > 0) {
         mTable->sortByColumn(SearchResultsModel::Rank, Qt::AscendingOrder);
         mTable->selectRow(0);
