@@ -2,7 +2,6 @@
 target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/studioengine.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/builtinpresets.cpp
-    ${CMAKE_CURRENT_SOURCE_DIR}/studio/scenariofile.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/commands.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/scenariodocument.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/recalculator.cpp
@@ -33,3 +32,5 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/studioformat.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/studiosettings.h
 )
+# Developer builds find the shipped presets in the source tree (installed builds: share/gapstudio).
+target_compile_definitions(gapstudio_views PRIVATE GAPSTUDIO_SOURCE_PRESETS_DIR="${PROJECT_SOURCE_DIR}/presets")

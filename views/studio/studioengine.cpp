@@ -2,7 +2,14 @@
 
 #include "studio/builtinpresets.h"
 
+#include "gapstudio/io/preset_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QCoreApplication>
 #include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
 #include <QSaveFile>
 
 #include <array>
@@ -31,8 +38,31 @@ scenario::PresetLibrary builtinLibrary()
     return fallback::library();
 }
 
+QString presetsDirectory()
+{
+    QStringList candidates;
+    if (qEnvironmentVariableIsSet("GAPSTUDIO_PRESETS"))
+        candidates << qEnvironmentVariable("GAPSTUDIO_PRESETS");
+    candidates << QCoreApplication::applicationDirPath() + QStringLiteral("/../share/gapstudio/presets");
+    candidates << QStandardPaths::locateAll(QStandardPaths::AppDataLocation, QStringLiteral("presets"),
+                                            QStandardPaths::LocateDirectory);
+    candidates << QStringLiteral(GAPSTUDIO_SOURCE_PRESETS_DIR);
+    for (const QString &dir : candidates)
+        if (!dir.isEmpty() && QFileInfo(dir + QStringLiteral("/gpus")).isDir())
+            return QFileInfo(dir).canonicalFilePath();
+    return {};
+}
+
 scenario::PresetLibrary loadStudioLibrary()
 {
+    const QString dir = presetsDirectory();
+    if (!dir.isEmpty()) {
+        try {
+            return io::loadPresetLibrary(dir.toStdString());
+        } catch (const std::exception &error) {
+            qWarning("presets in %s not loaded (%s); using the built-in library", qPrintable(dir), error.what());
+        }
+    }
     return builtinLibrary();
 }
 
@@ -47,14 +77,23 @@ scenario::CompileResult compileScenario(const scenario::Scenario &scenario, cons
     }
 }
 
-scenario::Scenario studioDefaultScenario(const scenario::PresetLibrary &)
+scenario::Scenario studioDefaultScenario(const scenario::PresetLibrary &library)
 {
+    const QString dir = presetsDirectory();
+    if (!dir.isEmpty()) {
+        try {
+            scenario::Scenario s = io::loadScenario((dir + QStringLiteral("/scenarios/default.gapstudio.json")).toStdString());
+            if (compileScenario(s, library).compiled)
+                return s;
+        } catch (const std::exception &) { // fall back below
+        }
+    }
     return fallback::defaultScenario();
 }
 
 std::string scenarioToJsonText(const scenario::Scenario &scenario)
 {
-    return fallback::toJson(scenario).dump(2) + "\n";
+    return io::toText(io::toJson(scenario));
 }
 
 bool sameScenario(const scenario::Scenario &a, const scenario::Scenario &b)
@@ -69,7 +108,7 @@ bool sameScenario(const scenario::Scenario &a, const scenario::Scenario &b)
 std::optional<scenario::Scenario> scenarioFromJsonText(const std::string &text, QString *error)
 {
     try {
-        return fallback::fromJson(nlohmann::json::parse(text));
+        return io::parseScenario(nlohmann::json::parse(text), "scenario");
     } catch (const std::exception &e) {
         if (error)
             *error = QString::fromStdString(e.what());
@@ -79,17 +118,13 @@ std::optional<scenario::Scenario> scenarioFromJsonText(const std::string &text, 
 
 std::optional<scenario::Scenario> readScenarioFile(const QString &path, QString *error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
+    try {
+        return io::loadScenario(path.toStdString());
+    } catch (const std::exception &e) {
         if (error)
-            *error = QStringLiteral("%1: %2").arg(path, file.errorString());
+            *error = QString::fromStdString(e.what());
         return std::nullopt;
     }
-    QString why;
-    auto scenario = scenarioFromJsonText(file.readAll().toStdString(), &why);
-    if (!scenario && error)
-        *error = QStringLiteral("%1: %2").arg(path, why);
-    return scenario;
 }
 
 bool writeScenarioFile(const scenario::Scenario &scenario, const QString &path, QString *error)
@@ -102,7 +137,7 @@ bool writeScenarioFile(const scenario::Scenario &scenario, const QString &path, 
             *error = QString::fromStdString(e.what());
         return false;
     }
-    QSaveFile file(path);
+    QSaveFile file(path); // atomic: a crash mid-save never truncates the user's file
     if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
         !file.commit()) {
         if (error)

@@ -2,9 +2,8 @@
 /**
  * @file studioengine.h
  * The studio's one door to the scenario layer of the model: the preset library, compile(), the
- * scenario file format and the default scenario. While the building-blocks part (issue 4) is
- * still landing, this adapter falls back to a small built-in library and file format
- * (builtinpresets.cpp, scenariofile.cpp); the rest of the studio never
+ * scenario file format (io/preset_json.h) and the default scenario. Without a presets/ folder it
+ * falls back to a small built-in library (builtinpresets.cpp); the rest of the studio never
  * knows which one it talks to.
  */
 
@@ -23,7 +22,11 @@ enum class BlockKind { Gpu, Interconnect, Topology, Llm, Layout };
 [[nodiscard]] QString blockKindName(BlockKind kind);            ///< "gpu", "interconnect", ...
 [[nodiscard]] std::optional<BlockKind> blockKindFromName(const QString &name);
 
-/// The presets of this session: the shipped presets/ folder, else the built-in fallback.
+/// The presets folder of this session: $GAPSTUDIO_PRESETS, share/gapstudio/presets next to the
+/// executable, the AppDataLocation "presets" folders, then the source tree; empty if none.
+[[nodiscard]] QString presetsDirectory();
+
+/// The presets of this session: presetsDirectory(), else the built-in fallback.
 [[nodiscard]] scenario::PresetLibrary loadStudioLibrary();
 
 /// The built-in fallback library (a few GPUs, links, topologies, LLMs and layouts).
@@ -33,8 +36,8 @@ enum class BlockKind { Gpu, Interconnect, Topology, Llm, Layout };
 [[nodiscard]] scenario::CompileResult compileScenario(const scenario::Scenario &scenario,
                                                       const scenario::PresetLibrary &library);
 
-/// The scenario the studio opens with (presets/scenarios/default.gapstudio.json when it exists,
-/// else GPT-3 175B on 4096 H100, the reference's validation case 18).
+/// The scenario the studio opens with: presets/scenarios/default.gapstudio.json when `library`
+/// has its blocks, else GPT-3 175B on 4096 H100 of the built-in library (validation case 18).
 [[nodiscard]] scenario::Scenario studioDefaultScenario(const scenario::PresetLibrary &library);
 
 /// Whether two scenarios are the same design (compared through their file text, since the
