@@ -38,9 +38,9 @@ inline model::Design smallSearchDesign()
 inline model::Design largeSearchDesign()
 {
     const QString name = QStringLiteral("18_gpt3-175B_4096_h100_fp8");
-    const io::CalculonInputs in = io::loadCalculonInputs(caseFile(name, "model.json"), caseFile(name, "execution.json"),
-                                                         caseFile(name, "system.json"));
-    return {in.application, in.execution, in.system};
+    const io::CalculonInputs in = io::loadCalculonInputs(
+        caseFile(name, "model.json"), caseFile(name, "execution.json"), caseFile(name, "system.json"));
+    return { in.application, in.execution, in.system };
 }
 
 } // namespace gapstudio::test

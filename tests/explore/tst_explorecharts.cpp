@@ -32,7 +32,8 @@ model::Design bestSmallDesign()
 {
     model::Design d = test::smallSearchDesign();
     model::SearchOptions options = explore::searchOptionsFor(explore::defaultEvaluateOptions(d), 1);
-    const model::SearchResult r = model::searchLayouts(d.application, d.system, explore::searchSpaceFor(d), options);
+    const model::SearchResult r
+        = model::searchLayouts(d.application, d.system, explore::searchSpaceFor(d), options);
     if (!r.top.empty())
         d.execution = r.top.front().execution;
     return d;
@@ -82,9 +83,10 @@ void tst_ExploreCharts::initTestCase()
 void tst_ExploreCharts::tornadoLargestElasticityFirst()
 {
     const std::vector<model::Elasticity> elasticities = model::sensitivity(mDesign, mOptions);
-    const auto largest = std::max_element(elasticities.begin(), elasticities.end(), [](const auto &a, const auto &b) {
-        return std::fabs(a.stepTime) < std::fabs(b.stepTime);
-    });
+    const auto largest
+        = std::max_element(elasticities.begin(), elasticities.end(), [](const auto &a, const auto &b) {
+              return std::fabs(a.stepTime) < std::fabs(b.stepTime);
+          });
     views::TornadoChart chart;
     // Shuffled input: the chart orders the bars itself.
     std::vector<model::Elasticity> reversed(elasticities.rbegin(), elasticities.rend());
@@ -115,7 +117,8 @@ void tst_ExploreCharts::heatmapBestCellIsSearchBest()
 {
     const model::SearchSpace space = explore::sweepSearchSpace(mDesign);
     const model::SearchOptions options = explore::searchOptionsFor(mOptions, 1);
-    const model::SearchResult search = model::searchLayouts(mDesign.application, mDesign.system, space, options);
+    const model::SearchResult search
+        = model::searchLayouts(mDesign.application, mDesign.system, space, options);
     QVERIFY(!search.top.empty());
     explore::HeatmapData data = explore::computeHeatmap(mDesign.application, mDesign.system, space, options);
     QCOMPARE(data.configurations, search.configurations);
@@ -168,8 +171,9 @@ void tst_ExploreCharts::domainSweepGapsCarryDiagnostics()
             QVERIFY(std::isnan(plotted)); // a gap
     }
     // A point equals a single evaluation of that design.
-    const model::Design at64 = model::scaled(mDesign, model::HardwareParameter::ScaleUpDomainSize,
-                                             64.0 / static_cast<double>(mDesign.system.networks.front().size));
+    const model::Design at64
+        = model::scaled(mDesign, model::HardwareParameter::ScaleUpDomainSize,
+                        64.0 / static_cast<double>(mDesign.system.networks.front().size));
     const model::Evaluation direct = model::evaluate(at64.application, at64.execution, at64.system, mOptions);
     QCOMPARE(points[3].evaluation.ok, direct.ok);
     if (direct.ok)
@@ -181,9 +185,9 @@ void tst_ExploreCharts::scalingPointsAreBestLayouts()
 {
     const model::SearchSpace space = explore::sweepSearchSpace(mDesign);
     const model::SearchOptions options = explore::searchOptionsFor(mOptions, 1);
-    const std::vector<std::int64_t> counts{1024, 2048, 5128};
-    const std::vector<model::SweepPoint> points =
-        model::sweepGpuCount(mDesign.application, mDesign.system, space, counts, options);
+    const std::vector<std::int64_t> counts { 1024, 2048, 5128 };
+    const std::vector<model::SweepPoint> points
+        = model::sweepGpuCount(mDesign.application, mDesign.system, space, counts, options);
     views::ScalingChart chart;
     chart.setData(points, mDesign.application.seqSize, mDesign.execution.numProcs,
                   QString::fromStdString(explore::sweepSearchNote(space)));
@@ -216,7 +220,8 @@ void tst_ExploreCharts::panelRunsSweepsOnWorkerThread()
     QVERIFY(!panel.isRunning());
     QVERIFY2(panel.scalingChart()->message().isEmpty(), qPrintable(panel.scalingChart()->message()));
     QVERIFY2(panel.heatmapChart()->message().isEmpty(), qPrintable(panel.heatmapChart()->message()));
-    QCOMPARE(panel.scalingChart()->points().size(), explore::scalingGpuCounts(mDesign.execution.numProcs).size());
+    QCOMPARE(panel.scalingChart()->points().size(),
+             explore::scalingGpuCounts(mDesign.execution.numProcs).size());
     QCOMPARE(panel.charts().size(), 4);
     auto *tabs = panel.findChild<QTabWidget *>(QStringLiteral("exploreTabs"));
     QVERIFY(tabs);

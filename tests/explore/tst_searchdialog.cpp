@@ -36,15 +36,16 @@ template <typename T> T *child(QObject *parent, const char *name)
 
 bool sameLayout(const model::Execution &a, const model::Execution &b)
 {
-    return a.numProcs == b.numProcs && a.tensorPar == b.tensorPar && a.pipelinePar == b.pipelinePar &&
-           a.dataPar == b.dataPar && a.batchSize == b.batchSize && a.microbatchSize == b.microbatchSize &&
-           a.pipelineInterleaving == b.pipelineInterleaving && a.activationRecompute == b.activationRecompute &&
-           a.tensorParCommType == b.tensorParCommType && a.tensorParOverlap == b.tensorParOverlap &&
-           a.dataParOverlap == b.dataParOverlap && a.optimizerSharding == b.optimizerSharding &&
-           a.seqParAgRedo == b.seqParAgRedo && a.weightOffload == b.weightOffload &&
-           a.activationsOffload == b.activationsOffload && a.optimizerOffload == b.optimizerOffload &&
-           a.tensorParNet == b.tensorParNet && a.pipelineParNet == b.pipelineParNet &&
-           a.dataParNet == b.dataParNet && a.datatype == b.datatype && a.fusedActivation == b.fusedActivation;
+    return a.numProcs == b.numProcs && a.tensorPar == b.tensorPar && a.pipelinePar == b.pipelinePar
+           && a.dataPar == b.dataPar && a.batchSize == b.batchSize && a.microbatchSize == b.microbatchSize
+           && a.pipelineInterleaving == b.pipelineInterleaving
+           && a.activationRecompute == b.activationRecompute && a.tensorParCommType == b.tensorParCommType
+           && a.tensorParOverlap == b.tensorParOverlap && a.dataParOverlap == b.dataParOverlap
+           && a.optimizerSharding == b.optimizerSharding && a.seqParAgRedo == b.seqParAgRedo
+           && a.weightOffload == b.weightOffload && a.activationsOffload == b.activationsOffload
+           && a.optimizerOffload == b.optimizerOffload && a.tensorParNet == b.tensorParNet
+           && a.pipelineParNet == b.pipelineParNet && a.dataParNet == b.dataParNet && a.datatype == b.datatype
+           && a.fusedActivation == b.fusedActivation;
 }
 
 /// Clicks Start and waits for the search to end.
@@ -94,7 +95,8 @@ void tst_SearchDialog::searchShowsProgressAndResults()
     auto *table = child<QTableView>(&dialog, "resultsTable");
     QAbstractItemModelTester sourceTester(dialog.resultsModel(),
                                           QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QAbstractItemModelTester proxyTester(table->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester proxyTester(table->model(),
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
     auto *progress = child<QProgressBar>(&dialog, "progressBar");
     QCOMPARE(progress->value(), 0);
 
@@ -111,8 +113,8 @@ void tst_SearchDialog::searchShowsProgressAndResults()
 
     // The same layouts, in the same order, as the model's search with the form's space.
     model::SearchOptions options = dialog.searchOptions();
-    const model::SearchResult expected =
-        model::searchLayouts(design.application, design.system, dialog.searchSpace(), options);
+    const model::SearchResult expected
+        = model::searchLayouts(design.application, design.system, dialog.searchSpace(), options);
     const model::SearchResult &got = dialog.result();
     QVERIFY(!got.cancelled);
     QCOMPARE(got.configurations, expected.configurations);
@@ -127,8 +129,9 @@ void tst_SearchDialog::searchShowsProgressAndResults()
     const QModelIndex tp = dialog.resultsModel()->index(0, SearchResultsModel::Tp);
     QCOMPARE(tp.data().toString(), QString::number(got.top[0].execution.tensorPar));
     const QString status = child<QLabel>(&dialog, "statusLabel")->text();
-    QVERIFY2(status.contains(QStringLiteral("configurations: ")) && status.contains(QStringLiteral("valid: ")) &&
-                 status.contains(QStringLiteral("seconds: ")) && status.contains(QStringLiteral("configurations/s: ")),
+    QVERIFY2(status.contains(QStringLiteral("configurations: ")) && status.contains(QStringLiteral("valid: "))
+                 && status.contains(QStringLiteral("seconds: "))
+                 && status.contains(QStringLiteral("configurations/s: ")),
              qPrintable(status));
     QVERIFY(child<QPushButton>(&dialog, "applyButton")->isEnabled());
     QVERIFY(child<QPushButton>(&dialog, "startButton")->isEnabled());

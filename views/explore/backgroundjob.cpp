@@ -3,7 +3,8 @@
 namespace gapstudio::views {
 
 BackgroundJob::BackgroundJob(QObject *parent)
-    : QObject(parent), mCancel(std::make_shared<std::atomic<bool>>(false))
+    : QObject(parent)
+    , mCancel(std::make_shared<std::atomic<bool>>(false))
 {
 }
 

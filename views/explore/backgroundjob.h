@@ -34,19 +34,20 @@ public:
     void start(std::function<Result(const std::atomic<bool> &cancel)> work, std::function<void(Result)> done)
     {
         const quint64 generation = begin();
-        mThread = std::thread([this, generation, cancel = mCancel, work = std::move(work), done = std::move(done)] {
-            auto result = std::make_shared<Result>(work(*cancel));
-            QMetaObject::invokeMethod(
-                this,
-                [this, generation, result, done] {
-                    if (generation != mGeneration)
-                        return;
-                    mRunning = false;
-                    done(std::move(*result));
-                    emit finished();
-                },
-                Qt::QueuedConnection);
-        });
+        mThread = std::thread(
+            [this, generation, cancel = mCancel, work = std::move(work), done = std::move(done)] {
+                auto result = std::make_shared<Result>(work(*cancel));
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, generation, result, done] {
+                        if (generation != mGeneration)
+                            return;
+                        mRunning = false;
+                        done(std::move(*result));
+                        emit finished();
+                    },
+                    Qt::QueuedConnection);
+            });
     }
 
     /// Posts `call` to this object's thread, to be run there unless the current run has been

@@ -63,7 +63,8 @@ void DomainSweepChart::rebuild()
     auto *invalid = p->addGraph(p->xAxis, p->yAxis);
     invalid->setName(tr("Infeasible (hover for the reason)"));
     invalid->setLineStyle(QCPGraph::lsNone);
-    invalid->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0xE15759), 2.5), Qt::NoBrush, 11));
+    invalid->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0xE15759), 2.5), Qt::NoBrush, 11));
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double maxMs = 0, maxMfu = 0;
@@ -113,17 +114,20 @@ void DomainSweepChart::rebuild()
 
 QList<QStringList> DomainSweepChart::csvRows() const
 {
-    QList<QStringList> rows{{QStringLiteral("scale_up_domain_gpus"), QStringLiteral("valid"),
-                             QStringLiteral("step_time_s"), QStringLiteral("mfu"), QStringLiteral("samples_per_s"),
-                             QStringLiteral("diagnostic")}};
+    QList<QStringList> rows { { QStringLiteral("scale_up_domain_gpus"), QStringLiteral("valid"),
+                                QStringLiteral("step_time_s"), QStringLiteral("mfu"),
+                                QStringLiteral("samples_per_s"), QStringLiteral("diagnostic") } };
     for (const model::SweepPoint &point : mPoints) {
         const model::Stats &s = point.evaluation.stats;
         const bool ok = point.evaluation.ok;
-        rows << QStringList{QString::number(static_cast<qint64>(point.x)), ok ? QStringLiteral("1") : QStringLiteral("0"),
-                            ok ? cf::exact(s.total_time) : QString(), ok ? cf::exact(s.total_efficiency) : QString(),
-                            ok ? cf::exact(s.sample_rate) : QString(),
-                            point.evaluation.diagnostics.empty() ? QString()
-                                                                 : cf::qs(point.evaluation.diagnostics.front().message)};
+        rows << QStringList { QString::number(static_cast<qint64>(point.x)),
+                              ok ? QStringLiteral("1") : QStringLiteral("0"),
+                              ok ? cf::exact(s.total_time) : QString(),
+                              ok ? cf::exact(s.total_efficiency) : QString(),
+                              ok ? cf::exact(s.sample_rate) : QString(),
+                              point.evaluation.diagnostics.empty()
+                                  ? QString()
+                                  : cf::qs(point.evaluation.diagnostics.front().message) };
     }
     return rows;
 }

@@ -11,7 +11,10 @@
 namespace gapstudio::views {
 
 ExploreChart::ExploreChart(QString id, QString title, QWidget *parent)
-    : QWidget(parent), mId(std::move(id)), mTitle(std::move(title)), mPlot(new QCustomPlot(this))
+    : QWidget(parent)
+    , mId(std::move(id))
+    , mTitle(std::move(title))
+    , mPlot(new QCustomPlot(this))
 {
     setObjectName(mId + QStringLiteral("_chart"));
     mPlot->setObjectName(mId + QStringLiteral("_plot"));
@@ -71,7 +74,8 @@ void ExploreChart::clearPlot()
         axis->setScaleType(QCPAxis::stLinear);
         axis->setNumberFormat(QStringLiteral("gb"));
         axis->setTickLabelRotation(0);
-        axis->grid()->setVisible(axis->axisType() == QCPAxis::atBottom || axis->axisType() == QCPAxis::atLeft);
+        axis->grid()->setVisible(axis->axisType() == QCPAxis::atBottom
+                                 || axis->axisType() == QCPAxis::atLeft);
     }
     mPlot->xAxis->setVisible(true);
     mPlot->yAxis->setVisible(true);

@@ -49,7 +49,7 @@ protected:
     /// Empties the plot (plottables, items, axis settings) before drawing new data.
     void clearPlot();
     /// Called at the end of clearPlot() for the chart's own layout elements.
-    virtual void onCleared() {}
+    virtual void onCleared() { }
     void setSubtitle(const QString &text);
     /// Registers the hover text of the data point at `key` of `plottable`.
     void setToolTip(QCPAbstractPlottable *plottable, double key, const QString &text);

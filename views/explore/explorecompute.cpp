@@ -49,8 +49,8 @@ model::SearchSpace sweepSearchSpace(const model::Design &design)
 
 std::string sweepSearchNote(const model::SearchSpace &space)
 {
-    std::string note = "Best layout per point: layout search over batch " + std::to_string(space.maxBatchSize) +
-                       ", " + model::datatypeName(space.datatype);
+    std::string note = "Best layout per point: layout search over batch " + std::to_string(space.maxBatchSize)
+                       + ", " + model::datatypeName(space.datatype);
     if (space.moeExperts > 0)
         note += ", " + std::to_string(space.moeExperts) + " experts";
     note += space.mbsBreak ? ", -m" : "";
@@ -85,10 +85,11 @@ std::vector<I> scalingGpuCounts(I numProcs)
 
 std::vector<I> domainSizes()
 {
-    return {8, 16, 32, 64, 128, 256, 512};
+    return { 8, 16, 32, 64, 128, 256, 512 };
 }
 
-std::vector<model::SweepPoint> sweepDomainSize(const model::Design &design, const model::EvaluateOptions &options)
+std::vector<model::SweepPoint> sweepDomainSize(const model::Design &design,
+                                               const model::EvaluateOptions &options)
 {
     const double current = model::parameterValue(design, model::HardwareParameter::ScaleUpDomainSize);
     if (current <= 0)
@@ -107,17 +108,18 @@ std::optional<std::pair<std::size_t, std::size_t>> HeatmapData::bestCell() const
         for (std::size_t column = 0; column < tps.size(); ++column) {
             const auto &hit = cell(row, column);
             // Ties go to the earlier layout in the search's enumeration order, as the search ranks.
-            if (hit && (!bestHit || hit->score > bestHit->score ||
-                        (hit->score == bestHit->score && hit->index < bestHit->index))) {
+            if (hit
+                && (!bestHit || hit->score > bestHit->score
+                    || (hit->score == bestHit->score && hit->index < bestHit->index))) {
                 bestHit = &*hit;
-                best = {{row, column}};
+                best = { { row, column } };
             }
         }
     return best;
 }
 
-HeatmapData computeHeatmap(const model::Application &app, const model::System &sys, const model::SearchSpace &space,
-                           model::SearchOptions options, std::size_t maxHits)
+HeatmapData computeHeatmap(const model::Application &app, const model::System &sys,
+                           const model::SearchSpace &space, model::SearchOptions options, std::size_t maxHits)
 {
     HeatmapData data;
     data.numProcs = space.numProcs;
@@ -151,8 +153,8 @@ HeatmapData computeHeatmap(const model::Application &app, const model::System &s
         const auto row = std::find(data.pps.begin(), data.pps.end(), hit.execution.pipelinePar);
         if (column == data.tps.end() || row == data.pps.end())
             continue;
-        auto &cell = data.cells[static_cast<std::size_t>(row - data.pps.begin()) * data.tps.size() +
-                                static_cast<std::size_t>(column - data.tps.begin())];
+        auto &cell = data.cells[static_cast<std::size_t>(row - data.pps.begin()) * data.tps.size()
+                                + static_cast<std::size_t>(column - data.tps.begin())];
         if (!cell)
             cell = hit;
     }
@@ -170,7 +172,8 @@ ExploreResults computeExplore(const model::Design &design, const model::Evaluate
     const auto cancelled = [&] { return cancel && cancel->load(); };
 
     // 1. The design itself, its sensitivity and its domain-size sweep: a few dozen evaluations.
-    const model::Evaluation base = model::evaluate(design.application, design.execution, design.system, options);
+    const model::Evaluation base
+        = model::evaluate(design.application, design.execution, design.system, options);
     out.designValid = base.ok;
     if (!base.ok && !base.diagnostics.empty())
         out.designDiagnostic = base.diagnostics.front().message;
@@ -188,10 +191,11 @@ ExploreResults computeExplore(const model::Design &design, const model::Evaluate
     for (std::size_t i = 0; i < counts.size() && !cancelled(); ++i) {
         search.progress = [&, i](std::size_t done, std::size_t total) {
             const double within = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
-            report(0.05 + kScalingShare * (static_cast<double>(i) + within) / static_cast<double>(counts.size()));
+            report(0.05
+                   + kScalingShare * (static_cast<double>(i) + within) / static_cast<double>(counts.size()));
         };
-        std::vector<model::SweepPoint> point = model::sweepGpuCount(design.application, design.system, space,
-                                                                    {counts[i]}, search);
+        std::vector<model::SweepPoint> point
+            = model::sweepGpuCount(design.application, design.system, space, { counts[i] }, search);
         if (!cancelled())
             out.scaling.insert(out.scaling.end(), point.begin(), point.end());
     }

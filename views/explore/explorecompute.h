@@ -80,8 +80,8 @@ inline constexpr std::size_t kDefaultHeatmapHits = 2000;
 
 /**
  * Runs model::searchLayouts over `space` (ranked by sample rate) keeping the best `maxHits`
- * layouts and takes, for each (TP, PP), the best of them. Because the hits are the global top `maxHits` (best first), a filled
- * cell holds that cell's true best layout; an empty cell has no valid layout when
+ * layouts and takes, for each (TP, PP), the best of them. Because the hits are the global top `maxHits` (best
+ * first), a filled cell holds that cell's true best layout; an empty cell has no valid layout when
  * HeatmapData::exhaustive, else none faster than HeatmapData::threshold.
  * Rows and columns: every TP dividing the GPU count, the hidden size and the heads (and N/E for
  * the MoE search), and every PP dividing the blocks with TP*PP dividing the GPU count.
@@ -104,7 +104,8 @@ struct ExploreResults {
 /// Computes all four (the slow parts are the GPU-count sweep and the heatmap's search, both over
 /// sweepSearchSpace).
 /// `progress(fraction)` is called from worker threads with 0..1.
-[[nodiscard]] ExploreResults computeExplore(const model::Design &design, const model::EvaluateOptions &options,
+[[nodiscard]] ExploreResults computeExplore(const model::Design &design,
+                                            const model::EvaluateOptions &options,
                                             const std::atomic<bool> *cancel,
                                             const std::function<void(double)> &progress = {});
 

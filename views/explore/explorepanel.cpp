@@ -22,8 +22,13 @@
 namespace gapstudio::views {
 
 ExplorePanel::ExplorePanel(QWidget *parent)
-    : QWidget(parent), mJob(new BackgroundJob(this)), mTabs(new QTabWidget(this)), mScaling(new ScalingChart),
-      mDomain(new DomainSweepChart), mTornado(new TornadoChart), mHeatmap(new HeatmapChart)
+    : QWidget(parent)
+    , mJob(new BackgroundJob(this))
+    , mTabs(new QTabWidget(this))
+    , mScaling(new ScalingChart)
+    , mDomain(new DomainSweepChart)
+    , mTornado(new TornadoChart)
+    , mHeatmap(new HeatmapChart)
 {
     setObjectName(QStringLiteral("explorePanel"));
     mJob->setObjectName(QStringLiteral("exploreJob"));
@@ -38,7 +43,8 @@ ExplorePanel::ExplorePanel(QWidget *parent)
     mSearchButton->setToolTip(tr("Find the fastest parallel layout for this model, system and GPU count"));
     mSweepsButton = new QPushButton(tr("Run sweeps"));
     mSweepsButton->setObjectName(QStringLiteral("runSweepsButton"));
-    mSweepsButton->setToolTip(tr("Compute the scaling curve and the TP x PP heatmap (one layout search per point)"));
+    mSweepsButton->setToolTip(
+        tr("Compute the scaling curve and the TP x PP heatmap (one layout search per point)"));
     mCancelButton = new QPushButton(tr("Cancel"));
     mCancelButton->setObjectName(QStringLiteral("cancelSweepsButton"));
     mProgress = new QProgressBar;
@@ -68,7 +74,7 @@ ExplorePanel::~ExplorePanel() = default; // mJob (a child) cancels and joins a r
 
 QList<ExploreChart *> ExplorePanel::charts() const
 {
-    return {mScaling, mDomain, mTornado, mHeatmap};
+    return { mScaling, mDomain, mTornado, mHeatmap };
 }
 
 ExploreChart *ExplorePanel::currentChart() const
@@ -97,9 +103,9 @@ void ExplorePanel::setDesign(const model::Design &design, const model::EvaluateO
     }
     setRunning(false);
     updateFastCharts();
-    mStatus->setText(mSweepsCurrent
-                         ? tr("The design changed: press Run sweeps to update the scaling curve and the heatmap.")
-                         : tr("Press Run sweeps for the scaling curve and the heatmap."));
+    mStatus->setText(mSweepsCurrent ? tr(
+                         "The design changed: press Run sweeps to update the scaling curve and the heatmap.")
+                                    : tr("Press Run sweeps for the scaling curve and the heatmap."));
     mSweepsCurrent = false;
 }
 
@@ -111,11 +117,13 @@ void ExplorePanel::updateFastCharts()
         mTornado->setData(model::sensitivity(d, mOptions), d);
     } else {
         mTornado->showMessage(tr("No sensitivity: the design is not feasible\n%1")
-                                  .arg(base.diagnostics.empty() ? QString()
-                                                                : QString::fromStdString(base.diagnostics.front().message)));
+                                  .arg(base.diagnostics.empty()
+                                           ? QString()
+                                           : QString::fromStdString(base.diagnostics.front().message)));
     }
-    mDomain->setData(explore::sweepDomainSize(d, mOptions),
-                     static_cast<std::int64_t>(model::parameterValue(d, model::HardwareParameter::ScaleUpDomainSize)));
+    mDomain->setData(
+        explore::sweepDomainSize(d, mOptions),
+        static_cast<std::int64_t>(model::parameterValue(d, model::HardwareParameter::ScaleUpDomainSize)));
 }
 
 void ExplorePanel::openSearchDialog()
@@ -146,7 +154,8 @@ void ExplorePanel::runSweeps()
         return;
     const model::Design design = *mDesign;
     const model::EvaluateOptions options = mOptions;
-    for (ExploreChart *chart : {static_cast<ExploreChart *>(mScaling), static_cast<ExploreChart *>(mHeatmap)})
+    for (ExploreChart *chart :
+         { static_cast<ExploreChart *>(mScaling), static_cast<ExploreChart *>(mHeatmap) })
         chart->showMessage(tr("Computing…"));
     mProgress->setValue(0);
     mStatus->setText(tr("Searching the best layout at each GPU count…"));
@@ -162,7 +171,8 @@ void ExplorePanel::runSweeps()
             Outcome out;
             out.results = explore::computeExplore(design, options, &cancel, [job, this](double fraction) {
                 job->post([this, fraction] {
-                    mProgress->setValue(std::max(mProgress->value(), static_cast<int>(std::lround(fraction * 100))));
+                    mProgress->setValue(
+                        std::max(mProgress->value(), static_cast<int>(std::lround(fraction * 100))));
                 });
             });
             out.seconds = static_cast<double>(timer.nsecsElapsed()) * 1e-9;

@@ -37,7 +37,8 @@ QString shortRate(double rate)
 } // namespace
 
 HeatmapChart::HeatmapChart(QWidget *parent)
-    : ExploreChart(QStringLiteral("heatmap"), tr("Throughput over TP x PP"), parent), mScale(new QCPColorScale(plot()))
+    : ExploreChart(QStringLiteral("heatmap"), tr("Throughput over TP x PP"), parent)
+    , mScale(new QCPColorScale(plot()))
 {
     mScale->setType(QCPAxis::atRight);
     mScale->axis()->setLabel(tr("Throughput (samples/s)"));
@@ -159,7 +160,8 @@ void HeatmapChart::rebuild()
     auto *bestEntry = p->addGraph();
     bestEntry->setName(tr("Best cell"));
     bestEntry->setLineStyle(QCPGraph::lsNone);
-    bestEntry->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(QColor(0xE15759), 3), Qt::NoBrush, 10));
+    bestEntry->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(QColor(0xE15759), 3), Qt::NoBrush, 10));
 
     // 5. Axes: TP across, PP up, labelled with the degrees.
     QSharedPointer<QCPAxisTickerText> xTicks(new QCPAxisTickerText), yTicks(new QCPAxisTickerText);
@@ -183,12 +185,12 @@ void HeatmapChart::rebuild()
                        .arg(top.execution.pipelinePar)
                        .arg(top.execution.dataPar)
                        .arg(cf::number(top.stats.sample_rate, 2), cf::percent(top.stats.total_efficiency));
-    note += QStringLiteral("\n") + (mData.exhaustive
-                                        ? tr("All %1 valid layouts searched; empty cells have none").arg(mData.valid)
-                                        : tr("Best of the search's top %1 of %2 valid layouts per cell; grey cells "
-                                             "have none among them")
-                                              .arg(mData.hitsKept)
-                                              .arg(mData.valid));
+    note += QStringLiteral("\n")
+            + (mData.exhaustive ? tr("All %1 valid layouts searched; empty cells have none").arg(mData.valid)
+                                : tr("Best of the search's top %1 of %2 valid layouts per cell; grey cells "
+                                     "have none among them")
+                                      .arg(mData.hitsKept)
+                                      .arg(mData.valid));
     setSubtitle(note);
     replot();
 }
@@ -199,18 +201,20 @@ QString HeatmapChart::toolTipAt(const QPointF &pos) const
         return {};
     const long column = std::lround(plot()->xAxis->pixelToCoord(pos.x()));
     const long row = std::lround(plot()->yAxis->pixelToCoord(pos.y()));
-    if (column < 0 || row < 0 || column >= static_cast<long>(mData.tps.size()) ||
-        row >= static_cast<long>(mData.pps.size()))
+    if (column < 0 || row < 0 || column >= static_cast<long>(mData.tps.size())
+        || row >= static_cast<long>(mData.pps.size()))
         return {};
     const auto &hit = mData.cell(static_cast<std::size_t>(row), static_cast<std::size_t>(column));
-    const QString cell = tr("TP %1 x PP %2").arg(mData.tps[static_cast<std::size_t>(column)]).arg(
-        mData.pps[static_cast<std::size_t>(row)]);
+    const QString cell = tr("TP %1 x PP %2")
+                             .arg(mData.tps[static_cast<std::size_t>(column)])
+                             .arg(mData.pps[static_cast<std::size_t>(row)]);
     if (!hit)
-        return cell + QStringLiteral(": ") +
-               (mData.exhaustive ? tr("no valid layout")
-                                 : tr("no layout among the search's top %1: at most %2 samples/s, or none valid")
-                                       .arg(mData.hitsKept)
-                                       .arg(cf::number(mData.threshold, 2)));
+        return cell + QStringLiteral(": ")
+               + (mData.exhaustive
+                      ? tr("no valid layout")
+                      : tr("no layout among the search's top %1: at most %2 samples/s, or none valid")
+                            .arg(mData.hitsKept)
+                            .arg(cf::number(mData.threshold, 2)));
     return tr("%1: %2 samples/s, MFU %3, step time %4\n%5")
         .arg(cell, cf::number(hit->stats.sample_rate, 2), cf::percent(hit->stats.total_efficiency),
              cf::ms(hit->stats.total_time), layoutformat::summary(hit->execution));
@@ -218,15 +222,15 @@ QString HeatmapChart::toolTipAt(const QPointF &pos) const
 
 QList<QStringList> HeatmapChart::csvRows() const
 {
-    QList<QStringList> rows{{QStringLiteral("tp"), QStringLiteral("pp"), QStringLiteral("samples_per_s"),
-                             QStringLiteral("mfu"), QStringLiteral("best_layout")}};
+    QList<QStringList> rows { { QStringLiteral("tp"), QStringLiteral("pp"), QStringLiteral("samples_per_s"),
+                                QStringLiteral("mfu"), QStringLiteral("best_layout") } };
     for (std::size_t row = 0; row < mData.pps.size(); ++row)
         for (std::size_t column = 0; column < mData.tps.size(); ++column) {
             const auto &hit = mData.cell(row, column);
-            rows << QStringList{QString::number(mData.tps[column]), QString::number(mData.pps[row]),
-                                hit ? cf::exact(hit->stats.sample_rate) : QString(),
-                                hit ? cf::exact(hit->stats.total_efficiency) : QString(),
-                                hit ? layoutformat::summary(hit->execution) : QString()};
+            rows << QStringList { QString::number(mData.tps[column]), QString::number(mData.pps[row]),
+                                  hit ? cf::exact(hit->stats.sample_rate) : QString(),
+                                  hit ? cf::exact(hit->stats.total_efficiency) : QString(),
+                                  hit ? layoutformat::summary(hit->execution) : QString() };
         }
     return rows;
 }

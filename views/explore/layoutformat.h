@@ -14,19 +14,19 @@ namespace gapstudio::views::layoutformat {
 
 [[nodiscard]] inline QString recompute(model::Recompute r)
 {
-    static const char *const names[] = {"none", "attn_only", "full"};
+    static const char *const names[] = { "none", "attn_only", "full" };
     return QLatin1String(names[static_cast<int>(r)]);
 }
 
 [[nodiscard]] inline QString tpCommType(model::TpCommType t)
 {
-    static const char *const names[] = {"ar", "p2p_rs_ag", "rs_ag"};
+    static const char *const names[] = { "ar", "p2p_rs_ag", "rs_ag" };
     return QLatin1String(names[static_cast<int>(t)]);
 }
 
 [[nodiscard]] inline QString tpOverlap(model::TpOverlap o)
 {
-    static const char *const names[] = {"none", "ring", "pipe"};
+    static const char *const names[] = { "none", "ring", "pipe" };
     return QLatin1String(names[static_cast<int>(o)]);
 }
 
@@ -38,8 +38,8 @@ namespace gapstudio::views::layoutformat {
 /// "TP 8 · PP 16 · DP 32 · EP 1 · ES 1 · microbatch 1 · interleaving 2 · recompute attn_only"
 [[nodiscard]] inline QString summary(const model::Execution &e)
 {
-    QStringList parts{QStringLiteral("TP %1").arg(e.tensorPar), QStringLiteral("PP %1").arg(e.pipelinePar),
-                      QStringLiteral("DP %1").arg(e.dataPar)};
+    QStringList parts { QStringLiteral("TP %1").arg(e.tensorPar), QStringLiteral("PP %1").arg(e.pipelinePar),
+                        QStringLiteral("DP %1").arg(e.dataPar) };
     if (e.modelMoE)
         parts << QStringLiteral("EP %1").arg(e.expertPar) << QStringLiteral("ES %1").arg(e.expertSlice);
     parts << QStringLiteral("microbatch %1").arg(e.microbatchSize)

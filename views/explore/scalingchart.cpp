@@ -24,14 +24,16 @@ ScalingChart::ScalingChart(QWidget *parent)
 {
     mTokensAxis = plot()->axisRect()->addAxis(QCPAxis::atLeft);
     mTokensAxis->setVisible(false);
-    connect(plot()->yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this](const QCPRange &r) {
-        mTokensAxis->setRange(r.lower * static_cast<double>(mSeqSize), r.upper * static_cast<double>(mSeqSize));
-    });
+    connect(plot()->yAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
+            [this](const QCPRange &r) {
+                mTokensAxis->setRange(r.lower * static_cast<double>(mSeqSize),
+                                      r.upper * static_cast<double>(mSeqSize));
+            });
     showMessage(tr("Run sweeps to see how throughput scales with the GPU count"));
 }
 
-void ScalingChart::setData(std::vector<model::SweepPoint> points, std::int64_t seqSize, std::int64_t currentGpus,
-                           const QString &note)
+void ScalingChart::setData(std::vector<model::SweepPoint> points, std::int64_t seqSize,
+                           std::int64_t currentGpus, const QString &note)
 {
     mPoints = std::move(points);
     mSeqSize = std::max<std::int64_t>(1, seqSize);
@@ -65,7 +67,8 @@ void ScalingChart::rebuild()
     auto *invalid = p->addGraph(p->xAxis, p->yAxis);
     invalid->setName(tr("No valid layout"));
     invalid->setLineStyle(QCPGraph::lsNone);
-    invalid->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0xE15759), 2.5), Qt::NoBrush, 11));
+    invalid->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0xE15759), 2.5), Qt::NoBrush, 11));
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double maxRate = 0, maxMfu = 0;
@@ -91,13 +94,15 @@ void ScalingChart::rebuild()
         throughput->addData(point.x, s.sample_rate);
         mfu->addData(point.x, s.total_efficiency * cf::kPercent);
         linear->addData(point.x, first->evaluation.stats.sample_rate * point.x / first->x);
-        maxRate = std::max({maxRate, s.sample_rate, first->evaluation.stats.sample_rate * point.x / first->x});
+        maxRate
+            = std::max({ maxRate, s.sample_rate, first->evaluation.stats.sample_rate * point.x / first->x });
         maxMfu = std::max(maxMfu, s.total_efficiency * cf::kPercent);
-        const QString text = tr("%1\n%2 samples/s (%3 tokens/s)\nMFU %4, step time %5\nBest layout: %6")
-                                 .arg(gpus, cf::number(s.sample_rate, 2),
-                                      QLocale::c().toString(s.sample_rate * static_cast<double>(mSeqSize), 'f', 0),
-                                      cf::percent(s.total_efficiency), cf::ms(s.total_time),
-                                      point.layout ? layoutformat::summary(*point.layout) : tr("-"));
+        const QString text
+            = tr("%1\n%2 samples/s (%3 tokens/s)\nMFU %4, step time %5\nBest layout: %6")
+                  .arg(gpus, cf::number(s.sample_rate, 2),
+                       QLocale::c().toString(s.sample_rate * static_cast<double>(mSeqSize), 'f', 0),
+                       cf::percent(s.total_efficiency), cf::ms(s.total_time),
+                       point.layout ? layoutformat::summary(*point.layout) : tr("-"));
         setToolTip(throughput, point.x, text);
         setToolTip(mfu, point.x, text);
     }
@@ -130,17 +135,20 @@ void ScalingChart::rebuild()
 
 QList<QStringList> ScalingChart::csvRows() const
 {
-    QList<QStringList> rows{{QStringLiteral("gpus"), QStringLiteral("valid"), QStringLiteral("samples_per_s"),
-                             QStringLiteral("tokens_per_s"), QStringLiteral("mfu"), QStringLiteral("step_time_s"),
-                             QStringLiteral("best_layout")}};
+    QList<QStringList> rows { { QStringLiteral("gpus"), QStringLiteral("valid"),
+                                QStringLiteral("samples_per_s"), QStringLiteral("tokens_per_s"),
+                                QStringLiteral("mfu"), QStringLiteral("step_time_s"),
+                                QStringLiteral("best_layout") } };
     for (const model::SweepPoint &point : mPoints) {
         const model::Stats &s = point.evaluation.stats;
         const bool ok = point.evaluation.ok;
-        rows << QStringList{QString::number(static_cast<qint64>(point.x)), ok ? QStringLiteral("1") : QStringLiteral("0"),
-                            ok ? cf::exact(s.sample_rate) : QString(),
-                            ok ? cf::exact(s.sample_rate * static_cast<double>(mSeqSize)) : QString(),
-                            ok ? cf::exact(s.total_efficiency) : QString(), ok ? cf::exact(s.total_time) : QString(),
-                            point.layout ? layoutformat::summary(*point.layout) : QString()};
+        rows << QStringList { QString::number(static_cast<qint64>(point.x)),
+                              ok ? QStringLiteral("1") : QStringLiteral("0"),
+                              ok ? cf::exact(s.sample_rate) : QString(),
+                              ok ? cf::exact(s.sample_rate * static_cast<double>(mSeqSize)) : QString(),
+                              ok ? cf::exact(s.total_efficiency) : QString(),
+                              ok ? cf::exact(s.total_time) : QString(),
+                              point.layout ? layoutformat::summary(*point.layout) : QString() };
     }
     return rows;
 }

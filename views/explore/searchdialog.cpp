@@ -61,9 +61,15 @@ SearchDialog::SearchDialog(const model::Design &current, QWidget *parent)
 {
 }
 
-SearchDialog::SearchDialog(const model::Design &current, const model::EvaluateOptions &options, QWidget *parent)
-    : QDialog(parent), mApplication(current.application), mSystem(current.system), mOptions(options), mJob(new BackgroundJob(this)), mModel(new SearchResultsModel(this)),
-      mProxy(new QSortFilterProxyModel(this))
+SearchDialog::SearchDialog(const model::Design &current, const model::EvaluateOptions &options,
+                           QWidget *parent)
+    : QDialog(parent)
+    , mApplication(current.application)
+    , mSystem(current.system)
+    , mOptions(options)
+    , mJob(new BackgroundJob(this))
+    , mModel(new SearchResultsModel(this))
+    , mProxy(new QSortFilterProxyModel(this))
 {
     setObjectName(QStringLiteral("searchDialog"));
     setWindowTitle(tr("Search layouts"));
@@ -89,12 +95,13 @@ void SearchDialog::buildForm(const model::Design &current)
     QList<QPair<QString, int>> datatypes;
     for (std::size_t i = 0; i < model::kDatatypeCount; ++i)
         if (current.system.matrix[i] && current.system.vector[i])
-            datatypes.append({QString::fromLatin1(model::datatypeName(static_cast<model::Datatype>(i))),
-                              static_cast<int>(i)});
+            datatypes.append({ QString::fromLatin1(model::datatypeName(static_cast<model::Datatype>(i))),
+                               static_cast<int>(i) });
     mDatatype = comboBox(QStringLiteral("datatypeCombo"), datatypes, static_cast<int>(e.datatype));
     mExperts = spinBox(QStringLiteral("expertsSpin"), 0, 1 << 16, e.modelMoE ? e.numExperts : 0);
     mExperts->setSpecialValueText(tr("dense (no MoE)"));
-    mExperts->setToolTip(tr("E > 0: the MoE search (EP = E, ES = TP, expert DP), calculon-MoE's legacy space"));
+    mExperts->setToolTip(
+        tr("E > 0: the MoE search (EP = E, ES = TP, expert DP), calculon-MoE's legacy space"));
     mTopN = spinBox(QStringLiteral("topNSpin"), 1, 100000, 20);
     mMbsBreak = new QCheckBox(tr("-m: stop growing the microbatch once a size gives no valid layout"));
     mMbsBreak->setObjectName(QStringLiteral("mbsBreakCheck"));
@@ -103,18 +110,18 @@ void SearchDialog::buildForm(const model::Design &current)
     mTpOverlap->setObjectName(QStringLiteral("tpOverlapCheck"));
     mTpOverlap->setChecked(true);
     mDpOverlap = comboBox(QStringLiteral("dpOverlapCombo"),
-                          {{tr("both (on and off)"), int(model::OverlapChoice::Both)},
-                           {tr("on only"), int(model::OverlapChoice::On)},
-                           {tr("off only"), int(model::OverlapChoice::Off)}},
+                          { { tr("both (on and off)"), int(model::OverlapChoice::Both) },
+                            { tr("on only"), int(model::OverlapChoice::On) },
+                            { tr("off only"), int(model::OverlapChoice::Off) } },
                           int(model::OverlapChoice::Both));
     mFused = comboBox(QStringLiteral("fusedCombo"),
-                      {{tr("fused"), int(model::FusedActivationChoice::True)},
-                       {tr("not fused"), int(model::FusedActivationChoice::False)},
-                       {tr("both"), int(model::FusedActivationChoice::Both)}},
+                      { { tr("fused"), int(model::FusedActivationChoice::True) },
+                        { tr("not fused"), int(model::FusedActivationChoice::False) },
+                        { tr("both"), int(model::FusedActivationChoice::Both) } },
                       int(model::FusedActivationChoice::True));
     mRankBy = comboBox(QStringLiteral("rankByCombo"),
-                       {{tr("sample rate (samples/s)"), int(model::RankBy::SampleRate)},
-                        {tr("MFU"), int(model::RankBy::Mfu)}},
+                       { { tr("sample rate (samples/s)"), int(model::RankBy::SampleRate) },
+                         { tr("MFU"), int(model::RankBy::Mfu) } },
                        int(model::RankBy::SampleRate));
 
     auto *left = new QFormLayout;
@@ -224,8 +231,8 @@ void SearchDialog::setSearching(bool searching)
 {
     mStart->setEnabled(!searching);
     mCancel->setEnabled(searching);
-    for (QWidget *w : std::initializer_list<QWidget *>{mGpus, mMaxBatch, mDatatype, mExperts, mTopN, mMbsBreak,
-                                                       mTpOverlap, mDpOverlap, mFused, mRankBy})
+    for (QWidget *w : std::initializer_list<QWidget *> { mGpus, mMaxBatch, mDatatype, mExperts, mTopN,
+                                                         mMbsBreak, mTpOverlap, mDpOverlap, mFused, mRankBy })
         w->setEnabled(!searching);
     mApply->setEnabled(!searching && mModel->rowCount() > 0);
 }

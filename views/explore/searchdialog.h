@@ -35,7 +35,8 @@ public:
     /// (explore::defaultEvaluateOptions).
     explicit SearchDialog(const model::Design &current, QWidget *parent = nullptr);
     /// The same with explicit evaluation options (their quirks are used by the search).
-    SearchDialog(const model::Design &current, const model::EvaluateOptions &options, QWidget *parent = nullptr);
+    SearchDialog(const model::Design &current, const model::EvaluateOptions &options,
+                 QWidget *parent = nullptr);
     ~SearchDialog() override;
 
     /// The search space and options as set in the form.

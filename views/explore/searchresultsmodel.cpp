@@ -16,24 +16,24 @@ struct ColumnInfo {
 };
 
 constexpr ColumnInfo kColumns[] = {
-    {"#", "Rank in the search (1 = best)"},
-    {"TP", "Tensor parallelism (tensor_par)"},
-    {"PP", "Pipeline parallelism (pipeline_par)"},
-    {"DP", "Data parallelism (data_par)"},
-    {"EP", "Expert parallelism (MoE)"},
-    {"ES", "Expert slicing (MoE)"},
-    {"mbs", "Microbatch size: samples per microbatch (microbatch_size)"},
-    {"Interl.", "Pipeline interleaving (pipeline_interleaving)"},
-    {"Recomp.", "Activation recompute (activation_recompute)"},
-    {"TP comm", "Tensor-parallel communication (tensor_par_comm_type)"},
-    {"TP ovl", "Tensor-parallel overlap (tensor_par_overlap)"},
-    {"DP ovl", "Data-parallel overlap (data_par_overlap)"},
-    {"ZeRO-1", "Optimizer sharding over DP (optimizer_sharding)"},
-    {"Offload", "Offloaded to tier-2 memory: w = weights, a = activations, o = optimizer"},
-    {"Samples/s", "Training throughput (sample_rate)"},
-    {"MFU %", "Model FLOPs utilisation (total_efficiency)"},
-    {"Step (ms)", "Time of one training step (total_time)"},
-    {"HBM (GiB)", "HBM needed per GPU (proc_mem_tier1_cap_req)"},
+    { "#", "Rank in the search (1 = best)" },
+    { "TP", "Tensor parallelism (tensor_par)" },
+    { "PP", "Pipeline parallelism (pipeline_par)" },
+    { "DP", "Data parallelism (data_par)" },
+    { "EP", "Expert parallelism (MoE)" },
+    { "ES", "Expert slicing (MoE)" },
+    { "mbs", "Microbatch size: samples per microbatch (microbatch_size)" },
+    { "Interl.", "Pipeline interleaving (pipeline_interleaving)" },
+    { "Recomp.", "Activation recompute (activation_recompute)" },
+    { "TP comm", "Tensor-parallel communication (tensor_par_comm_type)" },
+    { "TP ovl", "Tensor-parallel overlap (tensor_par_overlap)" },
+    { "DP ovl", "Data-parallel overlap (data_par_overlap)" },
+    { "ZeRO-1", "Optimizer sharding over DP (optimizer_sharding)" },
+    { "Offload", "Offloaded to tier-2 memory: w = weights, a = activations, o = optimizer" },
+    { "Samples/s", "Training throughput (sample_rate)" },
+    { "MFU %", "Model FLOPs utilisation (total_efficiency)" },
+    { "Step (ms)", "Time of one training step (total_time)" },
+    { "HBM (GiB)", "HBM needed per GPU (proc_mem_tier1_cap_req)" },
 };
 static_assert(std::size(kColumns) == SearchResultsModel::ColumnCount);
 
@@ -97,25 +97,44 @@ QVariant SearchResultsModel::sortValue(const model::SearchHit &h, int column, in
     const model::Execution &e = h.execution;
     const model::Stats &s = h.stats;
     switch (column) {
-    case Rank: return row + 1;
-    case Tp: return qint64(e.tensorPar);
-    case Pp: return qint64(e.pipelinePar);
-    case Dp: return qint64(e.dataPar);
-    case Ep: return qint64(e.expertPar);
-    case Es: return qint64(e.expertSlice);
-    case Microbatch: return qint64(e.microbatchSize);
-    case Interleaving: return qint64(e.pipelineInterleaving);
-    case Recompute: return static_cast<int>(e.activationRecompute);
-    case TpComm: return static_cast<int>(e.tensorParCommType);
-    case TpOverlap: return static_cast<int>(e.tensorParOverlap);
-    case DpOverlap: return e.dataParOverlap;
-    case Zero1: return e.optimizerSharding;
-    case Offload: return offload(e);
-    case SampleRate: return s.sample_rate;
-    case Mfu: return s.total_efficiency;
-    case StepTime: return s.total_time;
-    case HbmGiB: return s.proc_mem_tier1_cap_req;
-    default: return {};
+    case Rank:
+        return row + 1;
+    case Tp:
+        return qint64(e.tensorPar);
+    case Pp:
+        return qint64(e.pipelinePar);
+    case Dp:
+        return qint64(e.dataPar);
+    case Ep:
+        return qint64(e.expertPar);
+    case Es:
+        return qint64(e.expertSlice);
+    case Microbatch:
+        return qint64(e.microbatchSize);
+    case Interleaving:
+        return qint64(e.pipelineInterleaving);
+    case Recompute:
+        return static_cast<int>(e.activationRecompute);
+    case TpComm:
+        return static_cast<int>(e.tensorParCommType);
+    case TpOverlap:
+        return static_cast<int>(e.tensorParOverlap);
+    case DpOverlap:
+        return e.dataParOverlap;
+    case Zero1:
+        return e.optimizerSharding;
+    case Offload:
+        return offload(e);
+    case SampleRate:
+        return s.sample_rate;
+    case Mfu:
+        return s.total_efficiency;
+    case StepTime:
+        return s.total_time;
+    case HbmGiB:
+        return s.proc_mem_tier1_cap_req;
+    default:
+        return {};
     }
 }
 
@@ -124,20 +143,30 @@ QString SearchResultsModel::text(const model::SearchHit &h, int column, int row)
     const model::Execution &e = h.execution;
     const model::Stats &s = h.stats;
     switch (column) {
-    case Recompute: return lf::recompute(e.activationRecompute);
-    case TpComm: return lf::tpCommType(e.tensorParCommType);
-    case TpOverlap: return lf::tpOverlap(e.tensorParOverlap);
-    case DpOverlap: return lf::yesNo(e.dataParOverlap);
-    case Zero1: return lf::yesNo(e.optimizerSharding);
-    case Offload: return offload(e);
-    case SampleRate: return cf::number(s.sample_rate, 3);
-    case Mfu: return cf::number(s.total_efficiency * cf::kPercent, 2);
+    case Recompute:
+        return lf::recompute(e.activationRecompute);
+    case TpComm:
+        return lf::tpCommType(e.tensorParCommType);
+    case TpOverlap:
+        return lf::tpOverlap(e.tensorParOverlap);
+    case DpOverlap:
+        return lf::yesNo(e.dataParOverlap);
+    case Zero1:
+        return lf::yesNo(e.optimizerSharding);
+    case Offload:
+        return offload(e);
+    case SampleRate:
+        return cf::number(s.sample_rate, 3);
+    case Mfu:
+        return cf::number(s.total_efficiency * cf::kPercent, 2);
     case StepTime: {
         const double ms = s.total_time * cf::kMsPerSecond;
         return cf::number(ms, cf::msDecimals(ms));
     }
-    case HbmGiB: return cf::number(s.proc_mem_tier1_cap_req / cf::kBytesPerGiB, 1);
-    default: return sortValue(h, column, row).toString();
+    case HbmGiB:
+        return cf::number(s.proc_mem_tier1_cap_req / cf::kBytesPerGiB, 1);
+    default:
+        return sortValue(h, column, row).toString();
     }
 }
 

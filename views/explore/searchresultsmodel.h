@@ -45,7 +45,10 @@ public:
 
     void setHits(std::vector<model::SearchHit> hits);
     [[nodiscard]] const std::vector<model::SearchHit> &hits() const { return mHits; }
-    [[nodiscard]] const model::SearchHit &hit(int row) const { return mHits.at(static_cast<std::size_t>(row)); }
+    [[nodiscard]] const model::SearchHit &hit(int row) const
+    {
+        return mHits.at(static_cast<std::size_t>(row));
+    }
 
     [[nodiscard]] int rowCount(const QModelIndex &parent = {}) const override;
     [[nodiscard]] int columnCount(const QModelIndex &parent = {}) const override;

@@ -38,13 +38,15 @@ TornadoChart::TornadoChart(QWidget *parent)
     showMessage(tr("Run sweeps to see which hardware parameter matters most"));
 }
 
-void TornadoChart::setData(std::vector<model::Elasticity> elasticities, const std::optional<model::Design> &design)
+void TornadoChart::setData(std::vector<model::Elasticity> elasticities,
+                           const std::optional<model::Design> &design)
 {
-    std::stable_sort(elasticities.begin(), elasticities.end(), [](const model::Elasticity &a, const model::Elasticity &b) {
-        if (a.valid != b.valid)
-            return a.valid;
-        return std::fabs(a.stepTime) > std::fabs(b.stepTime);
-    });
+    std::stable_sort(elasticities.begin(), elasticities.end(),
+                     [](const model::Elasticity &a, const model::Elasticity &b) {
+                         if (a.valid != b.valid)
+                             return a.valid;
+                         return std::fabs(a.stepTime) > std::fabs(b.stepTime);
+                     });
     mBars = std::move(elasticities);
     rebuild(design);
 }
@@ -101,8 +103,8 @@ void TornadoChart::rebuild(const std::optional<model::Design> &design)
         text->setPositionAlignment((e.stepTime <= 0 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
         setToolTip(bars, key,
                    tr("%1: +1 % gives %2 % step time and %3 % MFU")
-                       .arg(label.replace(QLatin1Char('\n'), QStringLiteral(" = ")), cf::signedNumber(e.stepTime, 3),
-                            cf::signedNumber(e.mfu, 3)));
+                       .arg(label.replace(QLatin1Char('\n'), QStringLiteral(" = ")),
+                            cf::signedNumber(e.stepTime, 3), cf::signedNumber(e.mfu, 3)));
     }
 
     p->yAxis->setTicker(ticker);
@@ -118,12 +120,12 @@ void TornadoChart::rebuild(const std::optional<model::Design> &design)
 
 QList<QStringList> TornadoChart::csvRows() const
 {
-    QList<QStringList> rows{{QStringLiteral("parameter"), QStringLiteral("valid"),
-                             QStringLiteral("step_time_elasticity"), QStringLiteral("mfu_elasticity")}};
+    QList<QStringList> rows { { QStringLiteral("parameter"), QStringLiteral("valid"),
+                                QStringLiteral("step_time_elasticity"), QStringLiteral("mfu_elasticity") } };
     for (const model::Elasticity &e : mBars)
-        rows << QStringList{QString::fromUtf8(model::parameterKey(e.parameter)),
-                            e.valid ? QStringLiteral("1") : QStringLiteral("0"), cf::exact(e.stepTime),
-                            cf::exact(e.mfu)};
+        rows << QStringList { QString::fromUtf8(model::parameterKey(e.parameter)),
+                              e.valid ? QStringLiteral("1") : QStringLiteral("0"), cf::exact(e.stepTime),
+                              cf::exact(e.mfu) };
     return rows;
 }
 

@@ -25,7 +25,8 @@ public:
     /// Shows `elasticities` (any order; shown by decreasing |step-time elasticity|, parameters
     /// whose perturbed design was infeasible last). With `design`, the labels show each
     /// parameter's current value.
-    void setData(std::vector<model::Elasticity> elasticities, const std::optional<model::Design> &design = {});
+    void setData(std::vector<model::Elasticity> elasticities,
+                 const std::optional<model::Design> &design = {});
     /// The bars from top to bottom.
     [[nodiscard]] const std::vector<model::Elasticity> &bars() const { return mBars; }
 
