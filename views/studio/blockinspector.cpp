@@ -119,7 +119,7 @@ void BlockInspector::refresh()
         addRow(tr("GPUs"), format::count(r.gpuCount));
         addRow(tr("Scale-up domain size"), format::count(r.topology.scaleUpDomainSize));
         if (mResults->analysis)
-            addRow(tr("Throughput"), tr("%1 tokens/s").arg(format::number(mResults->analysis->tokensPerSecond, 4)));
+            addRow(tr("Throughput"), tr("%1 tokens/s").arg(format::si(mResults->analysis->tokensPerSecond)));
         break;
     case Part::Llm:
     case Part::None:

@@ -35,7 +35,7 @@ void DiagnosticsList::setResults(const ResultsPtr &results)
         new QListWidgetItem(style()->standardIcon(QStyle::SP_DialogApplyButton),
                             tr("Feasible: step %1, MFU %2, %3 tokens/s")
                                 .arg(format::seconds(a.step.total_s), format::percent(a.gap.mfu),
-                                     format::number(a.tokensPerSecond, 4)),
+                                     format::si(a.tokensPerSecond)),
                             this);
     }
 }

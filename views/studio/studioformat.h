@@ -43,6 +43,14 @@ namespace gapstudio::views::format {
 {
     return QStringLiteral("%1 %").arg(QString::number(fraction * 100, 'f', 1));
 }
+/// A large rate with an SI prefix, e.g. "8.81 M".
+[[nodiscard]] inline QString si(double value)
+{
+    return value >= 1e9   ? QStringLiteral("%1 G").arg(number(value / 1e9))
+           : value >= 1e6 ? QStringLiteral("%1 M").arg(number(value / 1e6))
+           : value >= 1e3 ? QStringLiteral("%1 k").arg(number(value / 1e3))
+                          : number(value);
+}
 [[nodiscard]] inline QString count(std::int64_t n)
 {
     return QString::number(n);
