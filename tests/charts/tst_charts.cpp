@@ -400,6 +400,36 @@ private slots:
         QVERIFY(chart.toolTipAt(QPointF(1, 1)).isEmpty());
     }
 
+    void legendFitsTheWidth_data()
+    {
+        QTest::addColumn<int>("width");
+        for (int width : {520, 700, 1000, 1400})
+            QTest::addRow("%d px", width) << width;
+    }
+    void legendFitsTheWidth()
+    {
+        QFETCH(int, width);
+        views::StepTimeChart chart; // the longest legend: every component of both runs
+        chart.setResults(mMoe);
+        chart.setBaseline(mDense);
+        chart.resize(width, 420);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QCPLegend *legend = chart.plot()->legend;
+        int items = 0;
+        for (int i = 0; i < legend->elementCount(); ++i) { // a wrapped grid may have empty cells
+            const QCPLayoutElement *item = legend->elementAt(i);
+            if (!item)
+                continue;
+            ++items;
+            QVERIFY2(item->outerRect().right() <= chart.plot()->width(),
+                     qPrintable(QStringLiteral("%1 ends at %2").arg(i).arg(item->outerRect().right())));
+        }
+        QVERIFY(items >= 10);
+        QVERIFY(legend->columnCount() >= 2);
+    }
+
     void panelHoldsTheFourCharts()
     {
         views::ChartsPanel panel;

@@ -193,8 +193,7 @@ void BandwidthChart::rebuild(const model::Analysis &current, const model::Analys
     } else {
         p->yAxis->setRange(0, std::max(hi, 1e-3) * 1.3);
     }
-    p->legend->setWrap(baseline ? 3 : 3);
-    setHeadline(tr("Bandwidth per tier: achieved vs peak") + (baseline ? tr(", current vs baseline") : QString()) +
+    setHeadline(tr("Bandwidth per tier") + (baseline ? tr(": current vs baseline") : QString()) +
                 (logScale ? tr(" (log scale)") : QString()));
 }
 

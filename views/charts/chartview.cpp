@@ -5,6 +5,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <limits>
 
 namespace gapstudio::views {
@@ -126,6 +127,7 @@ void ChartView::refresh()
         for (int i = 0; i < mPlot->legend->elementCount(); ++i) // cells of a wrapped grid may be empty
             if (QCPLayoutElement *item = mPlot->legend->elementAt(i))
                 item->setMargins(QMargins(0, 1, 0, 3));
+        fitLegend(exportSize().width());
     } else {
         const QString reason = mCurrent->diagnostics.empty()
                                    ? tr("the configuration could not be evaluated")
@@ -133,6 +135,34 @@ void ChartView::refresh()
         showMessage(tr("No results: %1").arg(reason));
     }
     mPlot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    if (mPlot->legend->layout()) {
+        fitLegend(exportSize().width());
+        mPlot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void ChartView::fitLegend(int width)
+{
+    QCPLegend *legend = mPlot->legend;
+    int widest = 0, count = 0;
+    for (int i = 0; i < legend->elementCount(); ++i)
+        if (QCPLayoutElement *item = legend->elementAt(i)) {
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+            ++count;
+        }
+    if (count == 0)
+        return;
+    const int available = width - legend->margins().left() - legend->margins().right();
+    const int columns = std::clamp((available + legend->columnSpacing()) / (widest + legend->columnSpacing()), 1, count);
+    if (columns == legend->wrap())
+        return;
+    legend->setWrap(columns);
+    legend->setFillOrder(legend->fillOrder(), true); // re-wrap the items already there
 }
 
 void ChartView::clearPlot()

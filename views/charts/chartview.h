@@ -23,6 +23,7 @@ class QCPAxis;
 class QCPTextElement;
 class QCPItemText;
 class QMouseEvent;
+class QResizeEvent;
 
 namespace gapstudio::views {
 
@@ -79,8 +80,12 @@ protected:
     QCPItemText *addLabel(double x, double y, const QString &text, Qt::Alignment alignment,
                           QCPAxis *yAxis = nullptr);
 
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void refresh();
+    /// Wraps the legend into as many columns as fit in `width` pixels.
+    void fitLegend(int width);
     void clearPlot();
     void showMessage(const QString &text);
     void onMouseMove(QMouseEvent *event);

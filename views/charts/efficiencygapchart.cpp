@@ -170,7 +170,6 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
     p->yAxis->grid()->setVisible(false);
     p->xAxis->setRange(0, 125);
     p->xAxis->setLabel(tr("Share of peak compute throughput (%)"));
-    p->legend->setWrap(3);
 
     QString headline = tr("Efficiency gap: MFU %1 of peak").arg(cf::percent(current.gap.mfu));
     if (baseline)

@@ -162,7 +162,6 @@ void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis 
     p->xAxis->setRange(0.3, bars.back().position + 0.7);
     p->yAxis->setRange(0, std::max(top_GiB[1], 1e-3) * 1.25);
     p->yAxis->setLabel(p->yAxis2->visible() ? tr("Tier 1 (HBM) per GPU (GiB)") : tr("Memory per GPU (GiB)"));
-    p->legend->setWrap(4);
 
     const model::MemoryUse &m = current.memory;
     QString headline = m.tier1Need_B > m.tier1Capacity_B

@@ -151,7 +151,6 @@ void StepTimeChart::rebuild(const model::Analysis &current, const model::Analysi
         addLabel(end_s * cf::kMsPerSecond, row.position, text, Qt::AlignLeft | Qt::AlignVCenter);
     }
     p->xAxis->setRange(0, std::max(maxEnd_ms, 1e-3) * (baseline ? 1.3 : 1.18));
-    p->legend->setWrap(4);
 
     QString headline = tr("Step time: %1").arg(cf::ms(current.step.total_s));
     if (baseline)
