@@ -1,0 +1,282 @@
+// The headless exports of issue 7: the report of the default scenario has every section and
+// carries the scenario; --export-charts writes 4 charts x 4 formats with the scenario embedded;
+// a scenario restored from an exported PNG equals the original; bad input exits 2, an infeasible
+// design 1 (with its report). Set GAPSTUDIO_REPORT_DIR to keep the files (e.g. to look at them).
+#include "charts/chartexport.h"
+#include "charts/chartspanel.h"
+#include "charts/chartview.h"
+#include "report/headless.h"
+#include "report/provenance.h"
+#include "report/reportcontent.h"
+#include "report/trainingtime.h"
+
+#include "gapstudio/io/preset_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace gapstudio;
+
+namespace {
+
+const QString kDefaultScenario = QStringLiteral(PRESETS_DIR "/scenarios/default.gapstudio.json");
+const QString kBaselineScenario = QStringLiteral(PRESETS_DIR "/scenarios/gpt4-moe-4096-h100-hbd8.gapstudio.json");
+
+int headless(const QStringList &arguments)
+{
+    return views::runHeadless(QStringList{QStringLiteral("gapstudio")} + arguments);
+}
+
+QByteArray fileStart(const QString &path, qint64 size = 16)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.read(size) : QByteArray();
+}
+
+/// The PDF's text (pdftotext, whitespace collapsed), or a null string without poppler-utils.
+QString pdfText(const QString &path)
+{
+    const QString tool = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+    if (tool.isEmpty())
+        return {};
+    QProcess process;
+    process.start(tool, {path, QStringLiteral("-")});
+    if (!process.waitForFinished(30000) || process.exitCode() != 0)
+        return QStringLiteral("pdftotext failed");
+    return QString::fromUtf8(process.readAllStandardOutput()).simplified();
+}
+
+std::string scenarioText(const scenario::Scenario &s)
+{
+    return io::toText(io::toJson(s));
+}
+
+} // namespace
+
+class tst_Report : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir mTemp;
+    QString mDir;
+    scenario::Scenario mDefault;
+
+    QString path(const QString &name) const { return QDir(mDir).filePath(name); }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(mTemp.isValid());
+        mDir = qEnvironmentVariable("GAPSTUDIO_REPORT_DIR", mTemp.path());
+        QVERIFY(QDir().mkpath(mDir));
+        mDefault = io::loadScenario(kDefaultScenario.toStdString());
+    }
+
+    void trainingTimeIsBudgetOverThroughput()
+    {
+        // 1e12 tokens at 2048 samples x 4096 tokens per 10 s step, on 4096 GPUs.
+        const views::TrainingTime t = views::trainingTime(1e12, 10.0, 2048, 4096, 4096);
+        QVERIFY(std::abs(t.steps - 1e12 / (2048.0 * 4096.0)) < 1e-6);
+        QVERIFY(std::abs(t.seconds - t.steps * 10.0) < 1e-6);
+        QVERIFY(std::abs(t.gpuHours - t.seconds / 3600.0 * 4096) < 1e-3);
+        QCOMPARE(views::trainingTime(1e12, 0.0, 2048, 4096, 4096).seconds, 0.0);
+    }
+
+    void formatValueKeepsFourDigits()
+    {
+        QCOMPARE(views::report::formatValue(1234567.8), QStringLiteral("1,234,568"));
+        QCOMPARE(views::report::formatValue(12.34567), QStringLiteral("12.35"));
+        QCOMPARE(views::report::formatValue(0.0123456), QStringLiteral("0.01235"));
+        QCOMPARE(views::report::formatValue(0.0), QStringLiteral("0"));
+    }
+
+    void headlessRequestIsRecognised()
+    {
+        QVERIFY(views::isHeadlessRequest({QStringLiteral("gapstudio"), QStringLiteral("--export-report"),
+                                          QStringLiteral("a.pdf")}));
+        QVERIFY(views::isHeadlessRequest({QStringLiteral("gapstudio"), QStringLiteral("--export-charts=out")}));
+        QVERIFY(!views::isHeadlessRequest({QStringLiteral("gapstudio"), QStringLiteral("--scenario"),
+                                           QStringLiteral("x.json")}));
+    }
+
+    void reportOfDefaultScenarioHasEverySection()
+    {
+        const QString pdf = path(QStringLiteral("default-report.pdf"));
+        QCOMPARE(headless({QStringLiteral("--export-report"), pdf}), views::kHeadlessOk);
+        QVERIFY(fileStart(pdf).startsWith("%PDF-"));
+        QCOMPARE(views::readProvenance(pdf), views::scenarioProvenance(mDefault));
+        const auto restored = views::restoreScenario(pdf);
+        QVERIFY(restored);
+        QCOMPARE(scenarioText(*restored), scenarioText(mDefault));
+
+        const QString text = pdfText(pdf);
+        if (text.isNull())
+            QSKIP("pdftotext (poppler-utils) is not installed: the report's text is not checked");
+        const QStringList expected{
+            QStringLiteral("GapStudio design report"), QString::fromStdString(mDefault.info.name),
+            QStringLiteral("Reproduce: gapstudio --scenario default.gapstudio.json"),
+            QStringLiteral("1 Key results"), QStringLiteral("Step time"), QStringLiteral("Token throughput"),
+            QStringLiteral("Sample throughput"), QStringLiteral("MFU"), QStringLiteral("HBM per GPU (needed)"),
+            QStringLiteral("HBM per GPU (capacity)"), QStringLiteral("Time to train 1,000B tokens"),
+            QStringLiteral("GPU-hours to train"), QStringLiteral("2 Diagnostics"), QStringLiteral("None: the model"),
+            QStringLiteral("3 Design"), QStringLiteral("Blocks"), QStringLiteral("GPU: "),
+            QStringLiteral("Scale-up interconnect"), QStringLiteral("Scale-out interconnect"),
+            QStringLiteral("Topology: "), QStringLiteral("LLM: "), QStringLiteral("Layout: "),
+            QStringLiteral("tensor_par"), QStringLiteral("pipeline_par"), QStringLiteral("data_par"),
+            QStringLiteral("expert_par"), QStringLiteral("gpu_count"), QStringLiteral("hbm.capacity_GiB"),
+            QStringLiteral("4 Charts"), QStringLiteral("Figure 1. Step time"), QStringLiteral("Figure 4."),
+        };
+        for (const QString &needle : expected)
+            QVERIFY2(text.contains(needle), qPrintable(QStringLiteral("missing \"%1\"").arg(needle)));
+        QVERIFY(!text.contains(QStringLiteral("Comparison with the baseline")));
+        QVERIFY2(!text.contains(QStringLiteral("\u2014")), "a key result is missing for a feasible design");
+    }
+
+    void reportComparesWithBaseline()
+    {
+        const QString pdf = path(QStringLiteral("comparison-report.pdf"));
+        QCOMPARE(headless({QStringLiteral("--baseline"), kBaselineScenario, QStringLiteral("--token-budget"),
+                           QStringLiteral("2e12"), QStringLiteral("--export-report"), pdf}),
+                 views::kHeadlessOk);
+        const QString text = pdfText(pdf);
+        if (text.isNull())
+            QSKIP("pdftotext (poppler-utils) is not installed");
+        for (const QString &needle : {QStringLiteral("3 Comparison with the baseline"), QStringLiteral("Change %"),
+                                      QStringLiteral("gpt4-moe-4096-h100-hbd8.gapstudio.json"),
+                                      QStringLiteral("Time to train 2,000B tokens"), QStringLiteral("4 Design"),
+                                      QStringLiteral("5 Charts")})
+            QVERIFY2(text.contains(needle), qPrintable(QStringLiteral("missing \"%1\"").arg(needle)));
+    }
+
+    void infeasibleDesignStillGetsItsReport()
+    {
+        scenario::Scenario tooSmall = mDefault;
+        tooSmall.overrides["gpu.hbm_capacity_GiB"] = 8; // far less than the design needs
+        const QString file = path(QStringLiteral("too-small.gapstudio.json"));
+        io::saveScenario(tooSmall, file.toStdString());
+        const QString pdf = path(QStringLiteral("infeasible-report.pdf"));
+        QCOMPARE(headless({QStringLiteral("--scenario"), file, QStringLiteral("--export-report"), pdf}),
+                 views::kHeadlessInfeasible);
+        QVERIFY(fileStart(pdf).startsWith("%PDF-"));
+        const QString text = pdfText(pdf);
+        if (text.isNull())
+            QSKIP("pdftotext (poppler-utils) is not installed");
+        QVERIFY(text.contains(QStringLiteral("Mem tier1 needs")));
+        QVERIFY(text.contains(QStringLiteral("gpu.hbm_capacity_GiB")));
+    }
+
+    void exportChartsWritesEveryFormatWithProvenance()
+    {
+        const QString dir = path(QStringLiteral("charts"));
+        QCOMPARE(headless({QStringLiteral("--scenario"), kDefaultScenario, QStringLiteral("--export-charts"), dir}),
+                 views::kHeadlessOk);
+        const QString provenance = views::scenarioProvenance(mDefault);
+        const nlohmann::json expectedJson = nlohmann::json::parse(provenance.toStdString());
+
+        // The same results the headless run plotted, to compare the CSV with.
+        const auto library = io::loadPresetLibrary(PRESETS_DIR);
+        views::ChartsPanel panel;
+        panel.setResults(views::headlessResults(mDefault, library));
+        QCOMPARE(panel.charts().size(), 4);
+        const QMap<QString, QByteArray> signatures{{QStringLiteral("png"), QByteArray("\x89PNG\r\n\x1a\n")},
+                                                   {QStringLiteral("pdf"), QByteArray("%PDF-")},
+                                                   {QStringLiteral("svg"), QByteArray("<?xml")},
+                                                   {QStringLiteral("csv"), QByteArray("# gapstudio ")}};
+        for (const views::ChartView *chart : panel.charts()) {
+            for (auto it = signatures.begin(); it != signatures.end(); ++it) {
+                const QString file = QDir(dir).filePath(chart->id() + QLatin1Char('.') + it.key());
+                QVERIFY2(fileStart(file).startsWith(it.value()), qPrintable(file));
+                const QString embedded = views::readProvenance(file);
+                // CSV holds it on one line, and Qt's PNG text chunks come back whitespace-simplified:
+                // the same JSON there; byte for byte in PDF and SVG.
+                if (it.key() == QLatin1String("csv") || it.key() == QLatin1String("png"))
+                    QVERIFY2(nlohmann::json::parse(embedded.toStdString()) == expectedJson, qPrintable(file));
+                else
+                    QCOMPARE(embedded, provenance);
+            }
+            // CSV: the version line, then exactly the chart's rows.
+            QFile csv(QDir(dir).filePath(chart->id() + QStringLiteral(".csv")));
+            QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
+            const QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            const QList<QStringList> rows = chart->csvRows();
+            QCOMPARE(lines.size(), rows.size() + 1);
+            QCOMPARE(lines[1], rows.first().join(QLatin1Char(',')));
+        }
+    }
+
+    void scenarioRestoredFromExportedPngEqualsTheOriginal()
+    {
+        const QString dir = path(QStringLiteral("restore"));
+        scenario::Scenario tweaked = mDefault;
+        tweaked.overrides["gpu.hbm_bandwidth_GBps"] = 12345.5; // something the presets do not say
+        tweaked.info.name = "Restored <design> & \"quotes\" \u00b5";
+        const QString file = path(QStringLiteral("tweaked.gapstudio.json"));
+        io::saveScenario(tweaked, file.toStdString());
+        QCOMPARE(headless({QStringLiteral("--scenario"), file, QStringLiteral("--export-charts"), dir}),
+                 views::kHeadlessOk);
+        for (const QString &name : {QStringLiteral("memory.png"), QStringLiteral("step_time.svg"),
+                                    QStringLiteral("bandwidth.pdf"), QStringLiteral("efficiency_gap.csv")}) {
+            QString error;
+            const auto restored = views::restoreScenario(QDir(dir).filePath(name), &error);
+            QVERIFY2(restored, qPrintable(error));
+            QCOMPARE(scenarioText(*restored), scenarioText(tweaked));
+            QVERIFY(*restored == tweaked);
+        }
+    }
+
+    void badInputExitsTwo_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        const QString out = QStringLiteral("--export-report=") + QDir::temp().filePath(QStringLiteral("never.pdf"));
+        QTest::newRow("unknown option") << QStringList{QStringLiteral("--frobnicate"), out};
+        QTest::newRow("nothing to do") << QStringList{QStringLiteral("--scenario"), kDefaultScenario};
+        QTest::newRow("missing scenario") << QStringList{QStringLiteral("--scenario"), QStringLiteral("/nonexistent.gapstudio.json"), out};
+        QTest::newRow("bad token budget") << QStringList{QStringLiteral("--token-budget"), QStringLiteral("-3"), out};
+        QTest::newRow("positional") << QStringList{QStringLiteral("stray"), out};
+    }
+
+    void badInputExitsTwo()
+    {
+        QFETCH(QStringList, arguments);
+        QCOMPARE(headless(arguments), views::kHeadlessBadInput);
+    }
+
+    void unknownPresetExitsTwoNamingFileAndPointer()
+    {
+        scenario::Scenario wrong = mDefault;
+        wrong.gpu.presetId = "no-such-gpu";
+        const QString file = path(QStringLiteral("wrong.gapstudio.json"));
+        io::saveScenario(wrong, file.toStdString());
+        QCOMPARE(headless({QStringLiteral("--scenario"), file, QStringLiteral("--export-charts"),
+                           path(QStringLiteral("never"))}),
+                 views::kHeadlessBadInput);
+        QVERIFY(!QDir(path(QStringLiteral("never"))).exists());
+    }
+
+    void malformedScenarioExitsTwo()
+    {
+        const QString file = path(QStringLiteral("malformed.gapstudio.json"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"fileType": "gapstudio.scenario", "version": 1, "id": "x", "name": "x", "source": "x", "gpu_cuont": 1})");
+        f.close();
+        QString error;
+        QVERIFY(!views::restoreScenario(file, &error));
+        QVERIFY2(error.contains(file), qPrintable(error));
+        QCOMPARE(headless({QStringLiteral("--scenario"), file, QStringLiteral("--export-report"),
+                           path(QStringLiteral("never.pdf"))}),
+                 views::kHeadlessBadInput);
+    }
+};
+
+QTEST_MAIN(tst_Report)
+#include "tst_report.moc"

@@ -1,0 +1,245 @@
+#include "report/headless.h"
+
+#include "charts/chartexport.h"
+#include "charts/chartspanel.h"
+#include "charts/chartview.h"
+#include "report/provenance.h"
+#include "report/report.h"
+
+#include "gapstudio/io/preset_json.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+namespace gapstudio::views {
+
+namespace {
+
+const QString kExportReport = QStringLiteral("export-report");
+const QString kExportCharts = QStringLiteral("export-charts");
+const QString kScenario = QStringLiteral("scenario");
+const QString kBaseline = QStringLiteral("baseline");
+const QString kTokenBudget = QStringLiteral("token-budget");
+const QString kPresets = QStringLiteral("presets");
+
+void printError(const QString &message)
+{
+    std::fprintf(stderr, "gapstudio: %s\n", qPrintable(message));
+}
+
+bool isCapacityOnly(const model::Diagnostics &diagnostics)
+{
+    return !diagnostics.empty() && std::all_of(diagnostics.begin(), diagnostics.end(), [](const model::Diagnostic &d) {
+        return d.code == model::DiagnosticCode::Tier1CapacityExceeded ||
+               d.code == model::DiagnosticCode::Tier2CapacityExceeded;
+    });
+}
+
+/// A scenario (file or export) compiled against `library`, or an exit code after a message.
+struct Loaded {
+    ResultsPtr results;
+    QString file;
+    int exitCode = kHeadlessOk;
+};
+
+Loaded load(const QString &path, const scenario::PresetLibrary &library)
+{
+    Loaded loaded;
+    loaded.file = path;
+    QString error;
+    const std::optional<scenario::Scenario> scenario = restoreScenario(path, &error);
+    if (!scenario) {
+        printError(error);
+        loaded.exitCode = kHeadlessBadInput;
+        return loaded;
+    }
+    loaded.results = headlessResults(*scenario, library);
+    if (!loaded.results->compiled) { // a missing preset or a bad override: the file is wrong
+        const model::Diagnostic &d = loaded.results->diagnostics.front();
+        printError(QStringLiteral("%1: /%2: %3").arg(path, QString::fromStdString(d.field), QString::fromStdString(d.message)));
+        loaded.exitCode = kHeadlessBadInput;
+    }
+    return loaded;
+}
+
+int exportCharts(const QString &dir, const ScenarioResults &current, const ScenarioResults *baseline)
+{
+    if (!QDir().mkpath(dir)) {
+        printError(QObject::tr("%1: cannot create the folder").arg(dir));
+        return kHeadlessWriteFailed;
+    }
+    ChartsPanel panel;
+    panel.setResults(std::make_shared<const ScenarioResults>(current));
+    if (baseline)
+        panel.setBaseline(std::make_shared<const ScenarioResults>(*baseline));
+    const QString provenance = scenarioProvenance(current.scenario);
+    int written = 0;
+    for (const ChartView *chart : panel.charts()) {
+        for (const char *suffix : {"png", "pdf", "svg", "csv"}) {
+            const QString path = QDir(dir).filePath(chart->id() + QLatin1Char('.') + QLatin1String(suffix));
+            QString error;
+            if (!exportChart(*chart, path, provenance, 1.0, &error)) {
+                printError(QStringLiteral("%1: %2").arg(path, error));
+                return kHeadlessWriteFailed;
+            }
+            ++written;
+        }
+    }
+    std::printf("gapstudio: wrote %d chart files to %s\n", written, qPrintable(dir));
+    return kHeadlessOk;
+}
+
+} // namespace
+
+bool isHeadlessRequest(const QStringList &arguments)
+{
+    return std::any_of(arguments.begin(), arguments.end(), [](const QString &a) {
+        for (const QString &option : {kExportReport, kExportCharts}) {
+            for (const QString &dashes : {QStringLiteral("-"), QStringLiteral("--")}) {
+                const QString flag = dashes + option;
+                if (a == flag || a.startsWith(flag + QLatin1Char('=')))
+                    return true;
+            }
+        }
+        return false;
+    });
+}
+
+void preferOffscreenForHeadless(int argc, char **argv)
+{
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    if (isHeadlessRequest(arguments) && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+}
+
+QList<QCommandLineOption> headlessOptions()
+{
+    return {
+        {kExportReport, QObject::tr("Write the PDF report of the scenario to OUT.pdf and exit (no window)."),
+         QStringLiteral("OUT.pdf")},
+        {kExportCharts, QObject::tr("Write every chart as DIR/<chart>.{png,pdf,svg,csv} and exit (no window)."),
+         QStringLiteral("DIR")},
+        {kBaseline, QObject::tr("With an export: compare with the scenario in FILE."), QStringLiteral("FILE")},
+        {kTokenBudget, QObject::tr("With --export-report: the token budget for time to train (default 1e12)."),
+         QStringLiteral("TOKENS")},
+        {kPresets, QObject::tr("With an export: read the presets from DIR."), QStringLiteral("DIR")},
+    };
+}
+
+QString headlessPresetsDirectory()
+{
+    if (qEnvironmentVariableIsSet("GAPSTUDIO_PRESETS"))
+        return qEnvironmentVariable("GAPSTUDIO_PRESETS");
+    const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/gapstudio/presets");
+    if (QFileInfo(installed).isDir())
+        return QDir::cleanPath(installed);
+    return QStringLiteral(GAPSTUDIO_REPORT_SOURCE_PRESETS_DIR);
+}
+
+ResultsPtr headlessResults(const scenario::Scenario &scenario, const scenario::PresetLibrary &library)
+{
+    auto results = std::make_shared<ScenarioResults>();
+    results->scenario = scenario;
+    try {
+        scenario::CompileResult compiled = scenario::compile(scenario, library);
+        results->diagnostics = std::move(compiled.diagnostics);
+        results->compiled = std::move(compiled.compiled);
+        if (results->compiled) {
+            const scenario::CompiledScenario &c = *results->compiled;
+            model::EvaluateOptions options;
+            options.quirks = scenario::scenarioQuirks(false, c.resolved.llm.isMoe());
+            results->evaluation = model::evaluate(c.application, c.execution, c.system, options);
+            const model::Diagnostics &d = results->evaluation.diagnostics;
+            results->diagnostics.insert(results->diagnostics.end(), d.begin(), d.end());
+            if (results->evaluation.ok || isCapacityOnly(d)) // over capacity the stats still mean something
+                results->analysis = model::analyze(c.application, c.execution, c.system, results->evaluation);
+        }
+    } catch (const std::exception &error) {
+        results->analysis.reset();
+        results->diagnostics.push_back({model::DiagnosticCode::InvalidScenario, "", error.what()});
+    }
+    return results;
+}
+
+int runHeadless(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addOption({kScenario, QObject::tr("The scenario FILE."), QStringLiteral("FILE")});
+    parser.addOptions(headlessOptions());
+    if (!parser.parse(arguments)) {
+        printError(parser.errorText());
+        return kHeadlessBadInput;
+    }
+    if (!parser.positionalArguments().isEmpty()) {
+        printError(QObject::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().constFirst()));
+        return kHeadlessBadInput;
+    }
+    if (!parser.isSet(kExportReport) && !parser.isSet(kExportCharts)) {
+        printError(QObject::tr("nothing to do: give --export-report OUT.pdf or --export-charts DIR"));
+        return kHeadlessBadInput;
+    }
+    ReportOptions options;
+    if (parser.isSet(kTokenBudget)) {
+        bool ok = false;
+        options.tokenBudget = parser.value(kTokenBudget).toDouble(&ok);
+        if (!ok || !(options.tokenBudget > 0)) {
+            printError(QObject::tr("--token-budget: \"%1\" is not a positive number").arg(parser.value(kTokenBudget)));
+            return kHeadlessBadInput;
+        }
+    }
+
+    const QString presets = parser.isSet(kPresets) ? parser.value(kPresets) : headlessPresetsDirectory();
+    scenario::PresetLibrary library;
+    try {
+        library = io::loadPresetLibrary(presets.toStdString());
+    } catch (const std::exception &error) {
+        printError(QString::fromUtf8(error.what()));
+        return kHeadlessBadInput;
+    }
+    const QString scenarioFile = parser.isSet(kScenario)
+                                     ? parser.value(kScenario)
+                                     : QDir(presets).filePath(QStringLiteral("scenarios/default.gapstudio.json"));
+    const Loaded current = load(scenarioFile, library);
+    if (current.exitCode != kHeadlessOk)
+        return current.exitCode;
+    std::optional<Loaded> baseline;
+    if (parser.isSet(kBaseline)) {
+        baseline = load(parser.value(kBaseline), library);
+        if (baseline->exitCode != kHeadlessOk)
+            return baseline->exitCode;
+    }
+    const ScenarioResults *baselineResults = baseline ? baseline->results.get() : nullptr;
+
+    if (parser.isSet(kExportReport)) {
+        options.scenarioFile = QFileInfo(scenarioFile).fileName();
+        options.baselineFile = baseline ? QFileInfo(baseline->file).fileName() : QString();
+        QString error;
+        const QString out = parser.value(kExportReport);
+        if (!writeReport(*current.results, baselineResults, out, &error, options)) {
+            printError(error);
+            return kHeadlessWriteFailed;
+        }
+        std::printf("gapstudio: wrote %s\n", qPrintable(out));
+    }
+    if (parser.isSet(kExportCharts)) {
+        const int code = exportCharts(parser.value(kExportCharts), *current.results, baselineResults);
+        if (code != kHeadlessOk)
+            return code;
+    }
+    if (!current.results->evaluation.ok) {
+        printError(QObject::tr("%1: the design is infeasible (%2); the outputs show why")
+                       .arg(scenarioFile, QString::fromStdString(current.results->diagnostics.front().message)));
+        return kHeadlessInfeasible;
+    }
+    return kHeadlessOk;
+}
+
+} // namespace gapstudio::views

@@ -1,0 +1,14 @@
+# Reports, headless exports and restoring a scenario from an export (issue 7; included by
+# views/CMakeLists.txt).
+target_sources(gapstudio_views PRIVATE
+    ${CMAKE_CURRENT_SOURCE_DIR}/report/trainingtime.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/report/provenance.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/provenance.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/report/reportcontent.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/reportcontent.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/report/reportpainter.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/reportpainter.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/report/report.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/report.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/report/headless.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/headless.h
+)
+# Where a developer build finds the presets (headless.cpp; an installed app uses
+# <prefix>/share/gapstudio/presets next to its bin/).
+set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/report/headless.cpp PROPERTIES
+    COMPILE_DEFINITIONS GAPSTUDIO_REPORT_SOURCE_PRESETS_DIR="${PROJECT_SOURCE_DIR}/presets")

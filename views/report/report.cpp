@@ -1,0 +1,153 @@
+#include "report/report.h"
+
+#include "charts/chartexport.h"
+#include "charts/chartspanel.h"
+#include "charts/chartview.h"
+#include "report/provenance.h"
+#include "report/reportcontent.h"
+#include "report/reportpainter.h"
+
+#include <qcustomplot.h>
+
+#include <QFileInfo>
+#include <QPageLayout>
+#include <QPdfWriter>
+
+#include <memory>
+
+namespace gapstudio::views {
+
+namespace {
+
+/// The XMP packet carrying the scenario, in the namespace readProvenance() reads
+/// (the same layout as chartexport.cpp's chart PDFs).
+QByteArray xmpPacket(const QString &title, const QString &json)
+{
+    const QString e = json.toHtmlEscaped();
+    const QString xmp = QStringLiteral(
+        "<?xpacket begin=\"\xEF\xBB\xBF\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n"
+        "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\">\n"
+        " <rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\">\n"
+        "  <rdf:Description rdf:about=\"\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\"\n"
+        "    xmlns:xmp=\"http://ns.adobe.com/xap/1.0/\" xmlns:gapstudio=\"urn:gapstudio:xmp:1.0/\">\n"
+        "   <dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">%1</rdf:li></rdf:Alt></dc:title>\n"
+        "   <xmp:CreatorTool>GapStudio %2</xmp:CreatorTool>\n"
+        "   <gapstudio:version>%2</gapstudio:version>\n"
+        "   <gapstudio:scenario>%3</gapstudio:scenario>\n"
+        "  </rdf:Description>\n"
+        " </rdf:RDF>\n"
+        "</x:xmpmeta>\n"
+        "<?xpacket end=\"w\"?>");
+    return xmp.arg(title.toHtmlEscaped(), gapstudioVersion(), e).toUtf8();
+}
+
+QString designName(const scenario::Scenario &s)
+{
+    if (!s.info.name.empty())
+        return QString::fromStdString(s.info.name);
+    return s.info.id.empty() ? QObject::tr("Untitled design") : QString::fromStdString(s.info.id);
+}
+
+QString scenarioFileName(const ScenarioResults &current, const ReportOptions &options)
+{
+    if (!options.scenarioFile.isEmpty())
+        return options.scenarioFile;
+    const std::string &id = current.scenario.info.id;
+    return QString::fromStdString(id.empty() ? std::string("design") : id) + QStringLiteral(".gapstudio.json");
+}
+
+void writeIntro(report::ReportPainter &out, const ScenarioResults &current, const ReportOptions &options)
+{
+    out.title(QObject::tr("GapStudio design report"), designName(current.scenario));
+    out.paragraph(QObject::tr("Date: %1    GapStudio %2    Model: corrected (native scenario)")
+                      .arg(options.date.toString(QStringLiteral("yyyy-MM-dd HH:mm")), gapstudioVersion()));
+    if (!current.scenario.info.source.empty())
+        out.paragraph(QString::fromStdString(current.scenario.info.source), false, true);
+    out.paragraph(QStringLiteral("Reproduce: gapstudio --scenario %1").arg(scenarioFileName(current, options)),
+                  true);
+    out.paragraph(QObject::tr("The scenario is embedded in this PDF's metadata: opening this file in GapStudio, or "
+                              "dropping it onto the window, restores the design."),
+                  false, true);
+}
+
+void writeCharts(report::ReportPainter &out, int section, const ScenarioResults &current,
+                 const ScenarioResults *baseline)
+{
+    ChartsPanel panel;
+    panel.setResults(std::make_shared<const ScenarioResults>(current));
+    if (baseline)
+        panel.setBaseline(std::make_shared<const ScenarioResults>(*baseline));
+    out.newPage();
+    out.heading(QObject::tr("%1  Charts").arg(section));
+    int figure = 1;
+    for (const ChartView *chart : panel.charts()) {
+        out.chart(*chart, QObject::tr("Figure %1. %2%3. Data: %4.csv of gapstudio --export-charts DIR.")
+                              .arg(figure++)
+                              .arg(chart->title(), baseline ? QObject::tr(", current against baseline") : QString(),
+                                   chart->id()));
+    }
+}
+
+} // namespace
+
+bool writeReport(const ScenarioResults &current, const ScenarioResults *baseline, const QString &pdfPath,
+                 QString *error, const ReportOptions &options)
+{
+    const QString name = designName(current.scenario);
+    QPdfWriter writer(pdfPath);
+    writer.setCreator(QStringLiteral("GapStudio %1").arg(gapstudioVersion()));
+    writer.setTitle(QObject::tr("GapStudio report: %1").arg(name));
+    writer.setDocumentXmpMetadata(xmpPacket(writer.title(), scenarioProvenance(current.scenario)));
+    writer.setResolution(72); // one unit = one point: font sizes are print sizes
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF()));
+
+    QCPPainter painter;
+    if (!painter.begin(&writer)) {
+        if (error)
+            *error = QObject::tr("Cannot write %1").arg(pdfPath);
+        return false;
+    }
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    painter.setRenderHint(QPainter::Antialiasing);
+
+    report::ReportPainter out(writer, painter,
+                              QStringLiteral("GapStudio %1  \u00b7  %2  \u00b7  %3")
+                                  .arg(gapstudioVersion(), name, options.date.toString(QStringLiteral("yyyy-MM-dd"))));
+    writeIntro(out, current, options);
+
+    int section = 1;
+    out.heading(QObject::tr("%1  Key results").arg(section++));
+    out.table(report::keyResultsTable(current, options.tokenBudget));
+
+    out.heading(QObject::tr("%1  Diagnostics").arg(section++));
+    const QStringList diagnostics = report::diagnosticLines(current);
+    if (diagnostics.isEmpty())
+        out.paragraph(QObject::tr("None: the model evaluates this design without errors."));
+    for (const QString &line : diagnostics)
+        out.paragraph(QStringLiteral("\u2022 ") + line);
+
+    if (baseline) {
+        out.heading(QObject::tr("%1  Comparison with the baseline").arg(section++));
+        out.paragraph(QObject::tr("Baseline: %1%2. Change = current \u2212 baseline.")
+                          .arg(designName(baseline->scenario),
+                               options.baselineFile.isEmpty() ? QString()
+                                                              : QStringLiteral(" (%1)").arg(options.baselineFile)));
+        out.table(report::comparisonTable(*baseline, current, options.tokenBudget));
+    }
+
+    out.heading(QObject::tr("%1  Design").arg(section++));
+    out.table(report::blocksTable(current));
+    const QList<report::Table> parameters = report::parameterTables(current);
+    if (parameters.isEmpty())
+        out.paragraph(QObject::tr("The scenario does not compile, so its blocks cannot be resolved (see Diagnostics)."));
+    for (const report::Table &table : parameters)
+        out.table(table);
+
+    writeCharts(out, section, current, baseline);
+    out.finish();
+    painter.end();
+    return true;
+}
+
+} // namespace gapstudio::views

@@ -1,0 +1,244 @@
+#include "report/reportcontent.h"
+
+#include "report/trainingtime.h"
+
+#include "gapstudio/io/preset_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QLocale>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace gapstudio::views::report {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+using Pairs = QList<std::pair<QString, QString>>;
+
+constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kSecondsPerDay = 86400.0;
+
+QString qs(const std::string &text)
+{
+    return QString::fromStdString(text);
+}
+
+/// A JSON value as one line: numbers in their shortest form, efficiency tables as
+/// "≥128: 0.99, ≥16: 0.9, ...", other arrays as "[1, 0]".
+QString jsonValueText(const Json &value)
+{
+    if (value.is_string())
+        return qs(value.get<std::string>());
+    if (value.is_array()) {
+        const bool table = !value.empty() && value.front().is_array() && value.front().size() == 2;
+        QStringList parts;
+        for (const Json &item : value)
+            parts << (table ? QStringLiteral("\u2265%1: %2").arg(jsonValueText(item[0]), jsonValueText(item[1]))
+                            : jsonValueText(item));
+        return table ? parts.join(QStringLiteral(", ")) : QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
+    }
+    return qs(value.dump());
+}
+
+/// Objects become dotted keys ("hbm.capacity_GiB"); the file header is left out (it is in the
+/// blocks table).
+void flatten(const Json &json, const QString &prefix, Pairs &out)
+{
+    static const QStringList header{QStringLiteral("fileType"), QStringLiteral("version"), QStringLiteral("id"),
+                                    QStringLiteral("name"), QStringLiteral("source")};
+    for (const auto &[key, value] : json.items()) {
+        const QString name = prefix.isEmpty() ? qs(key) : prefix + QLatin1Char('.') + qs(key);
+        if (prefix.isEmpty() && header.contains(name))
+            continue;
+        if (value.is_object())
+            flatten(value, name, out);
+        else
+            out.push_back({name, jsonValueText(value)});
+    }
+}
+
+/// Parameter/value pairs in two side-by-side column pairs, filled top to bottom.
+Table pairsTable(const QString &title, const Pairs &pairs)
+{
+    Table table;
+    table.title = title;
+    table.headers = QStringList{QStringLiteral("Parameter"), QStringLiteral("Value"), QStringLiteral("Parameter"),
+                                QStringLiteral("Value")};
+    table.weights = {0.27, 0.23, 0.27, 0.23};
+    const qsizetype half = (pairs.size() + 1) / 2;
+    for (qsizetype i = 0; i < half; ++i) {
+        QStringList row{pairs[i].first, pairs[i].second, QString(), QString()};
+        if (i + half < pairs.size()) {
+            row[2] = pairs[i + half].first;
+            row[3] = pairs[i + half].second;
+        }
+        table.rows << row;
+    }
+    return table;
+}
+
+template <typename Block>
+QString presetText(const scenario::BlockRef<Block> &ref)
+{
+    return ref.presetId.empty() ? QStringLiteral("(inline)") : qs(ref.presetId);
+}
+
+template <typename Block>
+QStringList blockRow(const QString &kind, const scenario::BlockRef<Block> &ref, const Block *resolved)
+{
+    const scenario::BlockInfo *info = resolved ? &resolved->info : (ref.inlineBlock ? &ref.inlineBlock->info : nullptr);
+    return {kind, presetText(ref), info ? qs(info->name) : QStringLiteral("\u2014"),
+            info ? qs(info->source) : QStringLiteral("\u2014")};
+}
+
+QString metricText(const Metric &m)
+{
+    if (!m.available)
+        return QStringLiteral("\u2014");
+    return m.unit.isEmpty() ? formatValue(m.value) : formatValue(m.value) + QLatin1Char(' ') + m.unit;
+}
+
+} // namespace
+
+QString formatValue(double value)
+{
+    if (!std::isfinite(value))
+        return QStringLiteral("\u2014");
+    const double magnitude = std::abs(value);
+    const int digits = magnitude < 1e-12 ? 0 : static_cast<int>(std::floor(std::log10(magnitude)));
+    const int decimals = std::clamp(3 - digits, 0, 6);
+    QLocale english(QLocale::English, QLocale::UnitedStates);
+    return english.toString(value, 'f', magnitude < 1e-12 ? 0 : decimals);
+}
+
+Table blocksTable(const ScenarioResults &results)
+{
+    const scenario::Scenario &s = results.scenario;
+    const scenario::ResolvedScenario *r = results.compiled ? &results.compiled->resolved : nullptr;
+    Table table;
+    table.title = QStringLiteral("Blocks");
+    table.headers = QStringList{QStringLiteral("Block"), QStringLiteral("Preset"), QStringLiteral("Name"),
+                                QStringLiteral("Source")};
+    table.weights = {0.12, 0.2, 0.22, 0.46};
+    table.rows << blockRow(QStringLiteral("GPU"), s.gpu, r ? &r->gpu : nullptr)
+               << blockRow(QStringLiteral("Scale-up"), s.scaleUp, r ? &r->scaleUp : nullptr)
+               << blockRow(QStringLiteral("Scale-out"), s.scaleOut, r ? &r->scaleOut : nullptr)
+               << blockRow(QStringLiteral("Topology"), s.topology, r ? &r->topology : nullptr)
+               << blockRow(QStringLiteral("LLM"), s.llm, r ? &r->llm : nullptr)
+               << blockRow(QStringLiteral("Layout"), s.layout, r ? &r->layout : nullptr);
+    return table;
+}
+
+QList<Table> parameterTables(const ScenarioResults &results)
+{
+    QList<Table> tables;
+    if (!results.compiled)
+        return tables;
+    const scenario::ResolvedScenario &r = results.compiled->resolved;
+    const auto add = [&](const QString &title, const Json &json, Pairs pairs = {}) {
+        flatten(json, QString(), pairs);
+        tables << pairsTable(title, pairs);
+    };
+    add(QStringLiteral("GPU: %1").arg(qs(r.gpu.info.name)), io::toJson(r.gpu));
+    add(QStringLiteral("Scale-up interconnect (tier 0): %1").arg(qs(r.scaleUp.info.name)), io::toJson(r.scaleUp));
+    add(QStringLiteral("Scale-out interconnect (tier 1): %1").arg(qs(r.scaleOut.info.name)), io::toJson(r.scaleOut));
+    add(QStringLiteral("Topology: %1").arg(qs(r.topology.info.name)), io::toJson(r.topology));
+    add(QStringLiteral("LLM: %1").arg(qs(r.llm.info.name)), io::toJson(r.llm));
+    add(QStringLiteral("Layout: %1").arg(qs(r.layout.info.name)), io::toJson(r.layout),
+        Pairs{{QStringLiteral("gpu_count"), QString::number(r.gpuCount)}});
+    if (!results.scenario.overrides.empty()) {
+        Pairs overrides;
+        for (const auto &[key, value] : results.scenario.overrides)
+            overrides.push_back({qs(key), jsonValueText(Json(value))});
+        tables << pairsTable(QStringLiteral("Overrides (applied to the blocks above)"), overrides);
+    }
+    return tables;
+}
+
+QList<Metric> keyMetrics(const ScenarioResults &results, double tokenBudget)
+{
+    const bool ok = results.hasStats() && results.compiled.has_value();
+    const model::Stats &st = results.evaluation.stats;
+    const model::Analysis *a = ok ? &*results.analysis : nullptr;
+    const std::int64_t gpus = ok ? results.compiled->execution.numProcs : 0;
+    const TrainingTime train = ok ? trainingTime(tokenBudget, st.total_time, results.compiled->execution.batchSize,
+                                                 results.compiled->application.seqSize, gpus)
+                                  : TrainingTime{};
+    const QString budget = formatValue(tokenBudget / 1e9) + QStringLiteral("B tokens");
+    QList<Metric> m{
+        {QStringLiteral("GPUs"), QString(), double(gpus), ok},
+        {QStringLiteral("Step time"), QStringLiteral("s"), st.total_time, ok},
+        {QStringLiteral("Token throughput"), QStringLiteral("tokens/s"), a ? a->tokensPerSecond : 0, ok},
+        {QStringLiteral("Sample throughput"), QStringLiteral("samples/s"), st.sample_rate, ok},
+        {QStringLiteral("MFU"), QStringLiteral("%"), a ? a->gap.mfu * 100 : 0, ok},
+        {QStringLiteral("Compute efficiency"), QStringLiteral("%"), st.compute_efficiency * 100, ok},
+        {QStringLiteral("System efficiency"), QStringLiteral("%"), st.system_efficiency * 100, ok},
+        {QStringLiteral("HBM per GPU (needed)"), QStringLiteral("GiB"), a ? a->memory.tier1Need_B / kBytesPerGiB : 0, ok},
+        {QStringLiteral("HBM per GPU (capacity)"), QStringLiteral("GiB"),
+         a ? a->memory.tier1Capacity_B / kBytesPerGiB : 0, ok},
+        {QStringLiteral("HBM use"), QStringLiteral("% of capacity"),
+         a && a->memory.tier1Capacity_B > 0 ? 100 * a->memory.tier1Need_B / a->memory.tier1Capacity_B : 0,
+         ok && a->memory.tier1Capacity_B > 0},
+        {QStringLiteral("Tier-2 memory per GPU (needed)"), QStringLiteral("GiB"),
+         a ? a->memory.tier2Need_B / kBytesPerGiB : 0, ok},
+        {QStringLiteral("Tier-2 memory per GPU (capacity)"), QStringLiteral("GiB"),
+         a ? a->memory.tier2Capacity_B / kBytesPerGiB : 0, ok},
+        {QStringLiteral("Time to train %1").arg(budget), QStringLiteral("days"), train.seconds / kSecondsPerDay,
+         ok && train.seconds > 0},
+        {QStringLiteral("GPU-hours to train %1").arg(budget), QStringLiteral("GPU-hours"), train.gpuHours,
+         ok && train.gpuHours > 0},
+    };
+    return m;
+}
+
+Table keyResultsTable(const ScenarioResults &results, double tokenBudget)
+{
+    Table table;
+    table.headers = QStringList{QStringLiteral("Result"), QStringLiteral("Value")};
+    table.weights = {0.6, 0.4};
+    table.rightAligned = {false, true};
+    for (const Metric &m : keyMetrics(results, tokenBudget))
+        table.rows << QStringList{m.name, metricText(m)};
+    return table;
+}
+
+Table comparisonTable(const ScenarioResults &baseline, const ScenarioResults &current, double tokenBudget)
+{
+    Table table;
+    table.headers = QStringList{QStringLiteral("Result"), QStringLiteral("Baseline"), QStringLiteral("Current"),
+                                QStringLiteral("Change"), QStringLiteral("Change %")};
+    table.weights = {0.32, 0.19, 0.19, 0.16, 0.14};
+    table.rightAligned = {false, true, true, true, true};
+    const QList<Metric> before = keyMetrics(baseline, tokenBudget);
+    const QList<Metric> after = keyMetrics(current, tokenBudget);
+    for (qsizetype i = 0; i < after.size(); ++i) {
+        const Metric &b = before[i];
+        const Metric &c = after[i];
+        QString change = QStringLiteral("\u2014"), percent = QStringLiteral("\u2014");
+        if (b.available && c.available) {
+            const double d = c.value - b.value;
+            change = (d > 0 ? QStringLiteral("+") : QString()) + formatValue(d);
+            if (b.value != 0)
+                percent = (d > 0 ? QStringLiteral("+") : QString()) + QLocale::c().toString(100 * d / b.value, 'f', 1) +
+                          QStringLiteral(" %");
+        }
+        const QString name = c.unit.isEmpty() ? c.name : QStringLiteral("%1 (%2)").arg(c.name, c.unit);
+        table.rows << QStringList{name, b.available ? formatValue(b.value) : QStringLiteral("\u2014"),
+                                  c.available ? formatValue(c.value) : QStringLiteral("\u2014"), change, percent};
+    }
+    return table;
+}
+
+QStringList diagnosticLines(const ScenarioResults &results)
+{
+    QStringList lines;
+    for (const model::Diagnostic &d : results.diagnostics)
+        lines << (d.field.empty() ? qs(d.message) : QStringLiteral("%1: %2").arg(qs(d.field), qs(d.message)));
+    return lines;
+}
+
+} // namespace gapstudio::views::report

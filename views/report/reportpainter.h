@@ -1,0 +1,65 @@
+#pragma once
+/**
+ * @file reportpainter.h
+ * Flows report content down A4 pages of a QPdfWriter: headings, wrapped paragraphs, tables that
+ * continue on the next page (repeating their header), and charts drawn as vectors. Units are
+ * PDF points (the writer's resolution is 72 dpi), so font point sizes are print sizes.
+ */
+
+#include "report/reportcontent.h"
+
+#include <QFont>
+#include <QRectF>
+#include <QString>
+
+class QCPPainter;
+class QPdfWriter;
+
+namespace gapstudio::views {
+class ChartView;
+}
+
+namespace gapstudio::views::report {
+
+class ReportPainter {
+public:
+    /// Page margins (points) and the chart's drawing size (chart pixels, scaled to the width).
+    static constexpr double kMargin = 42;         // about 15 mm
+    static constexpr double kFooterHeight = 20;
+    static constexpr int kChartWidth_px = 820;
+    static constexpr int kChartHeight_px = 470;
+
+    /// `painter` is active on `writer`; `footer` is printed on every page with the page number.
+    ReportPainter(QPdfWriter &writer, QCPPainter &painter, QString footer);
+
+    void title(const QString &title, const QString &subtitle);
+    void heading(const QString &text);
+    void paragraph(const QString &text, bool monospace = false, bool small = false);
+    void table(const Table &table);
+    /// The chart at full content width (about half a page high) under `caption`.
+    void chart(const ChartView &chart, const QString &caption);
+    void space(double points) { mY += points; }
+    void newPage();
+    /// Starts a page unless `points` of height fit below the cursor.
+    void ensureSpace(double points);
+    void finish(); ///< prints the last page's footer
+
+    [[nodiscard]] int pageCount() const { return mPage; }
+
+private:
+    [[nodiscard]] double contentWidth() const { return mPage_pt.width() - 2 * kMargin; }
+    [[nodiscard]] double bottom() const { return mPage_pt.height() - kMargin - kFooterHeight; }
+    [[nodiscard]] double textHeight(const QString &text, const QFont &font, double width) const;
+    void drawFooter();
+    double drawRow(const QStringList &cells, const Table &table, bool header, bool shaded);
+
+    QPdfWriter &mWriter;
+    QCPPainter &mPainter;
+    QString mFooter;
+    QRectF mPage_pt;
+    double mY = kMargin;
+    int mPage = 1;
+    QFont mBody, mBold, mSmall, mMono, mHeading, mTitle;
+};
+
+} // namespace gapstudio::views::report
