@@ -77,7 +77,6 @@ void writeCharts(report::ReportPainter &out, int section, const ScenarioResults 
     panel.setResults(std::make_shared<const ScenarioResults>(current));
     if (baseline)
         panel.setBaseline(std::make_shared<const ScenarioResults>(*baseline));
-    out.newPage();
     out.heading(QObject::tr("%1  Charts").arg(section));
     int figure = 1;
     for (const ChartView *chart : panel.charts()) {
@@ -98,7 +97,7 @@ bool writeReport(const ScenarioResults &current, const ScenarioResults *baseline
     writer.setCreator(QStringLiteral("GapStudio %1").arg(gapstudioVersion()));
     writer.setTitle(QObject::tr("GapStudio report: %1").arg(name));
     writer.setDocumentXmpMetadata(xmpPacket(writer.title(), scenarioProvenance(current.scenario)));
-    writer.setResolution(72); // one unit = one point: font sizes are print sizes
+    writer.setResolution(96); // the charts' fonts are laid out for 96 dpi; see reportpainter.h
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF()));
 
     QCPPainter painter;
@@ -110,6 +109,7 @@ bool writeReport(const ScenarioResults &current, const ScenarioResults *baseline
     painter.setMode(QCPPainter::pmVectorized);
     painter.setMode(QCPPainter::pmNoCaching);
     painter.setRenderHint(QPainter::Antialiasing);
+    painter.scale(96.0 / 72.0, 96.0 / 72.0); // one unit = one point
 
     report::ReportPainter out(writer, painter,
                               QStringLiteral("GapStudio %1  \u00b7  %2  \u00b7  %3")

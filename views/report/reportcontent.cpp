@@ -201,6 +201,7 @@ Table keyResultsTable(const ScenarioResults &results, double tokenBudget)
     table.headers = QStringList{QStringLiteral("Result"), QStringLiteral("Value")};
     table.weights = {0.6, 0.4};
     table.rightAligned = {false, true};
+    table.widthFraction = 0.65;
     for (const Metric &m : keyMetrics(results, tokenBudget))
         table.rows << QStringList{m.name, metricText(m)};
     return table;

@@ -20,6 +20,7 @@ struct Table {
     QList<QStringList> rows;     ///< each as long as `weights`
     QList<double> weights;       ///< relative column widths
     QList<bool> rightAligned;    ///< per column (numbers); missing entries = left
+    double widthFraction = 1;    ///< of the text width
 };
 
 /// One key result in display units.

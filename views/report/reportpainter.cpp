@@ -6,6 +6,7 @@
 
 #include <QFontMetricsF>
 #include <QPdfWriter>
+#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -14,15 +15,22 @@ namespace gapstudio::views::report {
 namespace {
 
 constexpr double kCellPadding = 3;
+constexpr double kKeepTogether = 260; // points: tables up to this height are not split
 const QColor kRule(0xc8, 0xcc, 0xd2);
 const QColor kHeaderFill(0xe4, 0xe7, 0xeb);
 const QColor kShade(0xf4, 0xf5, 0xf7);
 const QColor kFooterText(0x6b, 0x72, 0x80);
 
+/// The writer renders at 96 dpi (the charts' fonts are laid out for 96 dpi screens) and the
+/// painter is scaled by 96/72 so that one unit is one point; a font of `points` print points
+/// therefore asks for 72/96 of that (the device converts points at 96 dpi, then the scale applies).
+constexpr double kDeviceDpi = 96;
+constexpr double kPointsPerUnit = 72 / kDeviceDpi;
+
 QFont font(const QString &family, double points, bool bold = false)
 {
     QFont f(family);
-    f.setPointSizeF(points);
+    f.setPointSizeF(points * kPointsPerUnit);
     f.setBold(bold);
     f.setKerning(true);
     return f;
@@ -45,12 +53,23 @@ ReportPainter::ReportPainter(QPdfWriter &writer, QCPPainter &painter, QString fo
     mTitle = font(sans, 20, true);
 }
 
+int ReportPainter::wrapFlags(const QString &text, const QFont &f, double width) const
+{
+    // Wrap at spaces; break inside a word only when the word alone is wider than the line.
+    const QFontMetricsF metrics(f, mPainter.device());
+    static const QRegularExpression breaks(QStringLiteral("[ \\-]")); // Qt also breaks after a hyphen
+    for (const QString &word : text.split(breaks, Qt::SkipEmptyParts))
+        if (metrics.horizontalAdvance(word) > width)
+            return Qt::TextWrapAnywhere;
+    return Qt::TextWordWrap;
+}
+
 double ReportPainter::textHeight(const QString &text, const QFont &f, double width) const
 {
     const QFontMetricsF metrics(f, mPainter.device());
     if (text.isEmpty())
         return metrics.height();
-    return metrics.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap | Qt::TextWrapAnywhere, text).height();
+    return metrics.boundingRect(QRectF(0, 0, width, 1e6), wrapFlags(text, f, width), text).height();
 }
 
 void ReportPainter::drawFooter()
@@ -81,6 +100,8 @@ void ReportPainter::ensureSpace(double points)
 
 void ReportPainter::finish()
 {
+    if (!mPendingHeading.isEmpty())
+        place(0);
     drawFooter();
 }
 
@@ -100,49 +121,73 @@ void ReportPainter::title(const QString &title, const QString &subtitle)
 
 void ReportPainter::heading(const QString &text)
 {
-    const double h = textHeight(text, mHeading, contentWidth());
-    ensureSpace(h + 60); // keep a heading with the start of its section
-    mY += mY > kMargin ? 10 : 0;
+    mPendingHeading = text; // drawn with the content that follows it (place())
+}
+
+void ReportPainter::place(double needed)
+{
+    if (mPendingHeading.isEmpty()) {
+        ensureSpace(needed);
+        return;
+    }
+    const double h = textHeight(mPendingHeading, mHeading, contentWidth());
+    const double before = 10, after = 8;
+    ensureSpace(before + h + after + needed);
+    mY += mY > kMargin ? before : 0;
     mPainter.setPen(Qt::black);
     mPainter.setFont(mHeading);
-    mPainter.drawText(QRectF(kMargin, mY, contentWidth(), h), Qt::AlignLeft, text);
+    mPainter.drawText(QRectF(kMargin, mY, contentWidth(), h), Qt::AlignLeft, mPendingHeading);
     mY += h + 2;
     mPainter.setPen(QPen(kRule, 0.8));
     mPainter.drawLine(QPointF(kMargin, mY), QPointF(kMargin + contentWidth(), mY));
-    mY += 6;
+    mY += after - 2;
+    mPendingHeading.clear();
 }
 
 void ReportPainter::paragraph(const QString &text, bool monospace, bool small)
 {
     const QFont &f = monospace ? mMono : (small ? mSmall : mBody);
-    const int flags = Qt::TextWordWrap | (monospace ? Qt::TextWrapAnywhere : 0);
+    const int flags = wrapFlags(text, f, contentWidth());
     const double h = textHeight(text, f, contentWidth());
-    ensureSpace(h);
+    place(h);
     mPainter.setPen(Qt::black);
     mPainter.setFont(f);
     mPainter.drawText(QRectF(kMargin, mY, contentWidth(), h), flags, text);
     mY += h + 4;
 }
 
-double ReportPainter::drawRow(const QStringList &cells, const Table &table, bool header, bool shaded)
+QList<double> ReportPainter::columnWidths(const Table &table) const
 {
-    const QFont &f = header ? mBold : mSmall;
     double total = 0;
     for (double w : table.weights)
         total += w;
     QList<double> widths;
-    double rowHeight = 0;
-    for (qsizetype i = 0; i < table.weights.size(); ++i) {
-        widths << contentWidth() * table.weights[i] / total;
-        rowHeight = std::max(rowHeight, textHeight(cells.value(i), f, widths.last() - 2 * kCellPadding));
-    }
-    rowHeight += 2 * kCellPadding;
+    for (double w : table.weights)
+        widths << contentWidth() * table.widthFraction * w / total;
+    return widths;
+}
+
+double ReportPainter::rowHeight(const QStringList &cells, const Table &table, bool header) const
+{
+    const QList<double> widths = columnWidths(table);
+    double height = 0;
+    for (qsizetype i = 0; i < widths.size(); ++i)
+        height = std::max(height, textHeight(cells.value(i), header ? mBold : mSmall, widths[i] - 2 * kCellPadding));
+    return height + 2 * kCellPadding;
+}
+
+double ReportPainter::drawRow(const QStringList &cells, const Table &table, bool header, bool shaded)
+{
+    const QFont &f = header ? mBold : mSmall;
+    const QList<double> widths = columnWidths(table);
+    const double tableWidth = contentWidth() * table.widthFraction;
+    const double rowHeight = this->rowHeight(cells, table, header);
     if (mY + rowHeight > bottom()) {
         newPage();
         if (!header && !table.headers.isEmpty())
             drawRow(table.headers, table, true, false);
     }
-    const QRectF row(kMargin, mY, contentWidth(), rowHeight);
+    const QRectF row(kMargin, mY, tableWidth, rowHeight);
     if (header || shaded)
         mPainter.fillRect(row, header ? kHeaderFill : kShade);
     mPainter.setPen(QPen(kRule, 0.5));
@@ -153,7 +198,7 @@ double ReportPainter::drawRow(const QStringList &cells, const Table &table, bool
     for (qsizetype i = 0; i < widths.size(); ++i) {
         const QRectF cell = QRectF(x, mY, widths[i], rowHeight).adjusted(kCellPadding, kCellPadding, -kCellPadding, 0);
         const Qt::Alignment align = table.rightAligned.value(i, false) ? Qt::AlignRight : Qt::AlignLeft;
-        mPainter.drawText(cell, int(align | Qt::AlignTop) | Qt::TextWordWrap | Qt::TextWrapAnywhere, cells.value(i));
+        mPainter.drawText(cell, int(align | Qt::AlignTop) | wrapFlags(cells.value(i), f, cell.width()), cells.value(i));
         x += widths[i];
     }
     mY += rowHeight;
@@ -164,7 +209,12 @@ void ReportPainter::table(const Table &table)
 {
     const QFontMetricsF metrics(mBold, mPainter.device());
     const double titleHeight = table.title.isEmpty() ? 0 : metrics.height() + 4;
-    ensureSpace(titleHeight + 3 * (metrics.height() + 2 * kCellPadding)); // title, header and two rows together
+    // A short table starts on the next page rather than leave rows behind; a longer one keeps
+    // its title, header and first rows together.
+    double total = titleHeight + (table.headers.isEmpty() ? 0 : rowHeight(table.headers, table, true));
+    for (const QStringList &row : table.rows)
+        total += rowHeight(row, table, false);
+    place(total <= kKeepTogether ? total : titleHeight + 3 * (metrics.height() + 2 * kCellPadding));
     if (!table.title.isEmpty()) {
         mPainter.setPen(Qt::black);
         mPainter.setFont(font(mBody.family(), 9, true));
@@ -187,7 +237,7 @@ void ReportPainter::chart(const ChartView &chart, const QString &caption)
     const double scale = contentWidth() / kChartWidth_px;
     const double height = kChartHeight_px * scale;
     const double captionHeight = textHeight(caption, mSmall, contentWidth());
-    ensureSpace(captionHeight + 4 + height);
+    place(captionHeight + 4 + height);
     mPainter.save();
     mPainter.translate(kMargin, mY);
     mPainter.scale(scale, scale);

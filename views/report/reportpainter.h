@@ -3,12 +3,14 @@
  * @file reportpainter.h
  * Flows report content down A4 pages of a QPdfWriter: headings, wrapped paragraphs, tables that
  * continue on the next page (repeating their header), and charts drawn as vectors. Units are
- * PDF points (the writer's resolution is 72 dpi), so font point sizes are print sizes.
+ * PDF points (the writer renders at 96 dpi, like the screens the charts are laid out for, and
+ * the painter is scaled by 96/72), and fonts are given in print points.
  */
 
 #include "report/reportcontent.h"
 
 #include <QFont>
+#include <QList>
 #include <QRectF>
 #include <QString>
 
@@ -27,12 +29,14 @@ public:
     static constexpr double kMargin = 42;         // about 15 mm
     static constexpr double kFooterHeight = 20;
     static constexpr int kChartWidth_px = 820;
-    static constexpr int kChartHeight_px = 470;
+    static constexpr int kChartHeight_px = 480;
 
-    /// `painter` is active on `writer`; `footer` is printed on every page with the page number.
+    /// `painter` is active on `writer` (resolution 96 dpi, painter scaled by 96/72); `footer` is
+    /// printed on every page with the page number.
     ReportPainter(QPdfWriter &writer, QCPPainter &painter, QString footer);
 
     void title(const QString &title, const QString &subtitle);
+    /// A section heading, placed with (on the same page as) the content that follows it.
     void heading(const QString &text);
     void paragraph(const QString &text, bool monospace = false, bool small = false);
     void table(const Table &table);
@@ -50,12 +54,18 @@ private:
     [[nodiscard]] double contentWidth() const { return mPage_pt.width() - 2 * kMargin; }
     [[nodiscard]] double bottom() const { return mPage_pt.height() - kMargin - kFooterHeight; }
     [[nodiscard]] double textHeight(const QString &text, const QFont &font, double width) const;
+    [[nodiscard]] int wrapFlags(const QString &text, const QFont &font, double width) const;
     void drawFooter();
+    /// Makes room for `needed` points of content plus a pending heading, and draws the heading.
+    void place(double needed);
+    [[nodiscard]] QList<double> columnWidths(const Table &table) const;
+    [[nodiscard]] double rowHeight(const QStringList &cells, const Table &table, bool header) const;
     double drawRow(const QStringList &cells, const Table &table, bool header, bool shaded);
 
     QPdfWriter &mWriter;
     QCPPainter &mPainter;
     QString mFooter;
+    QString mPendingHeading;
     QRectF mPage_pt;
     double mY = kMargin;
     int mPage = 1;
