@@ -3,6 +3,8 @@
 #include "charts/chartexport.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
+#include "explore/explorechart.h"
+#include "explore/explorepanel.h"
 #include "results/resultstable.h"
 #include "studio/autosaver.h"
 #include "studio/blockinspector.h"
@@ -107,6 +109,7 @@ void MainWindow::createDocks()
     tabifyDockWidget(layoutDock, llmDock);
     layoutDock->raise();
     QDockWidget *chartsDock = dock(this, tr("Charts"), QStringLiteral("chartsDock"), mCharts, Qt::BottomDockWidgetArea);
+
     QDockWidget *diagnosticsDock = dock(this, tr("Diagnostics"), QStringLiteral("diagnosticsDock"), diagnostics,
                                         Qt::BottomDockWidgetArea);
     QDockWidget *resultsDock = dock(this, tr("Key results"), QStringLiteral("resultsDock"), keyResults,
@@ -114,6 +117,10 @@ void MainWindow::createDocks()
     splitDockWidget(chartsDock, diagnosticsDock, Qt::Horizontal);
     tabifyDockWidget(diagnosticsDock, resultsDock);
     diagnosticsDock->raise();
+    mExplore = new ExplorePanel(this);
+    QDockWidget *exploreDock = dock(this, tr("Explore"), QStringLiteral("exploreDock"), mExplore, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(chartsDock, exploreDock);
+    chartsDock->raise();
     // The charts span the full width under the canvas and the side columns.
     setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
     setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
@@ -136,7 +143,17 @@ void MainWindow::createDocks()
                 diagnostics->setResults(results);
                 mCharts->setResults(results);
                 keyResults->showEvaluation(results->evaluation);
+                if (results->compiled) { // the explore charts use the studio's own semantics
+                    const scenario::CompiledScenario &c = *results->compiled;
+                    model::EvaluateOptions options;
+                    options.quirks = scenario::scenarioQuirks(false, c.execution.modelMoE);
+                    mExplore->setDesign({c.application, c.execution, c.system}, options);
+                }
             });
+    // "Apply this layout" from a search: one undoable edit of the layout.
+    connect(mExplore, &ExplorePanel::layoutApplied, this, [this](const model::Execution &applied) {
+        mDocument->editLayout("layout", [&applied](model::Execution &e) { e = applied; });
+    });
 }
 
 void MainWindow::createMenus()
@@ -167,6 +184,10 @@ void MainWindow::createMenus()
         statusBar()->showMessage(tr("Pinned the current design as the baseline"), 4000);
     });
     compare->addAction(tr("&Clear baseline"), this, [this] { mCharts->setBaseline(nullptr); });
+
+    QMenu *explore = menuBar()->addMenu(tr("E&xplore"));
+    explore->addAction(tr("&Search layouts…"), QKeySequence(tr("Ctrl+L")), mExplore, &ExplorePanel::openSearchDialog);
+    explore->addAction(tr("&Run sweeps"), QKeySequence(tr("Ctrl+R")), mExplore, &ExplorePanel::runSweeps);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget *d : findChildren<QDockWidget *>())
@@ -239,11 +260,20 @@ void MainWindow::open()
 
 void MainWindow::exportChart()
 {
-    ChartView *chart = mCharts->currentChart();
-    if (!chart)
+    // The visible chart: the explore tab's when it is in front, else the results charts'.
+    ExportSource source;
+    QString id;
+    if (ExploreChart *explore = mExplore->isVisible() ? mExplore->currentChart() : nullptr) {
+        source = {explore->plot(), explore->size(), explore->title(), explore->csvRows()};
+        id = explore->id();
+    } else if (ChartView *chart = mCharts->currentChart()) {
+        source = {chart->plot(), chart->exportSize(), chart->headline(), chart->csvRows()};
+        id = chart->id();
+    } else {
         return;
+    }
     const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"),
-                                                      kLastDirectory.get() + QLatin1Char('/') + chart->id() + QStringLiteral(".png"),
+                                                      kLastDirectory.get() + QLatin1Char('/') + id + QStringLiteral(".png"),
                                                       tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg);;CSV (*.csv)"));
     if (path.isEmpty())
         return;
@@ -253,7 +283,7 @@ void MainWindow::exportChart()
         provenance = QString::fromStdString(scenarioToJsonText(mDocument->scenario()));
     } catch (const std::exception &) { // a scenario the file format cannot express: export without
     }
-    if (!views::exportChart(*chart, path, provenance, 2.0, &error))
+    if (!views::exportPlot(source, path, provenance, 2.0, &error))
         QMessageBox::critical(this, tr("Export failed"), error);
 }
 

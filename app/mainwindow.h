@@ -10,6 +10,7 @@ namespace views {
 class AutoSaver;
 class CanvasScene;
 class ChartsPanel;
+class ExplorePanel;
 class Recalculator;
 class ScenarioDocument;
 } // namespace views
@@ -49,6 +50,7 @@ private:
     views::AutoSaver *mAutoSaver;
     views::CanvasScene *mCanvas = nullptr;
     views::ChartsPanel *mCharts = nullptr;
+    views::ExplorePanel *mExplore = nullptr;
 };
 
 } // namespace gapstudio

@@ -74,10 +74,10 @@ QByteArray xmpPacket(const QString &title, const QString &json)
     return xmp.arg(kXmpNamespace, title.toHtmlEscaped(), e, creator(), gapstudioVersion()).toUtf8();
 }
 
-bool writePng(const ChartView &chart, const QString &path, const QString &json, double scale, QString *error)
+bool writePng(const ExportSource &chart, const QString &path, const QString &json, double scale, QString *error)
 {
-    const QSize size = chart.exportSize();
-    QImage image = chart.plot()->toPixmap(size.width(), size.height(), scale).toImage();
+    const QSize size = chart.size;
+    QImage image = chart.plot->toPixmap(size.width(), size.height(), scale).toImage();
     const int dotsPerMeter = qRound(96 * scale / 0.0254);
     image.setDotsPerMeterX(dotsPerMeter);
     image.setDotsPerMeterY(dotsPerMeter);
@@ -89,13 +89,13 @@ bool writePng(const ChartView &chart, const QString &path, const QString &json, 
     return true;
 }
 
-bool writePdf(const ChartView &chart, const QString &path, const QString &json, QString *error)
+bool writePdf(const ExportSource &chart, const QString &path, const QString &json, QString *error)
 {
-    const QSize size = chart.exportSize();
+    const QSize size = chart.size;
     QPdfWriter writer(path);
     writer.setCreator(creator());
-    writer.setTitle(chart.headline());
-    writer.setDocumentXmpMetadata(xmpPacket(chart.headline(), json));
+    writer.setTitle(chart.headline);
+    writer.setDocumentXmpMetadata(xmpPacket(chart.headline, json));
     writer.setResolution(72); // one pixel of the chart = one point of the page
     writer.setPageLayout(QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
                                      QPageLayout::Portrait, QMarginsF()));
@@ -104,39 +104,39 @@ bool writePdf(const ChartView &chart, const QString &path, const QString &json, 
         return fail(error, QObject::tr("Cannot write %1").arg(path));
     painter.setMode(QCPPainter::pmVectorized);
     painter.setMode(QCPPainter::pmNoCaching);
-    chart.plot()->toPainter(&painter, size.width(), size.height());
+    chart.plot->toPainter(&painter, size.width(), size.height());
     painter.end();
     return true;
 }
 
-bool writeSvg(const ChartView &chart, const QString &path, const QString &json, QString *error)
+bool writeSvg(const ExportSource &chart, const QString &path, const QString &json, QString *error)
 {
-    const QSize size = chart.exportSize();
+    const QSize size = chart.size;
     QSvgGenerator generator;
     generator.setFileName(path);
     generator.setSize(size);
     generator.setViewBox(QRect(QPoint(0, 0), size));
     generator.setResolution(96);
     // Qt 6.4's QSvgGenerator writes title and description verbatim, unescaped.
-    generator.setTitle(chart.headline().toHtmlEscaped());
+    generator.setTitle(chart.headline.toHtmlEscaped());
     generator.setDescription(json.toHtmlEscaped());
     QCPPainter painter;
     if (!painter.begin(&generator))
         return fail(error, QObject::tr("Cannot write %1").arg(path));
     painter.setMode(QCPPainter::pmVectorized);
     painter.setMode(QCPPainter::pmNoCaching);
-    chart.plot()->toPainter(&painter, size.width(), size.height());
+    chart.plot->toPainter(&painter, size.width(), size.height());
     painter.end();
     return true;
 }
 
-bool writeCsv(const ChartView &chart, const QString &path, const QString &json, QString *error)
+bool writeCsv(const ExportSource &chart, const QString &path, const QString &json, QString *error)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return fail(error, file.errorString());
     file.write(kCsvPrefix + gapstudioVersion().toUtf8() + " scenario: " + oneLine(json).toUtf8() + '\n');
-    for (const QStringList &row : chart.csvRows()) {
+    for (const QStringList &row : chart.rows) {
         QByteArrayList fields;
         for (const QString &field : row)
             fields << csvField(field);
@@ -172,6 +172,13 @@ QString gapstudioVersion()
 
 bool exportChart(const ChartView &chart, const QString &path, const QString &provenanceJson, double scale,
                  QString *error)
+{
+    return exportPlot({chart.plot(), chart.exportSize(), chart.headline(), chart.csvRows()}, path, provenanceJson,
+                      scale, error);
+}
+
+bool exportPlot(const ExportSource &chart, const QString &path, const QString &provenanceJson, double scale,
+                QString *error)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("png"))

@@ -10,11 +10,25 @@
  * - .csv: the chart's csvRows() after a first line "# gapstudio <version> scenario: <JSON>".
  */
 
+#include <QList>
+#include <QSize>
 #include <QString>
+#include <QStringList>
+
+class QCustomPlot;
 
 namespace gapstudio::views {
 
 class ChartView;
+
+/// What an export needs of any plot: the plot, its export size, a headline (document title) and
+/// its data as CSV rows, header first.
+struct ExportSource {
+    QCustomPlot *plot = nullptr;
+    QSize size;
+    QString headline;
+    QList<QStringList> rows;
+};
 
 /// The GapStudio version written into exports.
 [[nodiscard]] QString gapstudioVersion();
@@ -24,6 +38,10 @@ class ChartView;
 /// Returns false with a reason in `error` (if given) for an unknown suffix or a write error.
 bool exportChart(const ChartView &chart, const QString &path, const QString &provenanceJson,
                  double scale = 1.0, QString *error = nullptr);
+
+/// exportChart for any plot (e.g. the explore charts).
+bool exportPlot(const ExportSource &source, const QString &path, const QString &provenanceJson, double scale = 1.0,
+                QString *error = nullptr);
 
 /// The scenario JSON embedded by exportChart in a PNG, SVG, PDF or CSV file; empty if none.
 [[nodiscard]] QString readProvenance(const QString &path);
