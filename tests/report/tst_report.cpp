@@ -151,7 +151,7 @@ private slots:
         if (text.isNull())
             QSKIP("pdftotext (poppler-utils) is not installed");
         for (const QString &needle : {QStringLiteral("3 Comparison with the baseline"), QStringLiteral("Change %"),
-                                      QStringLiteral("gpt4-moe-4096-h100-hbd8.gapstudio.json"),
+                                      QStringLiteral("Baseline: GPT-4-class MoE on 4096 H100"),
                                       QStringLiteral("Time to train 2,000B tokens"), QStringLiteral("4 Design"),
                                       QStringLiteral("5 Charts")})
             QVERIFY2(text.contains(needle), qPrintable(QStringLiteral("missing \"%1\"").arg(needle)));
@@ -211,6 +211,17 @@ private slots:
             QCOMPARE(lines.size(), rows.size() + 1);
             QCOMPARE(lines[1], rows.first().join(QLatin1Char(',')));
         }
+    }
+
+    void exportChartsAgainstBaseline()
+    {
+        const QString dir = path(QStringLiteral("charts-baseline"));
+        QCOMPARE(headless({QStringLiteral("--baseline"), kBaselineScenario, QStringLiteral("--export-charts"), dir}),
+                 views::kHeadlessOk);
+        QCOMPARE(QDir(dir).entryList(QDir::Files).size(), 16);
+        // The provenance is the current design's, not the baseline's.
+        QCOMPARE(views::readProvenance(QDir(dir).filePath(QStringLiteral("memory.svg"))),
+                 views::scenarioProvenance(mDefault));
     }
 
     void scenarioRestoredFromExportedPngEqualsTheOriginal()

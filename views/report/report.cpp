@@ -83,7 +83,9 @@ void writeCharts(report::ReportPainter &out, int section, const ScenarioResults 
         out.chart(*chart, QObject::tr("Figure %1. %2%3. Data: %4.csv of gapstudio --export-charts DIR.")
                               .arg(figure++)
                               .arg(chart->title(), baseline ? QObject::tr(", current against baseline") : QString(),
-                                   chart->id()));
+                                   chart->id()),
+                  // a baseline doubles the legend entries: lay out wider (as the charts' own exports)
+                  baseline ? report::ReportPainter::kWideChartWidth_px : report::ReportPainter::kChartWidth_px);
     }
 }
 
@@ -129,11 +131,12 @@ bool writeReport(const ScenarioResults &current, const ScenarioResults *baseline
 
     if (baseline) {
         out.heading(QObject::tr("%1  Comparison with the baseline").arg(section++));
-        out.paragraph(QObject::tr("Baseline: %1%2. Change = current \u2212 baseline.")
-                          .arg(designName(baseline->scenario),
-                               options.baselineFile.isEmpty() ? QString()
-                                                              : QStringLiteral(" (%1)").arg(options.baselineFile)));
-        out.table(report::comparisonTable(*baseline, current, options.tokenBudget));
+        report::Table comparison = report::comparisonTable(*baseline, current, options.tokenBudget);
+        comparison.title = QObject::tr("Baseline: %1%2. Change = current \u2212 baseline.")
+                               .arg(designName(baseline->scenario),
+                                    options.baselineFile.isEmpty() ? QString()
+                                                                   : QStringLiteral(" (%1)").arg(options.baselineFile));
+        out.table(comparison);
     }
 
     out.heading(QObject::tr("%1  Design").arg(section++));

@@ -15,7 +15,7 @@ namespace gapstudio::views::report {
 namespace {
 
 constexpr double kCellPadding = 3;
-constexpr double kKeepTogether = 260; // points: tables up to this height are not split
+constexpr double kKeepTogether = 380; // points: tables up to this height are not split
 const QColor kRule(0xc8, 0xcc, 0xd2);
 const QColor kHeaderFill(0xe4, 0xe7, 0xeb);
 const QColor kShade(0xf4, 0xf5, 0xf7);
@@ -208,7 +208,8 @@ double ReportPainter::drawRow(const QStringList &cells, const Table &table, bool
 void ReportPainter::table(const Table &table)
 {
     const QFontMetricsF metrics(mBold, mPainter.device());
-    const double titleHeight = table.title.isEmpty() ? 0 : metrics.height() + 4;
+    const QFont titleFont = font(mBody.family(), 9, true);
+    const double titleHeight = table.title.isEmpty() ? 0 : textHeight(table.title, titleFont, contentWidth()) + 4;
     // A short table starts on the next page rather than leave rows behind; a longer one keeps
     // its title, header and first rows together.
     double total = titleHeight + (table.headers.isEmpty() ? 0 : rowHeight(table.headers, table, true));
@@ -217,9 +218,10 @@ void ReportPainter::table(const Table &table)
     place(total <= kKeepTogether ? total : titleHeight + 3 * (metrics.height() + 2 * kCellPadding));
     if (!table.title.isEmpty()) {
         mPainter.setPen(Qt::black);
-        mPainter.setFont(font(mBody.family(), 9, true));
-        mPainter.drawText(QRectF(kMargin, mY, contentWidth(), titleHeight), Qt::AlignLeft | Qt::AlignTop,
-                          metrics.elidedText(table.title, Qt::ElideRight, contentWidth()));
+        mPainter.setFont(titleFont);
+        mPainter.drawText(QRectF(kMargin, mY, contentWidth(), titleHeight),
+                          int(Qt::AlignLeft | Qt::AlignTop) | wrapFlags(table.title, titleFont, contentWidth()),
+                          table.title);
         mY += titleHeight;
     }
     if (!table.headers.isEmpty())
@@ -232,16 +234,17 @@ void ReportPainter::table(const Table &table)
     mY += 10;
 }
 
-void ReportPainter::chart(const ChartView &chart, const QString &caption)
+void ReportPainter::chart(const ChartView &chart, const QString &caption, int width_px)
 {
-    const double scale = contentWidth() / kChartWidth_px;
-    const double height = kChartHeight_px * scale;
+    const int height_px = qRound(width_px * kChartAspect);
+    const double scale = contentWidth() / width_px;
+    const double height = height_px * scale;
     const double captionHeight = textHeight(caption, mSmall, contentWidth());
     place(captionHeight + 4 + height);
     mPainter.save();
     mPainter.translate(kMargin, mY);
     mPainter.scale(scale, scale);
-    chart.plot()->toPainter(&mPainter, kChartWidth_px, kChartHeight_px);
+    chart.plot()->toPainter(&mPainter, width_px, height_px);
     mPainter.restore();
     mY += height + 2;
     mPainter.setPen(kFooterText);

@@ -28,8 +28,9 @@ public:
     /// Page margins (points) and the chart's drawing size (chart pixels, scaled to the width).
     static constexpr double kMargin = 42;         // about 15 mm
     static constexpr double kFooterHeight = 20;
-    static constexpr int kChartWidth_px = 820;
-    static constexpr int kChartHeight_px = 480;
+    static constexpr int kChartWidth_px = 820;      // chart text prints at about 7.5 pt
+    static constexpr int kWideChartWidth_px = 1000; // for the longer legends of a baseline (about 6 pt)
+    static constexpr double kChartAspect = 0.58;    // height / width
 
     /// `painter` is active on `writer` (resolution 96 dpi, painter scaled by 96/72); `footer` is
     /// printed on every page with the page number.
@@ -40,8 +41,9 @@ public:
     void heading(const QString &text);
     void paragraph(const QString &text, bool monospace = false, bool small = false);
     void table(const Table &table);
-    /// The chart at full content width (about half a page high) under `caption`.
-    void chart(const ChartView &chart, const QString &caption);
+    /// The chart laid out `width_px` chart pixels wide, scaled to the content width (about half a
+    /// page high), with `caption` below it.
+    void chart(const ChartView &chart, const QString &caption, int width_px = kChartWidth_px);
     void space(double points) { mY += points; }
     void newPage();
     /// Starts a page unless `points` of height fit below the cursor.
