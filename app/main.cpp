@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "report/headless.h"
 #include "studio/latencybench.h"
 
 #include <QApplication>
@@ -10,6 +11,8 @@
 
 int main(int argc, char *argv[])
 {
+    // --export-report / --export-charts run without a window (and without a display).
+    gapstudio::views::preferOffscreenForHeadless(argc, argv);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("GapStudio"));
     QApplication::setApplicationVersion(QStringLiteral(GAPSTUDIO_VERSION));
@@ -27,7 +30,10 @@ int main(int argc, char *argv[])
                                    QStringLiteral("Print the change-to-results latency over N slider steps and exit."),
                                    QStringLiteral("N"), QStringLiteral("200"));
     parser.addOptions({scenario, screenshot, bench});
+    parser.addOptions(gapstudio::views::headlessOptions());
     parser.process(app);
+    if (gapstudio::views::isHeadlessRequest(app.arguments()))
+        return gapstudio::views::runHeadless(app.arguments());
 
     gapstudio::MainWindow window(parser.value(scenario));
     window.show();
