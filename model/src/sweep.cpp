@@ -185,6 +185,18 @@ std::vector<SweepPoint> sweepVariants(const Design &design, const EvaluateOption
     }
     add("hardware collectives", hw);
     add("software collectives", sw);
+    // Two-tier against FullFlat (Tithi et al.): the same GPUs and layout with the scale-out tier at
+    // the scale-up tier's bandwidth and efficiency (the paper's TwoTiered_HBD64 and Fullflat
+    // systems differ only in that).
+    if (design.system.networks.size() > 1) {
+        Design flat = design;
+        const NetworkTier &up = flat.system.networks.front();
+        for (std::size_t i = 1; i < flat.system.networks.size(); ++i) {
+            flat.system.networks[i].bandwidth_Bps = std::max(flat.system.networks[i].bandwidth_Bps, up.bandwidth_Bps);
+            flat.system.networks[i].efficiency = std::max(flat.system.networks[i].efficiency, up.efficiency);
+        }
+        add("full-flat fabric", flat);
+    }
     // Compute/communication overlap on and off.
     Design on = design;
     Design off = design;

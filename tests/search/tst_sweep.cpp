@@ -42,6 +42,7 @@ private slots:
     void computeBoundPutsFlopsFirst();
     void moreBandwidthNeverHurts();
     void variants();
+    void fullFlatVariantIsThePapersFullflat();
     void gpuCountSweepUsesTheBestLayout();
 };
 
@@ -111,11 +112,33 @@ void tst_Sweep::variants()
     };
     QVERIFY(find("hardware collectives").evaluation.stats.total_time < find("software collectives").evaluation.stats.total_time);
     QVERIFY(find("overlap on").evaluation.stats.total_time < find("overlap off").evaluation.stats.total_time);
+    // The scale-out tier at NVLink bandwidth: a faster step (PP and DP traffic are on tier 1).
+    QVERIFY(find("full-flat fabric").evaluation.stats.total_time < find("as designed").evaluation.stats.total_time);
     // h100_80g_nvl8 has float16 and float8, no float4.
     QVERIFY(find("float8").evaluation.stats.total_time < find("float16").evaluation.stats.total_time);
     for (const model::SweepPoint &p : v)
         QVERIFY(p.label != "float4");
     QVERIFY(sameStats(find("as designed").evaluation.stats, model::evaluate(d.application, d.execution, d.system).stats));
+}
+
+void tst_Sweep::fullFlatVariantIsThePapersFullflat()
+{
+    // The paper's TwoTiered_HBD64 and Fullflat systems differ only in the scale-out bandwidth:
+    // the full-flat variant of the HBD64 design is the Fullflat design.
+    const auto moe = [](const char *name) {
+        const std::string dir = TEST_DATA_DIR "/calculon-moe/cases/" + std::string(name) + "/";
+        const io::CalculonInputs in = io::loadCalculonInputs(dir + "model.json", dir + "execution.json", dir + "system.json");
+        return std::pair{model::Design{in.application, in.execution, in.system}, in.referenceQuirks()};
+    };
+    const auto [hbd64, quirks] = moe("moe18_4096_hbd64_base");
+    const auto [fullflat, unused] = moe("moe18_4096_fullflat_base");
+    model::EvaluateOptions options;
+    options.quirks = quirks;
+    const std::vector<model::SweepPoint> v = model::sweepVariants(hbd64, options);
+    const auto flat = std::find_if(v.begin(), v.end(), [](const model::SweepPoint &p) { return p.label == "full-flat fabric"; });
+    QVERIFY(flat != v.end());
+    const model::Evaluation direct = model::evaluate(fullflat.application, fullflat.execution, fullflat.system, options);
+    QVERIFY(test::withinTolerance(flat->evaluation.stats.total_time, direct.stats.total_time, 1e-12));
 }
 
 void tst_Sweep::gpuCountSweepUsesTheBestLayout()

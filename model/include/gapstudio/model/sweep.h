@@ -67,8 +67,9 @@ struct SweepPoint {
                                                     const SearchOptions &options);
 
 /// Categorical variants of one design: hardware versus software collectives (in-network
-/// [1,0]/[1,1] against ring [1.5,-1]/[2,-1] scalars on every tier), compute/communication overlap
-/// on and off, and each datatype the system has.
+/// [1,0]/[1,1] against ring [1.5,-1]/[2,-1] scalars on every tier), a full-flat fabric (every
+/// tier at the scale-up bandwidth, next to the two-tier "as designed"), compute/communication
+/// overlap on and off, and each datatype the system has.
 [[nodiscard]] std::vector<SweepPoint> sweepVariants(const Design &design, const EvaluateOptions &options = {});
 
 /// d ln(output) / d ln(parameter) for step time and MFU.
