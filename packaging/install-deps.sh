@@ -16,6 +16,8 @@ packages=(
     xvfb xauth
     # packaging: CPack's DEB generator with SHLIBDEPS uses dpkg-shlibdeps and file
     dpkg-dev file
+    # report tests read the PDF's text (pdftotext); pdftoppm turns pages into images to look at
+    poppler-utils
 )
 
 missing=()

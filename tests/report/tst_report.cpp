@@ -19,6 +19,9 @@
 #include <QProcess>
 #include <QStandardPaths>
 #include <QStringList>
+#include <QSvgRenderer>
+#include <QImage>
+#include <QPainter>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -242,6 +245,19 @@ private slots:
             QCOMPARE(scenarioText(*restored), scenarioText(tweaked));
             QVERIFY(*restored == tweaked);
         }
+    }
+
+    void applicationIconRenders()
+    {
+        QSvgRenderer icon(QStringLiteral(ICON_FILE));
+        QVERIFY(icon.isValid());
+        QImage image(128, 128, QImage::Format_ARGB32);
+        image.fill(Qt::transparent);
+        QPainter painter(&image);
+        icon.render(&painter);
+        painter.end();
+        QVERIFY(image.pixelColor(64, 10).alpha() > 0); // the rounded square is drawn
+        image.save(path(QStringLiteral("icon.png")));
     }
 
     void badInputExitsTwo_data()
