@@ -116,7 +116,13 @@ void preferOffscreenForHeadless(int argc, char **argv)
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments << QString::fromLocal8Bit(argv[i]);
-    if (isHeadlessRequest(arguments) && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
+    // --help and --version show no window either, and must work without a display.
+    static const QStringList textOnly{QStringLiteral("-h"), QStringLiteral("--help"), QStringLiteral("--help-all"),
+                                      QStringLiteral("-v"), QStringLiteral("--version")};
+    const bool noWindow = isHeadlessRequest(arguments) ||
+                          std::any_of(arguments.begin(), arguments.end(),
+                                      [](const QString &a) { return textOnly.contains(a); });
+    if (noWindow && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 }
 

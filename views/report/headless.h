@@ -36,8 +36,8 @@ inline constexpr int kHeadlessWriteFailed = 3;
 /// Whether `arguments` ask for a headless export (--export-report or --export-charts).
 [[nodiscard]] bool isHeadlessRequest(const QStringList &arguments);
 
-/// Call before constructing the QApplication: for a headless export without QT_QPA_PLATFORM
-/// set, selects the offscreen platform, so that no display is needed.
+/// Call before constructing the QApplication: for a headless export (or --help / --version)
+/// without QT_QPA_PLATFORM set, selects the offscreen platform, so that no display is needed.
 void preferOffscreenForHeadless(int argc, char **argv);
 
 /// The headless options other than --scenario (which the GUI shares), for the GUI's --help.
