@@ -6,7 +6,8 @@
 # `gapstudio-cli --version`, and `gapstudio-cli eval` of the default scenario and of a scenario
 # whose GPU exists only in the extracted presets (so the CLI provably reads
 # <root>/usr/share/gapstudio/presets, not the source tree). When the installed app takes
-# --export-report, it also writes the default report headless. Exit 77 (skip) without dpkg-deb.
+# --export-report, it also writes the default report and, from the extracted-only GPU, the charts
+# headless. Exit 77 (skip) without dpkg-deb.
 set -euo pipefail
 
 build=$(cd "${1:?usage: test-deb.sh BUILD_DIR [CPACK]}" && pwd)
@@ -72,10 +73,11 @@ fi
 # 4. The app, headless, when its main() offers the exports (views/report/headless.h).
 app="$root/usr/bin/gapstudio"
 if [[ -x "$app" ]] && QT_QPA_PLATFORM=offscreen "$app" --help 2>/dev/null | grep -q -- --export-report; then
-    rm -f "$presets/gpus/test-deb-only-gpu.json"
     QT_QPA_PLATFORM=offscreen "$app" --export-report "$tmp/report.pdf" >/dev/null || fail "gapstudio --export-report"
     head -c 5 "$tmp/report.pdf" | grep -q '%PDF-' || fail "the report is not a PDF"
-    echo "test-deb: the extracted gapstudio wrote the default report headless"
+    QT_QPA_PLATFORM=offscreen "$app" --scenario "$tmp/installed-only.gapstudio.json" --export-charts "$tmp/charts" \
+        >/dev/null || fail "the installed gapstudio did not find its presets at ../share/gapstudio/presets"
+    echo "test-deb: the extracted gapstudio wrote the default report and charts headless, from its own presets"
 else
     echo "test-deb: note: the installed gapstudio has no --export-report yet; app not run"
 fi
