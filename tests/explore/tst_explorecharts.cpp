@@ -1,7 +1,8 @@
 // The explore charts draw what the model's sweeps, sensitivity and search return: the tornado's
 // first bar is the largest elasticity, the heatmap's best cell is the search's best TP/PP, the
 // scaling curve's points are the best layouts per GPU count, infeasible domain sizes are gaps with
-// a reason; the panel computes all of them on a worker thread.
+// a reason; the variants chart plots model::sweepVariants; the panel computes all of them on a
+// worker thread.
 // With GAPSTUDIO_RENDER_DIR set, the charts and the panel are also written there as PNGs.
 #include "exploredesigns.h"
 
@@ -12,6 +13,7 @@
 #include "explore/scalingchart.h"
 #include "explore/searchdialog.h"
 #include "explore/tornadochart.h"
+#include "explore/variantschart.h"
 
 #include <qcustomplot.h>
 
@@ -21,6 +23,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <optional>
 
 using namespace gapstudio;
 namespace explore = views::explore;
@@ -64,6 +67,7 @@ private slots:
     void heatmapBestCellIsSearchBest();
     void domainSweepGapsCarryDiagnostics();
     void scalingPointsAreBestLayouts();
+    void variantsAreSweepVariants();
     void panelRunsSweepsOnWorkerThread();
     void panelOpensSearchDialogAndForwardsApply();
     void renderGpt3Panel();
@@ -204,6 +208,63 @@ void tst_ExploreCharts::scalingPointsAreBestLayouts()
     render(&chart, QStringLiteral("scaling"));
 }
 
+/// Case 18 (gpt3-175B on 4096 H100s, float8): the chart's rows are model::sweepVariants' results,
+/// and the full-flat fabric is faster than the two-tier system as designed.
+void tst_ExploreCharts::variantsAreSweepVariants()
+{
+    const model::Design design = test::largeSearchDesign();
+    const model::EvaluateOptions options = explore::defaultEvaluateOptions(design);
+    const std::vector<model::SweepPoint> points = model::sweepVariants(design, options);
+    QVERIFY(points.size() >= 6);
+    views::VariantsChart chart;
+    chart.setData(points);
+    QVERIFY(chart.message().isEmpty());
+    QCOMPARE(chart.title(), QStringLiteral("Design variants (same GPUs, LLM and layout)"));
+    const QList<QStringList> rows = chart.csvRows();
+    QCOMPARE(rows.size(), static_cast<int>(points.size()) + 1);
+    QCOMPARE(rows.front(), (QStringList { QStringLiteral("label"), QStringLiteral("samples_per_s"),
+                                          QStringLiteral("step_time_s"), QStringLiteral("mfu"),
+                                          QStringLiteral("ok") }));
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const QStringList &row = rows.at(static_cast<int>(i) + 1);
+        const model::Evaluation &e = points[i].evaluation;
+        QCOMPARE(row.at(0), QString::fromStdString(points[i].label));
+        QCOMPARE(row.at(4), e.ok ? QStringLiteral("1") : QStringLiteral("0"));
+        if (e.ok) {
+            QCOMPARE(row.at(1).toDouble(), e.stats.sample_rate);
+            QCOMPARE(row.at(2).toDouble(), e.stats.total_time);
+            QCOMPARE(row.at(3).toDouble(), e.stats.total_efficiency);
+        }
+    }
+    // The plotted bar of each feasible variant is its sample rate; full-flat beats as designed.
+    const auto barValue = [&](const QString &label) -> std::optional<double> {
+        const std::optional<double> key = chart.keyOf(label);
+        if (!key)
+            return std::nullopt;
+        for (int i = 0; i < chart.plot()->plottableCount(); ++i)
+            if (auto *bars = qobject_cast<QCPBars *>(chart.plot()->plottable(i)))
+                for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+                    if (it->key == *key)
+                        return it->value;
+        return std::nullopt;
+    };
+    for (const model::SweepPoint &point : points) {
+        const std::optional<double> value = barValue(QString::fromStdString(point.label));
+        QCOMPARE(value.has_value(), point.evaluation.ok);
+        if (value)
+            QCOMPARE(*value, point.evaluation.stats.sample_rate);
+    }
+    const std::optional<double> designed = barValue(QStringLiteral("as designed"));
+    const std::optional<double> flat = barValue(QStringLiteral("full-flat fabric"));
+    QVERIFY(designed && flat);
+    QVERIFY2(*flat > *designed, qPrintable(QStringLiteral("%1 <= %2").arg(*flat).arg(*designed)));
+    render(&chart, QStringLiteral("variants"));
+    chart.setMetric(views::VariantsChart::Metric::StepTime);
+    QVERIFY(chart.message().isEmpty());
+    QCOMPARE(chart.csvRows(), rows);
+    render(&chart, QStringLiteral("variants_step_time"));
+}
+
 void tst_ExploreCharts::panelRunsSweepsOnWorkerThread()
 {
     views::ExplorePanel panel;
@@ -222,7 +283,9 @@ void tst_ExploreCharts::panelRunsSweepsOnWorkerThread()
     QVERIFY2(panel.heatmapChart()->message().isEmpty(), qPrintable(panel.heatmapChart()->message()));
     QCOMPARE(panel.scalingChart()->points().size(),
              explore::scalingGpuCounts(mDesign.execution.numProcs).size());
-    QCOMPARE(panel.charts().size(), 4);
+    QVERIFY(panel.variantsChart()->message().isEmpty());
+    QCOMPARE(panel.charts().size(), 5);
+    QCOMPARE(panel.charts().at(3), panel.variantsChart());
     auto *tabs = panel.findChild<QTabWidget *>(QStringLiteral("exploreTabs"));
     QVERIFY(tabs);
     for (int i = 0; i < tabs->count(); ++i) {

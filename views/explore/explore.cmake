@@ -10,6 +10,7 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/explore/scalingchart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/explore/scalingchart.h
     ${CMAKE_CURRENT_SOURCE_DIR}/explore/domainsweepchart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/explore/domainsweepchart.h
     ${CMAKE_CURRENT_SOURCE_DIR}/explore/tornadochart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/explore/tornadochart.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/explore/variantschart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/explore/variantschart.h
     ${CMAKE_CURRENT_SOURCE_DIR}/explore/heatmapchart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/explore/heatmapchart.h
     ${CMAKE_CURRENT_SOURCE_DIR}/explore/explorepanel.cpp ${CMAKE_CURRENT_SOURCE_DIR}/explore/explorepanel.h
 )

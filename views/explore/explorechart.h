@@ -28,7 +28,8 @@ public:
     ~ExploreChart() override;
 
     [[nodiscard]] QCustomPlot *plot() const { return mPlot; }
-    /// Stable id ("scaling", "domain_sweep", "tornado", "heatmap"), used in object and file names.
+    /// Stable id ("scaling", "domain_sweep", "tornado", "variants",
+    /// "heatmap"), used in object and file names.
     [[nodiscard]] QString id() const { return mId; }
     [[nodiscard]] QString title() const { return mTitle; }
     [[nodiscard]] QString subtitle() const;

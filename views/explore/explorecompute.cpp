@@ -171,7 +171,8 @@ ExploreResults computeExplore(const model::Design &design, const model::Evaluate
     };
     const auto cancelled = [&] { return cancel && cancel->load(); };
 
-    // 1. The design itself, its sensitivity and its domain-size sweep: a few dozen evaluations.
+    // 1. The design itself, its sensitivity, its variants and its domain-size sweep: a few dozen
+    // evaluations.
     const model::Evaluation base
         = model::evaluate(design.application, design.execution, design.system, options);
     out.designValid = base.ok;
@@ -179,6 +180,7 @@ ExploreResults computeExplore(const model::Design &design, const model::Evaluate
         out.designDiagnostic = base.diagnostics.front().message;
     if (base.ok)
         out.sensitivity = model::sensitivity(design, options);
+    out.variants = model::sweepVariants(design, options);
     out.domain = sweepDomainSize(design, options);
     report(0.05);
 

@@ -95,13 +95,14 @@ struct ExploreResults {
     std::vector<model::SweepPoint> scaling;     ///< sweepGpuCount: best layout per GPU count
     std::vector<model::SweepPoint> domain;      ///< sweepDomainSize
     std::vector<model::Elasticity> sensitivity; ///< model::sensitivity (tornado order)
+    std::vector<model::SweepPoint> variants;    ///< model::sweepVariants (a handful of evaluations)
     bool designValid = false;                   ///< the design itself evaluates
     std::string designDiagnostic;               ///< why not
     HeatmapData heatmap;
     bool cancelled = false;
 };
 
-/// Computes all four (the slow parts are the GPU-count sweep and the heatmap's search, both over
+/// Computes all five (the slow parts are the GPU-count sweep and the heatmap's search, both over
 /// sweepSearchSpace).
 /// `progress(fraction)` is called from worker threads with 0..1.
 [[nodiscard]] ExploreResults computeExplore(const model::Design &design,

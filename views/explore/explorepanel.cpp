@@ -7,6 +7,7 @@
 #include "explore/scalingchart.h"
 #include "explore/searchdialog.h"
 #include "explore/tornadochart.h"
+#include "explore/variantschart.h"
 
 #include <QElapsedTimer>
 #include <QHBoxLayout>
@@ -28,6 +29,7 @@ ExplorePanel::ExplorePanel(QWidget *parent)
     , mScaling(new ScalingChart)
     , mDomain(new DomainSweepChart)
     , mTornado(new TornadoChart)
+    , mVariants(new VariantsChart)
     , mHeatmap(new HeatmapChart)
 {
     setObjectName(QStringLiteral("explorePanel"));
@@ -36,6 +38,7 @@ ExplorePanel::ExplorePanel(QWidget *parent)
     mTabs->addTab(mScaling, tr("Scaling"));
     mTabs->addTab(mDomain, tr("Domain size"));
     mTabs->addTab(mTornado, tr("Sensitivity"));
+    mTabs->addTab(mVariants, tr("Variants"));
     mTabs->addTab(mHeatmap, tr("TP x PP"));
 
     mSearchButton = new QPushButton(tr("Search layouts…"));
@@ -74,7 +77,7 @@ ExplorePanel::~ExplorePanel() = default; // mJob (a child) cancels and joins a r
 
 QList<ExploreChart *> ExplorePanel::charts() const
 {
-    return { mScaling, mDomain, mTornado, mHeatmap };
+    return { mScaling, mDomain, mTornado, mVariants, mHeatmap };
 }
 
 ExploreChart *ExplorePanel::currentChart() const
@@ -121,6 +124,7 @@ void ExplorePanel::updateFastCharts()
                                            ? QString()
                                            : QString::fromStdString(base.diagnostics.front().message)));
     }
+    mVariants->setData(model::sweepVariants(d, mOptions));
     mDomain->setData(
         explore::sweepDomainSize(d, mOptions),
         static_cast<std::int64_t>(model::parameterValue(d, model::HardwareParameter::ScaleUpDomainSize)));

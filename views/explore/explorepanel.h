@@ -1,10 +1,10 @@
 #pragma once
 /**
  * @file explorepanel.h
- * Design-space exploration for the current design: four charts in tabs (scaling with GPU count,
- * scale-up domain size, sensitivity tornado, TP x PP heatmap), "Search layouts…" (SearchDialog)
- * and "Run sweeps". The tornado and the domain sweep are a few dozen evaluations and follow every
- * setDesign(); the scaling curve and the heatmap need a layout search per point and run on a
+ * Design-space exploration for the current design: five charts in tabs (scaling with GPU count,
+ * scale-up domain size, sensitivity tornado, design variants, TP x PP heatmap), "Search layouts…"
+ * (SearchDialog) and "Run sweeps". The tornado, the variants and the domain sweep are a few dozen
+ * evaluations and follow every setDesign(); the scaling curve and the heatmap need a layout search per point and run on a
  * worker thread when asked (progress and Cancel below the buttons).
  */
 
@@ -29,6 +29,7 @@ class HeatmapChart;
 class ScalingChart;
 class SearchDialog;
 class TornadoChart;
+class VariantsChart;
 
 namespace explore {
 struct ExploreResults;
@@ -42,7 +43,8 @@ public:
     ~ExplorePanel() override;
 
     /// The design to explore, evaluated with its reference semantics
-    /// (explore::defaultEvaluateOptions). Updates the tornado and the domain sweep at once; the
+    /// (explore::defaultEvaluateOptions). Updates the tornado, the variants and the domain sweep
+    /// at once; the
     /// scaling curve and the heatmap are marked out of date until the next runSweeps().
     void setDesign(const model::Design &design);
     /// The same with explicit evaluation options (e.g. the studio's quirks).
@@ -52,8 +54,9 @@ public:
     [[nodiscard]] ScalingChart *scalingChart() const { return mScaling; }
     [[nodiscard]] DomainSweepChart *domainSweepChart() const { return mDomain; }
     [[nodiscard]] TornadoChart *tornadoChart() const { return mTornado; }
+    [[nodiscard]] VariantsChart *variantsChart() const { return mVariants; }
     [[nodiscard]] HeatmapChart *heatmapChart() const { return mHeatmap; }
-    /// The four charts in tab order (each exports through plot()).
+    /// The five charts in tab order (each exports through plot()).
     [[nodiscard]] QList<ExploreChart *> charts() const;
     /// The chart of the current tab.
     [[nodiscard]] ExploreChart *currentChart() const;
@@ -64,7 +67,7 @@ public:
 public slots:
     /// Opens (or raises) the layout search for the current design.
     void openSearchDialog();
-    /// Computes all four charts on a worker thread.
+    /// Computes the scaling curve and the heatmap on a worker thread.
     void runSweeps();
     void cancelSweeps();
 
@@ -87,6 +90,7 @@ private:
     ScalingChart *mScaling = nullptr;
     DomainSweepChart *mDomain = nullptr;
     TornadoChart *mTornado = nullptr;
+    VariantsChart *mVariants = nullptr;
     HeatmapChart *mHeatmap = nullptr;
     QPushButton *mSearchButton = nullptr;
     QPushButton *mSweepsButton = nullptr;

@@ -1,0 +1,53 @@
+#pragma once
+/**
+ * @file variantschart.h
+ * "What if it were built differently": the design's categorical variants side by side
+ * (model::sweepVariants: the same GPUs, LLM and layout with one thing changed), one horizontal
+ * bar per variant in groups (fabric, collectives, overlap, datatype), a reference line at the
+ * design as it is, value labels on the bars, infeasible variants as an empty row with the model's
+ * diagnostic.
+ */
+
+#include "explore/explorechart.h"
+
+#include "gapstudio/model/sweep.h"
+
+#include <optional>
+#include <vector>
+
+namespace gapstudio::views {
+
+class VariantsChart final : public ExploreChart {
+    Q_OBJECT
+
+public:
+    /// What the bars measure.
+    enum class Metric {
+        SampleRate, ///< samples/s (longer is better)
+        StepTime,   ///< seconds per step (shorter is better)
+    };
+
+    explicit VariantsChart(QWidget *parent = nullptr);
+
+    /// Shows `points` as model::sweepVariants returns them (its labels select the groups;
+    /// unknown labels go to "Other").
+    void setData(std::vector<model::SweepPoint> points);
+    void setMetric(Metric metric);
+    [[nodiscard]] Metric metric() const { return mMetric; }
+    /// The variants in the model's order (the order of csvRows()).
+    [[nodiscard]] const std::vector<model::SweepPoint> &points() const { return mPoints; }
+    /// The bar key (left-axis coordinate) of the variant labelled `label`, if shown.
+    [[nodiscard]] std::optional<double> keyOf(const QString &label) const;
+
+    /// label, samples_per_s, step_time_s, mfu, ok (values empty when not ok), in the model's order.
+    [[nodiscard]] QList<QStringList> csvRows() const override;
+
+private:
+    void rebuild();
+
+    std::vector<model::SweepPoint> mPoints;
+    QMap<QString, double> mKeys;
+    Metric mMetric = Metric::SampleRate;
+};
+
+} // namespace gapstudio::views
