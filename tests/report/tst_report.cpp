@@ -16,12 +16,12 @@
 
 #include <QDir>
 #include <QFile>
+#include <QImage>
+#include <QPainter>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QStringList>
 #include <QSvgRenderer>
-#include <QImage>
-#include <QPainter>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -32,11 +32,12 @@ using namespace gapstudio;
 namespace {
 
 const QString kDefaultScenario = QStringLiteral(PRESETS_DIR "/scenarios/default.gapstudio.json");
-const QString kBaselineScenario = QStringLiteral(PRESETS_DIR "/scenarios/gpt4-moe-4096-h100-hbd8.gapstudio.json");
+const QString kBaselineScenario
+    = QStringLiteral(PRESETS_DIR "/scenarios/gpt4-moe-4096-h100-hbd8.gapstudio.json");
 
 int headless(const QStringList &arguments)
 {
-    return views::runHeadless(QStringList{QStringLiteral("gapstudio")} + arguments);
+    return views::runHeadless(QStringList { QStringLiteral("gapstudio") } + arguments);
 }
 
 QByteArray fileStart(const QString &path, qint64 size = 16)
@@ -52,7 +53,7 @@ QString pdfText(const QString &path)
     if (tool.isEmpty())
         return {};
     QProcess process;
-    process.start(tool, {path, QStringLiteral("-")});
+    process.start(tool, { path, QStringLiteral("-") });
     if (!process.waitForFinished(30000) || process.exitCode() != 0)
         return QStringLiteral("pdftotext failed");
     return QString::fromUtf8(process.readAllStandardOutput()).simplified();
@@ -104,17 +105,18 @@ private slots:
 
     void headlessRequestIsRecognised()
     {
-        QVERIFY(views::isHeadlessRequest({QStringLiteral("gapstudio"), QStringLiteral("--export-report"),
-                                          QStringLiteral("a.pdf")}));
-        QVERIFY(views::isHeadlessRequest({QStringLiteral("gapstudio"), QStringLiteral("--export-charts=out")}));
-        QVERIFY(!views::isHeadlessRequest({QStringLiteral("gapstudio"), QStringLiteral("--scenario"),
-                                           QStringLiteral("x.json")}));
+        QVERIFY(views::isHeadlessRequest(
+            { QStringLiteral("gapstudio"), QStringLiteral("--export-report"), QStringLiteral("a.pdf") }));
+        QVERIFY(
+            views::isHeadlessRequest({ QStringLiteral("gapstudio"), QStringLiteral("--export-charts=out") }));
+        QVERIFY(!views::isHeadlessRequest(
+            { QStringLiteral("gapstudio"), QStringLiteral("--scenario"), QStringLiteral("x.json") }));
     }
 
     void reportOfDefaultScenarioHasEverySection()
     {
         const QString pdf = path(QStringLiteral("default-report.pdf"));
-        QCOMPARE(headless({QStringLiteral("--export-report"), pdf}), views::kHeadlessOk);
+        QCOMPARE(headless({ QStringLiteral("--export-report"), pdf }), views::kHeadlessOk);
         QVERIFY(fileStart(pdf).startsWith("%PDF-"));
         QCOMPARE(views::readProvenance(pdf), views::scenarioProvenance(mDefault));
         const auto restored = views::restoreScenario(pdf);
@@ -124,19 +126,38 @@ private slots:
         const QString text = pdfText(pdf);
         if (text.isNull())
             QSKIP("pdftotext (poppler-utils) is not installed: the report's text is not checked");
-        const QStringList expected{
-            QStringLiteral("GapStudio design report"), QString::fromStdString(mDefault.info.name),
+        const QStringList expected {
+            QStringLiteral("GapStudio design report"),
+            QString::fromStdString(mDefault.info.name),
             QStringLiteral("Reproduce: gapstudio --scenario default.gapstudio.json"),
-            QStringLiteral("1 Key results"), QStringLiteral("Step time"), QStringLiteral("Token throughput"),
-            QStringLiteral("Sample throughput"), QStringLiteral("MFU"), QStringLiteral("HBM per GPU (needed)"),
-            QStringLiteral("HBM per GPU (capacity)"), QStringLiteral("Time to train 1,000B tokens"),
-            QStringLiteral("GPU-hours to train"), QStringLiteral("2 Diagnostics"), QStringLiteral("None: the model"),
-            QStringLiteral("3 Design"), QStringLiteral("Blocks"), QStringLiteral("GPU: "),
-            QStringLiteral("Scale-up interconnect"), QStringLiteral("Scale-out interconnect"),
-            QStringLiteral("Topology: "), QStringLiteral("LLM: "), QStringLiteral("Layout: "),
-            QStringLiteral("tensor_par"), QStringLiteral("pipeline_par"), QStringLiteral("data_par"),
-            QStringLiteral("expert_par"), QStringLiteral("gpu_count"), QStringLiteral("hbm.capacity_GiB"),
-            QStringLiteral("4 Charts"), QStringLiteral("Figure 1. Step time"), QStringLiteral("Figure 4."),
+            QStringLiteral("1 Key results"),
+            QStringLiteral("Step time"),
+            QStringLiteral("Token throughput"),
+            QStringLiteral("Sample throughput"),
+            QStringLiteral("MFU"),
+            QStringLiteral("HBM per GPU (needed)"),
+            QStringLiteral("HBM per GPU (capacity)"),
+            QStringLiteral("Time to train 1,000B tokens"),
+            QStringLiteral("GPU-hours to train"),
+            QStringLiteral("2 Diagnostics"),
+            QStringLiteral("None: the model"),
+            QStringLiteral("3 Design"),
+            QStringLiteral("Blocks"),
+            QStringLiteral("GPU: "),
+            QStringLiteral("Scale-up interconnect"),
+            QStringLiteral("Scale-out interconnect"),
+            QStringLiteral("Topology: "),
+            QStringLiteral("LLM: "),
+            QStringLiteral("Layout: "),
+            QStringLiteral("tensor_par"),
+            QStringLiteral("pipeline_par"),
+            QStringLiteral("data_par"),
+            QStringLiteral("expert_par"),
+            QStringLiteral("gpu_count"),
+            QStringLiteral("hbm.capacity_GiB"),
+            QStringLiteral("4 Charts"),
+            QStringLiteral("Figure 1. Step time"),
+            QStringLiteral("Figure 4."),
         };
         for (const QString &needle : expected)
             QVERIFY2(text.contains(needle), qPrintable(QStringLiteral("missing \"%1\"").arg(needle)));
@@ -147,16 +168,17 @@ private slots:
     void reportComparesWithBaseline()
     {
         const QString pdf = path(QStringLiteral("comparison-report.pdf"));
-        QCOMPARE(headless({QStringLiteral("--baseline"), kBaselineScenario, QStringLiteral("--token-budget"),
-                           QStringLiteral("2e12"), QStringLiteral("--export-report"), pdf}),
+        QCOMPARE(headless({ QStringLiteral("--baseline"), kBaselineScenario, QStringLiteral("--token-budget"),
+                            QStringLiteral("2e12"), QStringLiteral("--export-report"), pdf }),
                  views::kHeadlessOk);
         const QString text = pdfText(pdf);
         if (text.isNull())
             QSKIP("pdftotext (poppler-utils) is not installed");
-        for (const QString &needle : {QStringLiteral("3 Comparison with the baseline"), QStringLiteral("Change %"),
-                                      QStringLiteral("Baseline: GPT-4-class MoE on 4096 H100"),
-                                      QStringLiteral("Time to train 2,000B tokens"), QStringLiteral("4 Design"),
-                                      QStringLiteral("5 Charts")})
+        for (const QString &needle :
+             { QStringLiteral("3 Comparison with the baseline"), QStringLiteral("Change %"),
+               QStringLiteral("Baseline: GPT-4-class MoE on 4096 H100"),
+               QStringLiteral("Time to train 2,000B tokens"), QStringLiteral("4 Design"),
+               QStringLiteral("5 Charts") })
             QVERIFY2(text.contains(needle), qPrintable(QStringLiteral("missing \"%1\"").arg(needle)));
     }
 
@@ -167,7 +189,7 @@ private slots:
         const QString file = path(QStringLiteral("too-small.gapstudio.json"));
         io::saveScenario(tooSmall, file.toStdString());
         const QString pdf = path(QStringLiteral("infeasible-report.pdf"));
-        QCOMPARE(headless({QStringLiteral("--scenario"), file, QStringLiteral("--export-report"), pdf}),
+        QCOMPARE(headless({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"), pdf }),
                  views::kHeadlessInfeasible);
         QVERIFY(fileStart(pdf).startsWith("%PDF-"));
         const QString text = pdfText(pdf);
@@ -180,7 +202,8 @@ private slots:
     void exportChartsWritesEveryFormatWithProvenance()
     {
         const QString dir = path(QStringLiteral("charts"));
-        QCOMPARE(headless({QStringLiteral("--scenario"), kDefaultScenario, QStringLiteral("--export-charts"), dir}),
+        QCOMPARE(headless({ QStringLiteral("--scenario"), kDefaultScenario, QStringLiteral("--export-charts"),
+                            dir }),
                  views::kHeadlessOk);
         const QString provenance = views::scenarioProvenance(mDefault);
         const nlohmann::json expectedJson = nlohmann::json::parse(provenance.toStdString());
@@ -190,10 +213,11 @@ private slots:
         views::ChartsPanel panel;
         panel.setResults(views::headlessResults(mDefault, library));
         QCOMPARE(panel.charts().size(), 4);
-        const QMap<QString, QByteArray> signatures{{QStringLiteral("png"), QByteArray("\x89PNG\r\n\x1a\n")},
-                                                   {QStringLiteral("pdf"), QByteArray("%PDF-")},
-                                                   {QStringLiteral("svg"), QByteArray("<?xml")},
-                                                   {QStringLiteral("csv"), QByteArray("# gapstudio ")}};
+        const QMap<QString, QByteArray> signatures { { QStringLiteral("png"),
+                                                       QByteArray("\x89PNG\r\n\x1a\n") },
+                                                     { QStringLiteral("pdf"), QByteArray("%PDF-") },
+                                                     { QStringLiteral("svg"), QByteArray("<?xml") },
+                                                     { QStringLiteral("csv"), QByteArray("# gapstudio ") } };
         for (const views::ChartView *chart : panel.charts()) {
             for (auto it = signatures.begin(); it != signatures.end(); ++it) {
                 const QString file = QDir(dir).filePath(chart->id() + QLatin1Char('.') + it.key());
@@ -209,7 +233,8 @@ private slots:
             // CSV: the version line, then exactly the chart's rows.
             QFile csv(QDir(dir).filePath(chart->id() + QStringLiteral(".csv")));
             QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
-            const QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            const QStringList lines
+                = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
             const QList<QStringList> rows = chart->csvRows();
             QCOMPARE(lines.size(), rows.size() + 1);
             QCOMPARE(lines[1], rows.first().join(QLatin1Char(',')));
@@ -219,7 +244,8 @@ private slots:
     void exportChartsAgainstBaseline()
     {
         const QString dir = path(QStringLiteral("charts-baseline"));
-        QCOMPARE(headless({QStringLiteral("--baseline"), kBaselineScenario, QStringLiteral("--export-charts"), dir}),
+        QCOMPARE(headless({ QStringLiteral("--baseline"), kBaselineScenario,
+                            QStringLiteral("--export-charts"), dir }),
                  views::kHeadlessOk);
         QCOMPARE(QDir(dir).entryList(QDir::Files).size(), 16);
         // The provenance is the current design's, not the baseline's.
@@ -235,10 +261,11 @@ private slots:
         tweaked.info.name = "Restored <design> & \"quotes\" \u00b5";
         const QString file = path(QStringLiteral("tweaked.gapstudio.json"));
         io::saveScenario(tweaked, file.toStdString());
-        QCOMPARE(headless({QStringLiteral("--scenario"), file, QStringLiteral("--export-charts"), dir}),
+        QCOMPARE(headless({ QStringLiteral("--scenario"), file, QStringLiteral("--export-charts"), dir }),
                  views::kHeadlessOk);
-        for (const QString &name : {QStringLiteral("memory.png"), QStringLiteral("step_time.svg"),
-                                    QStringLiteral("bandwidth.pdf"), QStringLiteral("efficiency_gap.csv")}) {
+        for (const QString &name :
+             { QStringLiteral("memory.png"), QStringLiteral("step_time.svg"), QStringLiteral("bandwidth.pdf"),
+               QStringLiteral("efficiency_gap.csv") }) {
             QString error;
             const auto restored = views::restoreScenario(QDir(dir).filePath(name), &error);
             QVERIFY2(restored, qPrintable(error));
@@ -263,12 +290,16 @@ private slots:
     void badInputExitsTwo_data()
     {
         QTest::addColumn<QStringList>("arguments");
-        const QString out = QStringLiteral("--export-report=") + QDir::temp().filePath(QStringLiteral("never.pdf"));
-        QTest::newRow("unknown option") << QStringList{QStringLiteral("--frobnicate"), out};
-        QTest::newRow("nothing to do") << QStringList{QStringLiteral("--scenario"), kDefaultScenario};
-        QTest::newRow("missing scenario") << QStringList{QStringLiteral("--scenario"), QStringLiteral("/nonexistent.gapstudio.json"), out};
-        QTest::newRow("bad token budget") << QStringList{QStringLiteral("--token-budget"), QStringLiteral("-3"), out};
-        QTest::newRow("positional") << QStringList{QStringLiteral("stray"), out};
+        const QString out
+            = QStringLiteral("--export-report=") + QDir::temp().filePath(QStringLiteral("never.pdf"));
+        QTest::newRow("unknown option") << QStringList { QStringLiteral("--frobnicate"), out };
+        QTest::newRow("nothing to do") << QStringList { QStringLiteral("--scenario"), kDefaultScenario };
+        QTest::newRow("missing scenario")
+            << QStringList { QStringLiteral("--scenario"), QStringLiteral("/nonexistent.gapstudio.json"),
+                             out };
+        QTest::newRow("bad token budget")
+            << QStringList { QStringLiteral("--token-budget"), QStringLiteral("-3"), out };
+        QTest::newRow("positional") << QStringList { QStringLiteral("stray"), out };
     }
 
     void badInputExitsTwo()
@@ -283,8 +314,8 @@ private slots:
         wrong.gpu.presetId = "no-such-gpu";
         const QString file = path(QStringLiteral("wrong.gapstudio.json"));
         io::saveScenario(wrong, file.toStdString());
-        QCOMPARE(headless({QStringLiteral("--scenario"), file, QStringLiteral("--export-charts"),
-                           path(QStringLiteral("never"))}),
+        QCOMPARE(headless({ QStringLiteral("--scenario"), file, QStringLiteral("--export-charts"),
+                            path(QStringLiteral("never")) }),
                  views::kHeadlessBadInput);
         QVERIFY(!QDir(path(QStringLiteral("never"))).exists());
     }
@@ -294,13 +325,14 @@ private slots:
         const QString file = path(QStringLiteral("malformed.gapstudio.json"));
         QFile f(file);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"fileType": "gapstudio.scenario", "version": 1, "id": "x", "name": "x", "source": "x", "gpu_cuont": 1})");
+        f.write(
+            R"({"fileType": "gapstudio.scenario", "version": 1, "id": "x", "name": "x", "source": "x", "gpu_cuont": 1})");
         f.close();
         QString error;
         QVERIFY(!views::restoreScenario(file, &error));
         QVERIFY2(error.contains(file), qPrintable(error));
-        QCOMPARE(headless({QStringLiteral("--scenario"), file, QStringLiteral("--export-report"),
-                           path(QStringLiteral("never.pdf"))}),
+        QCOMPARE(headless({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"),
+                            path(QStringLiteral("never.pdf")) }),
                  views::kHeadlessBadInput);
     }
 };

@@ -35,10 +35,11 @@ void printError(const QString &message)
 
 bool isCapacityOnly(const model::Diagnostics &diagnostics)
 {
-    return !diagnostics.empty() && std::all_of(diagnostics.begin(), diagnostics.end(), [](const model::Diagnostic &d) {
-        return d.code == model::DiagnosticCode::Tier1CapacityExceeded ||
-               d.code == model::DiagnosticCode::Tier2CapacityExceeded;
-    });
+    return !diagnostics.empty()
+           && std::all_of(diagnostics.begin(), diagnostics.end(), [](const model::Diagnostic &d) {
+                  return d.code == model::DiagnosticCode::Tier1CapacityExceeded
+                         || d.code == model::DiagnosticCode::Tier2CapacityExceeded;
+              });
 }
 
 /// A scenario (file or export) compiled against `library`, or an exit code after a message.
@@ -62,7 +63,8 @@ Loaded load(const QString &path, const scenario::PresetLibrary &library)
     loaded.results = headlessResults(*scenario, library);
     if (!loaded.results->compiled) { // a missing preset or a bad override: the file is wrong
         const model::Diagnostic &d = loaded.results->diagnostics.front();
-        printError(QStringLiteral("%1: /%2: %3").arg(path, QString::fromStdString(d.field), QString::fromStdString(d.message)));
+        printError(QStringLiteral("%1: /%2: %3")
+                       .arg(path, QString::fromStdString(d.field), QString::fromStdString(d.message)));
         loaded.exitCode = kHeadlessBadInput;
     }
     return loaded;
@@ -81,7 +83,7 @@ int exportCharts(const QString &dir, const ScenarioResults &current, const Scena
     const QString provenance = scenarioProvenance(current.scenario);
     int written = 0;
     for (const ChartView *chart : panel.charts()) {
-        for (const char *suffix : {"png", "pdf", "svg", "csv"}) {
+        for (const char *suffix : { "png", "pdf", "svg", "csv" }) {
             const QString path = QDir(dir).filePath(chart->id() + QLatin1Char('.') + QLatin1String(suffix));
             QString error;
             if (!exportChart(*chart, path, provenance, 1.0, &error)) {
@@ -100,8 +102,8 @@ int exportCharts(const QString &dir, const ScenarioResults &current, const Scena
 bool isHeadlessRequest(const QStringList &arguments)
 {
     return std::any_of(arguments.begin(), arguments.end(), [](const QString &a) {
-        for (const QString &option : {kExportReport, kExportCharts}) {
-            for (const QString &dashes : {QStringLiteral("-"), QStringLiteral("--")}) {
+        for (const QString &option : { kExportReport, kExportCharts }) {
+            for (const QString &dashes : { QStringLiteral("-"), QStringLiteral("--") }) {
                 const QString flag = dashes + option;
                 if (a == flag || a.startsWith(flag + QLatin1Char('=')))
                     return true;
@@ -117,11 +119,12 @@ void preferOffscreenForHeadless(int argc, char **argv)
     for (int i = 0; i < argc; ++i)
         arguments << QString::fromLocal8Bit(argv[i]);
     // --help and --version show no window either, and must work without a display.
-    static const QStringList textOnly{QStringLiteral("-h"), QStringLiteral("--help"), QStringLiteral("--help-all"),
-                                      QStringLiteral("-v"), QStringLiteral("--version")};
-    const bool noWindow = isHeadlessRequest(arguments) ||
-                          std::any_of(arguments.begin(), arguments.end(),
-                                      [](const QString &a) { return textOnly.contains(a); });
+    static const QStringList textOnly { QStringLiteral("-h"), QStringLiteral("--help"),
+                                        QStringLiteral("--help-all"), QStringLiteral("-v"),
+                                        QStringLiteral("--version") };
+    const bool noWindow = isHeadlessRequest(arguments)
+                          || std::any_of(arguments.begin(), arguments.end(),
+                                         [](const QString &a) { return textOnly.contains(a); });
     if (noWindow && !qEnvironmentVariableIsSet("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 }
@@ -129,14 +132,17 @@ void preferOffscreenForHeadless(int argc, char **argv)
 QList<QCommandLineOption> headlessOptions()
 {
     return {
-        {kExportReport, QObject::tr("Write the PDF report of the scenario to OUT.pdf and exit (no window)."),
-         QStringLiteral("OUT.pdf")},
-        {kExportCharts, QObject::tr("Write every chart as DIR/<chart>.{png,pdf,svg,csv} and exit (no window)."),
-         QStringLiteral("DIR")},
-        {kBaseline, QObject::tr("With an export: compare with the scenario in FILE."), QStringLiteral("FILE")},
-        {kTokenBudget, QObject::tr("With --export-report: the token budget for time to train (default 1e12)."),
-         QStringLiteral("TOKENS")},
-        {kPresets, QObject::tr("With an export: read the presets from DIR."), QStringLiteral("DIR")},
+        { kExportReport, QObject::tr("Write the PDF report of the scenario to OUT.pdf and exit (no window)."),
+          QStringLiteral("OUT.pdf") },
+        { kExportCharts,
+          QObject::tr("Write every chart as DIR/<chart>.{png,pdf,svg,csv} and exit (no window)."),
+          QStringLiteral("DIR") },
+        { kBaseline, QObject::tr("With an export: compare with the scenario in FILE."),
+          QStringLiteral("FILE") },
+        { kTokenBudget,
+          QObject::tr("With --export-report: the token budget for time to train (default 1e12)."),
+          QStringLiteral("TOKENS") },
+        { kPresets, QObject::tr("With an export: read the presets from DIR."), QStringLiteral("DIR") },
     };
 }
 
@@ -144,7 +150,8 @@ QString headlessPresetsDirectory()
 {
     if (qEnvironmentVariableIsSet("GAPSTUDIO_PRESETS"))
         return qEnvironmentVariable("GAPSTUDIO_PRESETS");
-    const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/gapstudio/presets");
+    const QString installed
+        = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/gapstudio/presets");
     if (QFileInfo(installed).isDir())
         return QDir::cleanPath(installed);
     return QStringLiteral(GAPSTUDIO_REPORT_SOURCE_PRESETS_DIR);
@@ -170,7 +177,7 @@ ResultsPtr headlessResults(const scenario::Scenario &scenario, const scenario::P
         }
     } catch (const std::exception &error) {
         results->analysis.reset();
-        results->diagnostics.push_back({model::DiagnosticCode::InvalidScenario, "", error.what()});
+        results->diagnostics.push_back({ model::DiagnosticCode::InvalidScenario, "", error.what() });
     }
     return results;
 }
@@ -178,7 +185,7 @@ ResultsPtr headlessResults(const scenario::Scenario &scenario, const scenario::P
 int runHeadless(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.addOption({kScenario, QObject::tr("The scenario FILE."), QStringLiteral("FILE")});
+    parser.addOption({ kScenario, QObject::tr("The scenario FILE."), QStringLiteral("FILE") });
     parser.addOptions(headlessOptions());
     if (!parser.parse(arguments)) {
         printError(parser.errorText());
@@ -197,7 +204,8 @@ int runHeadless(const QStringList &arguments)
         bool ok = false;
         options.tokenBudget = parser.value(kTokenBudget).toDouble(&ok);
         if (!ok || !(options.tokenBudget > 0)) {
-            printError(QObject::tr("--token-budget: \"%1\" is not a positive number").arg(parser.value(kTokenBudget)));
+            printError(QObject::tr("--token-budget: \"%1\" is not a positive number")
+                           .arg(parser.value(kTokenBudget)));
             return kHeadlessBadInput;
         }
     }
@@ -210,9 +218,10 @@ int runHeadless(const QStringList &arguments)
         printError(QString::fromUtf8(error.what()));
         return kHeadlessBadInput;
     }
-    const QString scenarioFile = parser.isSet(kScenario)
-                                     ? parser.value(kScenario)
-                                     : QDir(presets).filePath(QStringLiteral("scenarios/default.gapstudio.json"));
+    const QString scenarioFile
+        = parser.isSet(kScenario)
+              ? parser.value(kScenario)
+              : QDir(presets).filePath(QStringLiteral("scenarios/default.gapstudio.json"));
     const Loaded current = load(scenarioFile, library);
     if (current.exitCode != kHeadlessOk)
         return current.exitCode;
@@ -241,8 +250,9 @@ int runHeadless(const QStringList &arguments)
             return code;
     }
     if (!current.results->evaluation.ok) {
-        printError(QObject::tr("%1: the design is infeasible (%2); the outputs show why")
-                       .arg(scenarioFile, QString::fromStdString(current.results->diagnostics.front().message)));
+        printError(
+            QObject::tr("%1: the design is infeasible (%2); the outputs show why")
+                .arg(scenarioFile, QString::fromStdString(current.results->diagnostics.front().message)));
         return kHeadlessInfeasible;
     }
     return kHeadlessOk;

@@ -54,6 +54,7 @@ void preferOffscreenForHeadless(int argc, char **argv);
 /// Compiles `scenario`, evaluates it with the corrected model (scenario::scenarioQuirks(false,
 /// moe)) and analyses it; stats are kept when the only problem is memory capacity (as the
 /// studio does). Never throws.
-[[nodiscard]] ResultsPtr headlessResults(const scenario::Scenario &scenario, const scenario::PresetLibrary &library);
+[[nodiscard]] ResultsPtr headlessResults(const scenario::Scenario &scenario,
+                                         const scenario::PresetLibrary &library);
 
 } // namespace gapstudio::views

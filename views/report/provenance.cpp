@@ -27,7 +27,8 @@ QString scenarioProvenance(const scenario::Scenario &scenario)
     return QString::fromStdString(io::toText(io::toJson(scenario)));
 }
 
-std::optional<scenario::Scenario> scenarioFromProvenance(const QString &json, const QString &origin, QString *error)
+std::optional<scenario::Scenario> scenarioFromProvenance(const QString &json, const QString &origin,
+                                                         QString *error)
 {
     const std::string file = origin.toStdString();
     try {
@@ -54,7 +55,8 @@ std::optional<scenario::Scenario> restoreScenario(const QString &path, QString *
     }
     const QString embedded = readProvenance(path);
     if (embedded.isEmpty())
-        return fail(error, QObject::tr("%1: carries no GapStudio scenario (not an export of GapStudio)").arg(path));
+        return fail(error,
+                    QObject::tr("%1: carries no GapStudio scenario (not an export of GapStudio)").arg(path));
     return scenarioFromProvenance(embedded, path, error);
 }
 

@@ -20,11 +20,12 @@ namespace gapstudio::views {
 
 /// Parses provenance text (a scenario file's JSON; migrated like a file). `origin` names the
 /// file in error messages. Errors ("origin: /json/pointer: message") come back in `error`.
-[[nodiscard]] std::optional<scenario::Scenario> scenarioFromProvenance(const QString &json, const QString &origin,
-                                                                       QString *error = nullptr);
+[[nodiscard]] std::optional<scenario::Scenario>
+scenarioFromProvenance(const QString &json, const QString &origin, QString *error = nullptr);
 
 /// The scenario stored in `path`: a scenario file (`*.gapstudio.json`), or the provenance of a
 /// PNG, SVG, PDF or CSV written by exportChart() or writeReport(). Never throws.
-[[nodiscard]] std::optional<scenario::Scenario> restoreScenario(const QString &path, QString *error = nullptr);
+[[nodiscard]] std::optional<scenario::Scenario> restoreScenario(const QString &path,
+                                                                QString *error = nullptr);
 
 } // namespace gapstudio::views

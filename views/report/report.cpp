@@ -53,7 +53,8 @@ QString scenarioFileName(const ScenarioResults &current, const ReportOptions &op
     if (!options.scenarioFile.isEmpty())
         return options.scenarioFile;
     const std::string &id = current.scenario.info.id;
-    return QString::fromStdString(id.empty() ? std::string("design") : id) + QStringLiteral(".gapstudio.json");
+    return QString::fromStdString(id.empty() ? std::string("design") : id)
+           + QStringLiteral(".gapstudio.json");
 }
 
 void writeIntro(report::ReportPainter &out, const ScenarioResults &current, const ReportOptions &options)
@@ -63,11 +64,12 @@ void writeIntro(report::ReportPainter &out, const ScenarioResults &current, cons
                       .arg(options.date.toString(QStringLiteral("yyyy-MM-dd HH:mm")), gapstudioVersion()));
     if (!current.scenario.info.source.empty())
         out.paragraph(QString::fromStdString(current.scenario.info.source), false, true);
-    out.paragraph(QStringLiteral("Reproduce: gapstudio --scenario %1").arg(scenarioFileName(current, options)),
-                  true);
-    out.paragraph(QObject::tr("The scenario is embedded in this PDF's metadata: opening this file in GapStudio, or "
-                              "dropping it onto the window, restores the design."),
-                  false, true);
+    out.paragraph(
+        QStringLiteral("Reproduce: gapstudio --scenario %1").arg(scenarioFileName(current, options)), true);
+    out.paragraph(
+        QObject::tr("The scenario is embedded in this PDF's metadata: opening this file in GapStudio, or "
+                    "dropping it onto the window, restores the design."),
+        false, true);
 }
 
 void writeCharts(report::ReportPainter &out, int section, const ScenarioResults &current,
@@ -80,12 +82,14 @@ void writeCharts(report::ReportPainter &out, int section, const ScenarioResults 
     out.heading(QObject::tr("%1  Charts").arg(section));
     int figure = 1;
     for (const ChartView *chart : panel.charts()) {
-        out.chart(*chart, QObject::tr("Figure %1. %2%3. Data: %4.csv of gapstudio --export-charts DIR.")
-                              .arg(figure++)
-                              .arg(chart->title(), baseline ? QObject::tr(", current against baseline") : QString(),
-                                   chart->id()),
+        out.chart(*chart,
+                  QObject::tr("Figure %1. %2%3. Data: %4.csv of gapstudio --export-charts DIR.")
+                      .arg(figure++)
+                      .arg(chart->title(), baseline ? QObject::tr(", current against baseline") : QString(),
+                           chart->id()),
                   // a baseline doubles the legend entries: lay out wider (as the charts' own exports)
-                  baseline ? report::ReportPainter::kWideChartWidth_px : report::ReportPainter::kChartWidth_px);
+                  baseline ? report::ReportPainter::kWideChartWidth_px
+                           : report::ReportPainter::kChartWidth_px);
     }
 }
 
@@ -113,9 +117,10 @@ bool writeReport(const ScenarioResults &current, const ScenarioResults *baseline
     painter.setRenderHint(QPainter::Antialiasing);
     painter.scale(96.0 / 72.0, 96.0 / 72.0); // one unit = one point
 
-    report::ReportPainter out(writer, painter,
-                              QStringLiteral("GapStudio %1  \u00b7  %2  \u00b7  %3")
-                                  .arg(gapstudioVersion(), name, options.date.toString(QStringLiteral("yyyy-MM-dd"))));
+    report::ReportPainter out(
+        writer, painter,
+        QStringLiteral("GapStudio %1  \u00b7  %2  \u00b7  %3")
+            .arg(gapstudioVersion(), name, options.date.toString(QStringLiteral("yyyy-MM-dd"))));
     writeIntro(out, current, options);
 
     int section = 1;
@@ -132,10 +137,11 @@ bool writeReport(const ScenarioResults &current, const ScenarioResults *baseline
     if (baseline) {
         out.heading(QObject::tr("%1  Comparison with the baseline").arg(section++));
         report::Table comparison = report::comparisonTable(*baseline, current, options.tokenBudget);
-        comparison.title = QObject::tr("Baseline: %1%2. Change = current \u2212 baseline.")
-                               .arg(designName(baseline->scenario),
-                                    options.baselineFile.isEmpty() ? QString()
-                                                                   : QStringLiteral(" (%1)").arg(options.baselineFile));
+        comparison.title
+            = QObject::tr("Baseline: %1%2. Change = current \u2212 baseline.")
+                  .arg(designName(baseline->scenario),
+                       options.baselineFile.isEmpty() ? QString()
+                                                      : QStringLiteral(" (%1)").arg(options.baselineFile));
         out.table(comparison);
     }
 
@@ -143,7 +149,8 @@ bool writeReport(const ScenarioResults &current, const ScenarioResults *baseline
     out.table(report::blocksTable(current));
     const QList<report::Table> parameters = report::parameterTables(current);
     if (parameters.isEmpty())
-        out.paragraph(QObject::tr("The scenario does not compile, so its blocks cannot be resolved (see Diagnostics)."));
+        out.paragraph(QObject::tr(
+            "The scenario does not compile, so its blocks cannot be resolved (see Diagnostics)."));
     for (const report::Table &table : parameters)
         out.table(table);
 

@@ -37,9 +37,11 @@ QString jsonValueText(const Json &value)
         const bool table = !value.empty() && value.front().is_array() && value.front().size() == 2;
         QStringList parts;
         for (const Json &item : value)
-            parts << (table ? QStringLiteral("\u2265%1: %2").arg(jsonValueText(item[0]), jsonValueText(item[1]))
-                            : jsonValueText(item));
-        return table ? parts.join(QStringLiteral(", ")) : QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
+            parts << (table
+                          ? QStringLiteral("\u2265%1: %2").arg(jsonValueText(item[0]), jsonValueText(item[1]))
+                          : jsonValueText(item));
+        return table ? parts.join(QStringLiteral(", "))
+                     : QStringLiteral("[%1]").arg(parts.join(QStringLiteral(", ")));
     }
     return qs(value.dump());
 }
@@ -48,8 +50,9 @@ QString jsonValueText(const Json &value)
 /// blocks table).
 void flatten(const Json &json, const QString &prefix, Pairs &out)
 {
-    static const QStringList header{QStringLiteral("fileType"), QStringLiteral("version"), QStringLiteral("id"),
-                                    QStringLiteral("name"), QStringLiteral("source")};
+    static const QStringList header { QStringLiteral("fileType"), QStringLiteral("version"),
+                                      QStringLiteral("id"), QStringLiteral("name"),
+                                      QStringLiteral("source") };
     for (const auto &[key, value] : json.items()) {
         const QString name = prefix.isEmpty() ? qs(key) : prefix + QLatin1Char('.') + qs(key);
         if (prefix.isEmpty() && header.contains(name))
@@ -57,7 +60,7 @@ void flatten(const Json &json, const QString &prefix, Pairs &out)
         if (value.is_object())
             flatten(value, name, out);
         else
-            out.push_back({name, jsonValueText(value)});
+            out.push_back({ name, jsonValueText(value) });
     }
 }
 
@@ -66,12 +69,12 @@ Table pairsTable(const QString &title, const Pairs &pairs)
 {
     Table table;
     table.title = title;
-    table.headers = QStringList{QStringLiteral("Parameter"), QStringLiteral("Value"), QStringLiteral("Parameter"),
-                                QStringLiteral("Value")};
-    table.weights = {0.27, 0.23, 0.27, 0.23};
+    table.headers = QStringList { QStringLiteral("Parameter"), QStringLiteral("Value"),
+                                  QStringLiteral("Parameter"), QStringLiteral("Value") };
+    table.weights = { 0.27, 0.23, 0.27, 0.23 };
     const qsizetype half = (pairs.size() + 1) / 2;
     for (qsizetype i = 0; i < half; ++i) {
-        QStringList row{pairs[i].first, pairs[i].second, QString(), QString()};
+        QStringList row { pairs[i].first, pairs[i].second, QString(), QString() };
         if (i + half < pairs.size()) {
             row[2] = pairs[i + half].first;
             row[3] = pairs[i + half].second;
@@ -81,8 +84,7 @@ Table pairsTable(const QString &title, const Pairs &pairs)
     return table;
 }
 
-template <typename Block>
-QString presetText(const scenario::BlockRef<Block> &ref)
+template <typename Block> QString presetText(const scenario::BlockRef<Block> &ref)
 {
     return ref.presetId.empty() ? QStringLiteral("(inline)") : qs(ref.presetId);
 }
@@ -90,9 +92,10 @@ QString presetText(const scenario::BlockRef<Block> &ref)
 template <typename Block>
 QStringList blockRow(const QString &kind, const scenario::BlockRef<Block> &ref, const Block *resolved)
 {
-    const scenario::BlockInfo *info = resolved ? &resolved->info : (ref.inlineBlock ? &ref.inlineBlock->info : nullptr);
-    return {kind, presetText(ref), info ? qs(info->name) : QStringLiteral("\u2014"),
-            info ? qs(info->source) : QStringLiteral("\u2014")};
+    const scenario::BlockInfo *info
+        = resolved ? &resolved->info : (ref.inlineBlock ? &ref.inlineBlock->info : nullptr);
+    return { kind, presetText(ref), info ? qs(info->name) : QStringLiteral("\u2014"),
+             info ? qs(info->source) : QStringLiteral("\u2014") };
 }
 
 QString metricText(const Metric &m)
@@ -121,9 +124,9 @@ Table blocksTable(const ScenarioResults &results)
     const scenario::ResolvedScenario *r = results.compiled ? &results.compiled->resolved : nullptr;
     Table table;
     table.title = QStringLiteral("Blocks");
-    table.headers = QStringList{QStringLiteral("Block"), QStringLiteral("Preset"), QStringLiteral("Name"),
-                                QStringLiteral("Source")};
-    table.weights = {0.12, 0.2, 0.22, 0.46};
+    table.headers = QStringList { QStringLiteral("Block"), QStringLiteral("Preset"), QStringLiteral("Name"),
+                                  QStringLiteral("Source") };
+    table.weights = { 0.12, 0.2, 0.22, 0.46 };
     table.rows << blockRow(QStringLiteral("GPU"), s.gpu, r ? &r->gpu : nullptr)
                << blockRow(QStringLiteral("Scale-up"), s.scaleUp, r ? &r->scaleUp : nullptr)
                << blockRow(QStringLiteral("Scale-out"), s.scaleOut, r ? &r->scaleOut : nullptr)
@@ -144,16 +147,18 @@ QList<Table> parameterTables(const ScenarioResults &results)
         tables << pairsTable(title, pairs);
     };
     add(QStringLiteral("GPU: %1").arg(qs(r.gpu.info.name)), io::toJson(r.gpu));
-    add(QStringLiteral("Scale-up interconnect (tier 0): %1").arg(qs(r.scaleUp.info.name)), io::toJson(r.scaleUp));
-    add(QStringLiteral("Scale-out interconnect (tier 1): %1").arg(qs(r.scaleOut.info.name)), io::toJson(r.scaleOut));
+    add(QStringLiteral("Scale-up interconnect (tier 0): %1").arg(qs(r.scaleUp.info.name)),
+        io::toJson(r.scaleUp));
+    add(QStringLiteral("Scale-out interconnect (tier 1): %1").arg(qs(r.scaleOut.info.name)),
+        io::toJson(r.scaleOut));
     add(QStringLiteral("Topology: %1").arg(qs(r.topology.info.name)), io::toJson(r.topology));
     add(QStringLiteral("LLM: %1").arg(qs(r.llm.info.name)), io::toJson(r.llm));
     add(QStringLiteral("Layout: %1").arg(qs(r.layout.info.name)), io::toJson(r.layout),
-        Pairs{{QStringLiteral("gpu_count"), QString::number(r.gpuCount)}});
+        Pairs { { QStringLiteral("gpu_count"), QString::number(r.gpuCount) } });
     if (!results.scenario.overrides.empty()) {
         Pairs overrides;
         for (const auto &[key, value] : results.scenario.overrides)
-            overrides.push_back({qs(key), jsonValueText(Json(value))});
+            overrides.push_back({ qs(key), jsonValueText(Json(value)) });
         tables << pairsTable(QStringLiteral("Overrides (applied to the blocks above)"), overrides);
     }
     return tables;
@@ -165,32 +170,34 @@ QList<Metric> keyMetrics(const ScenarioResults &results, double tokenBudget)
     const model::Stats &st = results.evaluation.stats;
     const model::Analysis *a = ok ? &*results.analysis : nullptr;
     const std::int64_t gpus = ok ? results.compiled->execution.numProcs : 0;
-    const TrainingTime train = ok ? trainingTime(tokenBudget, st.total_time, results.compiled->execution.batchSize,
-                                                 results.compiled->application.seqSize, gpus)
-                                  : TrainingTime{};
+    const TrainingTime train
+        = ok ? trainingTime(tokenBudget, st.total_time, results.compiled->execution.batchSize,
+                            results.compiled->application.seqSize, gpus)
+             : TrainingTime {};
     const QString budget = formatValue(tokenBudget / 1e9) + QStringLiteral("B tokens");
-    QList<Metric> m{
-        {QStringLiteral("GPUs"), QString(), double(gpus), ok},
-        {QStringLiteral("Step time"), QStringLiteral("s"), st.total_time, ok},
-        {QStringLiteral("Token throughput"), QStringLiteral("tokens/s"), a ? a->tokensPerSecond : 0, ok},
-        {QStringLiteral("Sample throughput"), QStringLiteral("samples/s"), st.sample_rate, ok},
-        {QStringLiteral("MFU"), QStringLiteral("%"), a ? a->gap.mfu * 100 : 0, ok},
-        {QStringLiteral("Compute efficiency"), QStringLiteral("%"), st.compute_efficiency * 100, ok},
-        {QStringLiteral("System efficiency"), QStringLiteral("%"), st.system_efficiency * 100, ok},
-        {QStringLiteral("HBM per GPU (needed)"), QStringLiteral("GiB"), a ? a->memory.tier1Need_B / kBytesPerGiB : 0, ok},
-        {QStringLiteral("HBM per GPU (capacity)"), QStringLiteral("GiB"),
-         a ? a->memory.tier1Capacity_B / kBytesPerGiB : 0, ok},
-        {QStringLiteral("HBM use"), QStringLiteral("% of capacity"),
-         a && a->memory.tier1Capacity_B > 0 ? 100 * a->memory.tier1Need_B / a->memory.tier1Capacity_B : 0,
-         ok && a->memory.tier1Capacity_B > 0},
-        {QStringLiteral("Tier-2 memory per GPU (needed)"), QStringLiteral("GiB"),
-         a ? a->memory.tier2Need_B / kBytesPerGiB : 0, ok},
-        {QStringLiteral("Tier-2 memory per GPU (capacity)"), QStringLiteral("GiB"),
-         a ? a->memory.tier2Capacity_B / kBytesPerGiB : 0, ok},
-        {QStringLiteral("Time to train %1").arg(budget), QStringLiteral("days"), train.seconds / kSecondsPerDay,
-         ok && train.seconds > 0},
-        {QStringLiteral("GPU-hours to train %1").arg(budget), QStringLiteral("GPU-hours"), train.gpuHours,
-         ok && train.gpuHours > 0},
+    QList<Metric> m {
+        { QStringLiteral("GPUs"), QString(), double(gpus), ok },
+        { QStringLiteral("Step time"), QStringLiteral("s"), st.total_time, ok },
+        { QStringLiteral("Token throughput"), QStringLiteral("tokens/s"), a ? a->tokensPerSecond : 0, ok },
+        { QStringLiteral("Sample throughput"), QStringLiteral("samples/s"), st.sample_rate, ok },
+        { QStringLiteral("MFU"), QStringLiteral("%"), a ? a->gap.mfu * 100 : 0, ok },
+        { QStringLiteral("Compute efficiency"), QStringLiteral("%"), st.compute_efficiency * 100, ok },
+        { QStringLiteral("System efficiency"), QStringLiteral("%"), st.system_efficiency * 100, ok },
+        { QStringLiteral("HBM per GPU (needed)"), QStringLiteral("GiB"),
+          a ? a->memory.tier1Need_B / kBytesPerGiB : 0, ok },
+        { QStringLiteral("HBM per GPU (capacity)"), QStringLiteral("GiB"),
+          a ? a->memory.tier1Capacity_B / kBytesPerGiB : 0, ok },
+        { QStringLiteral("HBM use"), QStringLiteral("% of capacity"),
+          a && a->memory.tier1Capacity_B > 0 ? 100 * a->memory.tier1Need_B / a->memory.tier1Capacity_B : 0,
+          ok && a->memory.tier1Capacity_B > 0 },
+        { QStringLiteral("Tier-2 memory per GPU (needed)"), QStringLiteral("GiB"),
+          a ? a->memory.tier2Need_B / kBytesPerGiB : 0, ok },
+        { QStringLiteral("Tier-2 memory per GPU (capacity)"), QStringLiteral("GiB"),
+          a ? a->memory.tier2Capacity_B / kBytesPerGiB : 0, ok },
+        { QStringLiteral("Time to train %1").arg(budget), QStringLiteral("days"),
+          train.seconds / kSecondsPerDay, ok && train.seconds > 0 },
+        { QStringLiteral("GPU-hours to train %1").arg(budget), QStringLiteral("GPU-hours"), train.gpuHours,
+          ok && train.gpuHours > 0 },
     };
     return m;
 }
@@ -198,22 +205,23 @@ QList<Metric> keyMetrics(const ScenarioResults &results, double tokenBudget)
 Table keyResultsTable(const ScenarioResults &results, double tokenBudget)
 {
     Table table;
-    table.headers = QStringList{QStringLiteral("Result"), QStringLiteral("Value")};
-    table.weights = {0.6, 0.4};
-    table.rightAligned = {false, true};
+    table.headers = QStringList { QStringLiteral("Result"), QStringLiteral("Value") };
+    table.weights = { 0.6, 0.4 };
+    table.rightAligned = { false, true };
     table.widthFraction = 0.65;
     for (const Metric &m : keyMetrics(results, tokenBudget))
-        table.rows << QStringList{m.name, metricText(m)};
+        table.rows << QStringList { m.name, metricText(m) };
     return table;
 }
 
 Table comparisonTable(const ScenarioResults &baseline, const ScenarioResults &current, double tokenBudget)
 {
     Table table;
-    table.headers = QStringList{QStringLiteral("Result"), QStringLiteral("Baseline"), QStringLiteral("Current"),
-                                QStringLiteral("Change"), QStringLiteral("Change %")};
-    table.weights = {0.32, 0.19, 0.19, 0.16, 0.14};
-    table.rightAligned = {false, true, true, true, true};
+    table.headers
+        = QStringList { QStringLiteral("Result"), QStringLiteral("Baseline"), QStringLiteral("Current"),
+                        QStringLiteral("Change"), QStringLiteral("Change %") };
+    table.weights = { 0.32, 0.19, 0.19, 0.16, 0.14 };
+    table.rightAligned = { false, true, true, true, true };
     const QList<Metric> before = keyMetrics(baseline, tokenBudget);
     const QList<Metric> after = keyMetrics(current, tokenBudget);
     for (qsizetype i = 0; i < after.size(); ++i) {
@@ -224,12 +232,13 @@ Table comparisonTable(const ScenarioResults &baseline, const ScenarioResults &cu
             const double d = c.value - b.value;
             change = (d > 0 ? QStringLiteral("+") : QString()) + formatValue(d);
             if (b.value != 0)
-                percent = (d > 0 ? QStringLiteral("+") : QString()) + QLocale::c().toString(100 * d / b.value, 'f', 1) +
-                          QStringLiteral(" %");
+                percent = (d > 0 ? QStringLiteral("+") : QString())
+                          + QLocale::c().toString(100 * d / b.value, 'f', 1) + QStringLiteral(" %");
         }
         const QString name = c.unit.isEmpty() ? c.name : QStringLiteral("%1 (%2)").arg(c.name, c.unit);
-        table.rows << QStringList{name, b.available ? formatValue(b.value) : QStringLiteral("\u2014"),
-                                  c.available ? formatValue(c.value) : QStringLiteral("\u2014"), change, percent};
+        table.rows << QStringList { name, b.available ? formatValue(b.value) : QStringLiteral("\u2014"),
+                                    c.available ? formatValue(c.value) : QStringLiteral("\u2014"), change,
+                                    percent };
     }
     return table;
 }

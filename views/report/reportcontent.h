@@ -15,18 +15,18 @@
 namespace gapstudio::views::report {
 
 struct Table {
-    QString title;               ///< caption above the table; may be empty
-    QStringList headers;         ///< empty: no header row
-    QList<QStringList> rows;     ///< each as long as `weights`
-    QList<double> weights;       ///< relative column widths
-    QList<bool> rightAligned;    ///< per column (numbers); missing entries = left
-    double widthFraction = 1;    ///< of the text width
+    QString title;            ///< caption above the table; may be empty
+    QStringList headers;      ///< empty: no header row
+    QList<QStringList> rows;  ///< each as long as `weights`
+    QList<double> weights;    ///< relative column widths
+    QList<bool> rightAligned; ///< per column (numbers); missing entries = left
+    double widthFraction = 1; ///< of the text width
 };
 
 /// One key result in display units.
 struct Metric {
-    QString name;    ///< e.g. "Step time"
-    QString unit;    ///< e.g. "s"; empty for counts
+    QString name; ///< e.g. "Step time"
+    QString unit; ///< e.g. "s"; empty for counts
     double value = 0;
     bool available = false; ///< false: not computed (no stats)
 };

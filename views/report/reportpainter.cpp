@@ -172,7 +172,8 @@ double ReportPainter::rowHeight(const QStringList &cells, const Table &table, bo
     const QList<double> widths = columnWidths(table);
     double height = 0;
     for (qsizetype i = 0; i < widths.size(); ++i)
-        height = std::max(height, textHeight(cells.value(i), header ? mBold : mSmall, widths[i] - 2 * kCellPadding));
+        height = std::max(height,
+                          textHeight(cells.value(i), header ? mBold : mSmall, widths[i] - 2 * kCellPadding));
     return height + 2 * kCellPadding;
 }
 
@@ -196,9 +197,11 @@ double ReportPainter::drawRow(const QStringList &cells, const Table &table, bool
     mPainter.setFont(f);
     double x = kMargin;
     for (qsizetype i = 0; i < widths.size(); ++i) {
-        const QRectF cell = QRectF(x, mY, widths[i], rowHeight).adjusted(kCellPadding, kCellPadding, -kCellPadding, 0);
+        const QRectF cell
+            = QRectF(x, mY, widths[i], rowHeight).adjusted(kCellPadding, kCellPadding, -kCellPadding, 0);
         const Qt::Alignment align = table.rightAligned.value(i, false) ? Qt::AlignRight : Qt::AlignLeft;
-        mPainter.drawText(cell, int(align | Qt::AlignTop) | wrapFlags(cells.value(i), f, cell.width()), cells.value(i));
+        mPainter.drawText(cell, int(align | Qt::AlignTop) | wrapFlags(cells.value(i), f, cell.width()),
+                          cells.value(i));
         x += widths[i];
     }
     mY += rowHeight;
@@ -209,7 +212,8 @@ void ReportPainter::table(const Table &table)
 {
     const QFontMetricsF metrics(mBold, mPainter.device());
     const QFont titleFont = font(mBody.family(), 9, true);
-    const double titleHeight = table.title.isEmpty() ? 0 : textHeight(table.title, titleFont, contentWidth()) + 4;
+    const double titleHeight
+        = table.title.isEmpty() ? 0 : textHeight(table.title, titleFont, contentWidth()) + 4;
     // A short table starts on the next page rather than leave rows behind; a longer one keeps
     // its title, header and first rows together.
     double total = titleHeight + (table.headers.isEmpty() ? 0 : rowHeight(table.headers, table, true));
@@ -220,7 +224,8 @@ void ReportPainter::table(const Table &table)
         mPainter.setPen(Qt::black);
         mPainter.setFont(titleFont);
         mPainter.drawText(QRectF(kMargin, mY, contentWidth(), titleHeight),
-                          int(Qt::AlignLeft | Qt::AlignTop) | wrapFlags(table.title, titleFont, contentWidth()),
+                          int(Qt::AlignLeft | Qt::AlignTop)
+                              | wrapFlags(table.title, titleFont, contentWidth()),
                           table.title);
         mY += titleHeight;
     }

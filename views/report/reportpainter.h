@@ -26,7 +26,7 @@ namespace gapstudio::views::report {
 class ReportPainter {
 public:
     /// Page margins (points) and the chart's drawing size (chart pixels, scaled to the width).
-    static constexpr double kMargin = 42;         // about 15 mm
+    static constexpr double kMargin = 42; // about 15 mm
     static constexpr double kFooterHeight = 20;
     static constexpr int kChartWidth_px = 820;      // chart text prints at about 7.5 pt
     static constexpr int kWideChartWidth_px = 1000; // for the longer legends of a baseline (about 6 pt)
