@@ -31,9 +31,10 @@ int main(int argc, char *argv[])
                                    QStringLiteral("N"), QStringLiteral("200"));
     parser.addOptions({scenario, screenshot, bench});
     parser.addOptions(gapstudio::views::headlessOptions());
-    parser.process(app);
+    // Headless exports parse their own arguments (bad ones: exit 2, one line on stderr).
     if (gapstudio::views::isHeadlessRequest(app.arguments()))
         return gapstudio::views::runHeadless(app.arguments());
+    parser.process(app);
 
     gapstudio::MainWindow window(parser.value(scenario));
     window.show();

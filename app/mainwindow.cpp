@@ -1,9 +1,7 @@
 #include "mainwindow.h"
 
-#include "charts/chartexport.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
-#include "explore/explorechart.h"
 #include "explore/explorepanel.h"
 #include "results/resultstable.h"
 #include "studio/autosaver.h"
@@ -21,7 +19,6 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -36,8 +33,6 @@ using namespace views;
 
 namespace {
 const AppSetting<QByteArray> kWindowState{"mainwindow/state", {}};
-const AppSetting<QString> kLastDirectory{"mainwindow/lastDirectory", {}};
-const QString kFileFilter = QObject::tr("GapStudio scenarios (*.gapstudio.json);;JSON (*.json)");
 
 QDockWidget *dock(QMainWindow *window, const QString &title, const QString &name, QWidget *content,
                   Qt::DockWidgetArea area)
@@ -81,6 +76,7 @@ MainWindow::MainWindow(const QString &scenarioPath, QWidget *parent)
     mRecalculator->recalculateNow();
     updateTitle();
     resize(1600, 1000);
+    setAcceptDrops(true); // drop a scenario or an exported chart/report to open it
 }
 
 void MainWindow::restoreWindowState()
@@ -168,6 +164,7 @@ void MainWindow::createMenus()
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
     file->addSeparator();
     file->addAction(tr("&Export chart…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportChart);
+    file->addAction(tr("Export &report…"), QKeySequence(tr("Ctrl+Shift+E")), this, &MainWindow::exportReport);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -180,10 +177,14 @@ void MainWindow::createMenus()
 
     QMenu *compare = menuBar()->addMenu(tr("&Compare"));
     compare->addAction(tr("&Pin as baseline"), QKeySequence(tr("Ctrl+B")), this, [this] {
-        mCharts->setBaseline(mRecalculator->latest());
+        mBaseline = mRecalculator->latest();
+        mCharts->setBaseline(mBaseline);
         statusBar()->showMessage(tr("Pinned the current design as the baseline"), 4000);
     });
-    compare->addAction(tr("&Clear baseline"), this, [this] { mCharts->setBaseline(nullptr); });
+    compare->addAction(tr("&Clear baseline"), this, [this] {
+        mBaseline = nullptr;
+        mCharts->setBaseline(nullptr);
+    });
 
     QMenu *explore = menuBar()->addMenu(tr("E&xplore"));
     explore->addAction(tr("&Search layouts…"), QKeySequence(tr("Ctrl+L")), mExplore, &ExplorePanel::openSearchDialog);
@@ -210,94 +211,6 @@ void MainWindow::updateTitle()
     const QString name = mDocument->fileName().isEmpty() ? tr("Untitled") : QFileInfo(mDocument->fileName()).fileName();
     setWindowTitle(tr("%1[*] — GapStudio").arg(name));
     setWindowModified(mDocument->isModified());
-}
-
-bool MainWindow::maybeSave()
-{
-    if (!mDocument->isModified())
-        return true;
-    const auto answer = QMessageBox::warning(this, tr("GapStudio"), tr("The scenario has unsaved changes. Save them?"),
-                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
-    return answer == QMessageBox::Discard || (answer == QMessageBox::Save && save());
-}
-
-bool MainWindow::save()
-{
-    if (mDocument->fileName().isEmpty())
-        return saveAs();
-    QString error;
-    if (!mDocument->saveAs(mDocument->fileName(), &error))
-        QMessageBox::critical(this, tr("Save failed"), error);
-    return error.isEmpty();
-}
-
-bool MainWindow::saveAs()
-{
-    QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), kLastDirectory.get(), kFileFilter);
-    if (path.isEmpty())
-        return false;
-    if (!path.endsWith(QStringLiteral(".json")))
-        path += QStringLiteral(".gapstudio.json");
-    kLastDirectory.set(QFileInfo(path).absolutePath());
-    QString error;
-    if (!mDocument->saveAs(path, &error))
-        QMessageBox::critical(this, tr("Save failed"), error);
-    return error.isEmpty();
-}
-
-void MainWindow::open()
-{
-    if (!maybeSave())
-        return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), kLastDirectory.get(), kFileFilter);
-    if (path.isEmpty())
-        return;
-    kLastDirectory.set(QFileInfo(path).absolutePath());
-    QString error;
-    if (!mDocument->open(path, &error))
-        QMessageBox::critical(this, tr("Open failed"), error);
-}
-
-void MainWindow::exportChart()
-{
-    // The visible chart: the explore tab's when it is in front, else the results charts'.
-    ExportSource source;
-    QString id;
-    if (ExploreChart *explore = mExplore->isVisible() ? mExplore->currentChart() : nullptr) {
-        source = {explore->plot(), explore->size(), explore->title(), explore->csvRows()};
-        id = explore->id();
-    } else if (ChartView *chart = mCharts->currentChart()) {
-        source = {chart->plot(), chart->exportSize(), chart->headline(), chart->csvRows()};
-        id = chart->id();
-    } else {
-        return;
-    }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"),
-                                                      kLastDirectory.get() + QLatin1Char('/') + id + QStringLiteral(".png"),
-                                                      tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg);;CSV (*.csv)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    QString provenance;
-    try {
-        provenance = QString::fromStdString(scenarioToJsonText(mDocument->scenario()));
-    } catch (const std::exception &) { // a scenario the file format cannot express: export without
-    }
-    if (!views::exportPlot(source, path, provenance, 2.0, &error))
-        QMessageBox::critical(this, tr("Export failed"), error);
-}
-
-void MainWindow::offerRecovery()
-{
-    if (!AutoSaver::hasRecovery())
-        return;
-    const auto answer = QMessageBox::question(this, tr("Restore unsaved work?"),
-                                              tr("GapStudio did not shut down cleanly. Restore the autosaved scenario?"));
-    QString error;
-    if (answer == QMessageBox::Yes && !mAutoSaver->restore(&error))
-        QMessageBox::warning(this, tr("Restore failed"), error);
-    if (answer != QMessageBox::Yes)
-        mAutoSaver->discard();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -33,6 +33,8 @@ public:
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
 
 private:
     void createDocks();
@@ -43,6 +45,8 @@ private:
     bool saveAs();
     void open();
     void exportChart();
+    void exportReport();
+    void openFile(const QString &path);
     void updateTitle();
 
     views::ScenarioDocument *mDocument;
@@ -51,6 +55,7 @@ private:
     views::CanvasScene *mCanvas = nullptr;
     views::ChartsPanel *mCharts = nullptr;
     views::ExplorePanel *mExplore = nullptr;
+    views::ResultsPtr mBaseline; ///< the pinned design, if any
 };
 
 } // namespace gapstudio
