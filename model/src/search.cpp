@@ -14,15 +14,6 @@ namespace {
 
 using I = std::int64_t;
 
-std::vector<I> divisors(I x)
-{
-    std::vector<I> out;
-    for (I c = 1; c <= x; ++c)
-        if (x % c == 0)
-            out.push_back(c);
-    return out;
-}
-
 /// One worker task: the reference's `search()` arguments (steps 1-5).
 struct Task {
     I tp, pp, dp, interleaving, batch;
@@ -233,6 +224,15 @@ TaskResult runTask(const Application &app, const System &sys, const SearchSpace 
 }
 
 } // namespace
+
+std::vector<std::int64_t> divisors(std::int64_t x)
+{
+    std::vector<std::int64_t> out;
+    for (std::int64_t c = 1; c <= x; ++c)
+        if (x % c == 0)
+            out.push_back(c);
+    return out;
+}
 
 SearchResult searchLayouts(const Application &app, const System &sys, const SearchSpace &space,
                            const SearchOptions &options)

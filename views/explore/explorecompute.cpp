@@ -9,14 +9,7 @@ namespace {
 
 using I = std::int64_t;
 
-std::vector<I> divisors(I x)
-{
-    std::vector<I> out;
-    for (I c = 1; c <= x; ++c)
-        if (x % c == 0)
-            out.push_back(c);
-    return out;
-}
+using model::divisors;
 
 } // namespace
 

@@ -1,5 +1,7 @@
 #include "report/headless.h"
 
+#include "studio/recalculator.h"
+
 #include "charts/chartexport.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
@@ -31,15 +33,6 @@ const QString kPresets = QStringLiteral("presets");
 void printError(const QString &message)
 {
     std::fprintf(stderr, "gapstudio: %s\n", qPrintable(message));
-}
-
-bool isCapacityOnly(const model::Diagnostics &diagnostics)
-{
-    return !diagnostics.empty()
-           && std::all_of(diagnostics.begin(), diagnostics.end(), [](const model::Diagnostic &d) {
-                  return d.code == model::DiagnosticCode::Tier1CapacityExceeded
-                         || d.code == model::DiagnosticCode::Tier2CapacityExceeded;
-              });
 }
 
 /// A scenario (file or export) compiled against `library`, or an exit code after a message.
@@ -159,27 +152,7 @@ QString headlessPresetsDirectory()
 
 ResultsPtr headlessResults(const scenario::Scenario &scenario, const scenario::PresetLibrary &library)
 {
-    auto results = std::make_shared<ScenarioResults>();
-    results->scenario = scenario;
-    try {
-        scenario::CompileResult compiled = scenario::compile(scenario, library);
-        results->diagnostics = std::move(compiled.diagnostics);
-        results->compiled = std::move(compiled.compiled);
-        if (results->compiled) {
-            const scenario::CompiledScenario &c = *results->compiled;
-            model::EvaluateOptions options;
-            options.quirks = scenario::scenarioQuirks(false, c.resolved.llm.isMoe());
-            results->evaluation = model::evaluate(c.application, c.execution, c.system, options);
-            const model::Diagnostics &d = results->evaluation.diagnostics;
-            results->diagnostics.insert(results->diagnostics.end(), d.begin(), d.end());
-            if (results->evaluation.ok || isCapacityOnly(d)) // over capacity the stats still mean something
-                results->analysis = model::analyze(c.application, c.execution, c.system, results->evaluation);
-        }
-    } catch (const std::exception &error) {
-        results->analysis.reset();
-        results->diagnostics.push_back({ model::DiagnosticCode::InvalidScenario, "", error.what() });
-    }
-    return results;
+    return computeResults(scenario, library); // the studio's own rule, so report and studio agree
 }
 
 int runHeadless(const QStringList &arguments)

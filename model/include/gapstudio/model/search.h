@@ -70,6 +70,9 @@ struct SearchOptions {
 [[nodiscard]] SearchResult searchLayouts(const Application &app, const System &sys, const SearchSpace &space,
                                          const SearchOptions &options);
 
+/// The divisors of `x` in ascending order (the search's candidate degrees).
+[[nodiscard]] std::vector<std::int64_t> divisors(std::int64_t x);
+
 /// Number of executions the search would evaluate (without -m), without evaluating them.
 [[nodiscard]] std::uint64_t countLayouts(const Application &app, const System &sys, const SearchSpace &space);
 
