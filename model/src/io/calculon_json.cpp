@@ -22,20 +22,19 @@ namespace {
 // ---- Units: the only place where the reference's JSON units become SI ----------------------
 // calculon/processor.py, memory.py, network.py at caa4b11: tflops * 1e12, GiB * 1024^3,
 // GBps * 1e9, network bandwidth * 1e9. Efficiency thresholds are given in GFLOP and MB; the
-// reference compares the op size scaled down to those units, we scale the threshold up once.
+// reference compares the op size scaled down to those units, we scale the threshold up once
+// (detail::parseEfficiencyTable).
 constexpr double kFlopsPerTflops = 1e12;
 constexpr double kFlopsPerGflop = 1e9;
 constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr double kBpsPerGBps = 1e9;
 constexpr double kBytesPerMB = 1e6;
 
-double thresholdToSi(double threshold, double unit)
-{
-    return threshold * unit;
-}
 // ---------------------------------------------------------------------------------------------
 
 using detail::formatNumber;
+using detail::numberInRange;
+using detail::parseEfficiencyTable;
 
 /// "\"float8\", \"float16\", ..." from the model's own list, so new datatypes need no change here.
 std::string datatypeList()
@@ -46,47 +45,9 @@ std::string datatypeList()
     return list;
 }
 
-double numberInRange(const JsonCursor &cursor, double low, bool lowIncluded, double high, bool highIncluded)
-{
-    const double value = cursor.number();
-    const bool aboveLow = lowIncluded ? value >= low : value > low;
-    const bool belowHigh = highIncluded ? value <= high : value < high;
-    if (!aboveLow || !belowHigh) {
-        cursor.fail("expected a number in " + std::string(lowIncluded ? "[" : "(") + formatNumber(low) + ", "
-                    + (high == std::numeric_limits<double>::infinity() ? "inf" : formatNumber(high))
-                    + (highIncluded ? "]" : ")") + ", got " + formatNumber(value));
-    }
-    return value;
-}
-
 double numberAtLeast(const JsonCursor &cursor, double low, bool lowIncluded)
 {
     return numberInRange(cursor, low, lowIncluded, std::numeric_limits<double>::infinity(), false);
-}
-
-model::EfficiencyTable parseEfficiencyTable(const JsonCursor &cursor, double thresholdUnit)
-{
-    model::EfficiencyTable table;
-    const std::size_t count = cursor.requireArray();
-    if (count == 0)
-        cursor.fail("expected a non-empty list of [threshold, efficiency] rows");
-    double previous = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        const JsonCursor row = cursor[i];
-        row.requireArray(2);
-        const double threshold = numberAtLeast(row[std::size_t{0}], 0, true);
-        if (i > 0 && threshold >= previous) {
-            row[std::size_t{0}].fail("thresholds must decrease strictly: " + formatNumber(threshold) + " follows "
-                                     + formatNumber(previous));
-        }
-        if (i + 1 == count && threshold != 0)
-            row[std::size_t{0}].fail("the last threshold must be 0 (smaller ops would have no efficiency), got "
-                                     + formatNumber(threshold));
-        const double efficiency = numberInRange(row[1], 0, false, 1, true);
-        table.rows.emplace_back(thresholdToSi(threshold, thresholdUnit), efficiency);
-        previous = threshold;
-    }
-    return table;
 }
 
 model::MemoryTier parseMemory(const JsonCursor &cursor, bool allowZeroCapacity)

@@ -7,7 +7,11 @@
  * finite, booleans must be JSON booleans, and objects must have exactly the expected keys.
  */
 
+#include "gapstudio/model/calculon_inputs.h"
+
 #include <nlohmann/json.hpp>
+
+#include <limits>
 
 #include <cstddef>
 #include <cstdint>
@@ -72,5 +76,13 @@ private:
 
 /// Formats a double for messages: integers without a fraction, others in shortest form.
 [[nodiscard]] std::string formatNumber(double value);
+
+/// A finite number in the interval (or [) low, high ) (or ]); the error names the interval.
+[[nodiscard]] double numberInRange(const JsonCursor &cursor, double low, bool lowIncluded,
+                                   double high = std::numeric_limits<double>::infinity(), bool highIncluded = false);
+
+/// An efficiency curve [[threshold, efficiency], ...]: thresholds strictly decreasing down to 0,
+/// efficiencies in (0, 1]; thresholds are multiplied by `thresholdUnit` (GFLOP or MB to SI).
+[[nodiscard]] model::EfficiencyTable parseEfficiencyTable(const JsonCursor &cursor, double thresholdUnit);
 
 } // namespace gapstudio::io::detail

@@ -286,5 +286,43 @@ std::string formatNumber(double value)
     return nlohmann::json(value).dump();
 }
 
+double numberInRange(const JsonCursor &cursor, double low, bool lowIncluded, double high, bool highIncluded)
+{
+    const double value = cursor.number();
+    const bool aboveLow = lowIncluded ? value >= low : value > low;
+    const bool belowHigh = highIncluded ? value <= high : value < high;
+    if (!aboveLow || !belowHigh) {
+        cursor.fail("expected a number in " + std::string(lowIncluded ? "[" : "(") + formatNumber(low) + ", "
+                    + (high == std::numeric_limits<double>::infinity() ? "inf" : formatNumber(high))
+                    + (highIncluded ? "]" : ")") + ", got " + formatNumber(value));
+    }
+    return value;
+}
+
+model::EfficiencyTable parseEfficiencyTable(const JsonCursor &cursor, double thresholdUnit)
+{
+    model::EfficiencyTable table;
+    const std::size_t count = cursor.requireArray();
+    if (count == 0)
+        cursor.fail("expected a non-empty list of [threshold, efficiency] rows");
+    double previous = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const JsonCursor row = cursor[i];
+        row.requireArray(2);
+        const double threshold = numberInRange(row[std::size_t{0}], 0, true);
+        if (i > 0 && threshold >= previous) {
+            row[std::size_t{0}].fail("thresholds must decrease strictly: " + formatNumber(threshold) + " follows "
+                                     + formatNumber(previous));
+        }
+        if (i + 1 == count && threshold != 0)
+            row[std::size_t{0}].fail("the last threshold must be 0 (smaller ops would have no efficiency), got "
+                                     + formatNumber(threshold));
+        const double efficiency = numberInRange(row[1], 0, false, 1, true);
+        table.rows.emplace_back(threshold * thresholdUnit, efficiency);
+        previous = threshold;
+    }
+    return table;
+}
+
 } // namespace detail
 } // namespace gapstudio::io

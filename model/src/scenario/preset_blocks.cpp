@@ -60,14 +60,7 @@ constexpr std::array<std::pair<const char *, model::Datatype>, model::kDatatypeC
 double numberIn(const JsonCursor &cursor, double low, bool lowIncluded, double high = HUGE_VAL,
                 bool highIncluded = false)
 {
-    const double value = cursor.number();
-    const bool ok
-        = (lowIncluded ? value >= low : value > low) && (highIncluded ? value <= high : value < high);
-    if (!ok)
-        cursor.fail("expected a number in " + std::string(lowIncluded ? "[" : "(") + formatNumber(low) + ", "
-                    + (std::isinf(high) ? "inf" : formatNumber(high)) + (highIncluded ? "]" : ")") + ", got "
-                    + formatNumber(value));
-    return value;
+    return detail::numberInRange(cursor, low, lowIncluded, high, highIncluded);
 }
 
 template <std::size_t N>
@@ -104,24 +97,7 @@ void requireBlockKeys(const JsonCursor &cursor, bool wholeFile, std::initializer
 
 model::EfficiencyTable parseTable(const JsonCursor &cursor, double unit)
 {
-    model::EfficiencyTable table;
-    const std::size_t count = cursor.requireArray();
-    if (count == 0)
-        cursor.fail("expected a non-empty list of [threshold, efficiency] rows");
-    double previous = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        const JsonCursor row = cursor[i];
-        row.requireArray(2);
-        const double threshold = numberIn(row[std::size_t { 0 }], 0, true);
-        if (i > 0 && threshold >= previous)
-            row[std::size_t { 0 }].fail("thresholds must decrease strictly: " + formatNumber(threshold)
-                                        + " follows " + formatNumber(previous));
-        if (i + 1 == count && threshold != 0)
-            row[std::size_t { 0 }].fail("the last threshold must be 0, got " + formatNumber(threshold));
-        table.rows.emplace_back(threshold * unit, numberIn(row[1], 0, false, 1, true));
-        previous = threshold;
-    }
-    return table;
+    return detail::parseEfficiencyTable(cursor, unit);
 }
 
 nlohmann::ordered_json writeTable(const model::EfficiencyTable &table, double unit)
