@@ -73,7 +73,13 @@ ExplorePanel::ExplorePanel(QWidget *parent)
     mStatus->setText(tr("No design yet."));
 }
 
-ExplorePanel::~ExplorePanel() = default; // mJob (a child) cancels and joins a running sweep
+ExplorePanel::~ExplorePanel()
+{
+    // The search dialog is a child, deleted by ~QWidget after this destructor: its destroyed()
+    // must not reach the half-destroyed panel. mJob (a child) cancels and joins a running sweep.
+    if (mDialog)
+        disconnect(mDialog, nullptr, this, nullptr);
+}
 
 QList<ExploreChart *> ExplorePanel::charts() const
 {

@@ -57,6 +57,13 @@ CanvasScene::CanvasScene(ScenarioDocument *document, QObject *parent)
     connect(this, &QGraphicsScene::selectionChanged, this, [this] { emit partSelected(selectedPart()); });
 }
 
+CanvasScene::~CanvasScene()
+{
+    // ~QGraphicsScene removes the items and emits selectionChanged() after this destructor:
+    // the lambda above must not run on the half-destroyed scene.
+    disconnect(this, &QGraphicsScene::selectionChanged, this, nullptr);
+}
+
 void CanvasScene::setResults(ResultsPtr results)
 {
     mResults = std::move(results);

@@ -30,6 +30,7 @@ public:
     Q_ENUM(Part)
 
     explicit CanvasScene(ScenarioDocument *document, QObject *parent = nullptr);
+    ~CanvasScene() override;
 
     void setResults(ResultsPtr results);
 
