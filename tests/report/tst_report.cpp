@@ -8,7 +8,7 @@
 #include "report/headless.h"
 #include "report/provenance.h"
 #include "report/reportcontent.h"
-#include "report/trainingtime.h"
+#include "gapstudio/model/trainingtime.h"
 
 #include "gapstudio/io/preset_json.h"
 
@@ -88,11 +88,11 @@ private slots:
     void trainingTimeIsBudgetOverThroughput()
     {
         // 1e12 tokens at 2048 samples x 4096 tokens per 10 s step, on 4096 GPUs.
-        const views::TrainingTime t = views::trainingTime(1e12, 10.0, 2048, 4096, 4096);
+        const model::TrainingTime t = model::trainingTime(1e12, 10.0, 2048, 4096, 4096);
         QVERIFY(std::abs(t.steps - 1e12 / (2048.0 * 4096.0)) < 1e-6);
         QVERIFY(std::abs(t.seconds - t.steps * 10.0) < 1e-6);
         QVERIFY(std::abs(t.gpuHours - t.seconds / 3600.0 * 4096) < 1e-3);
-        QCOMPARE(views::trainingTime(1e12, 0.0, 2048, 4096, 4096).seconds, 0.0);
+        QCOMPARE(model::trainingTime(1e12, 0.0, 2048, 4096, 4096).seconds, 0.0);
     }
 
     void formatValueKeepsFourDigits()

@@ -74,6 +74,19 @@ QByteArray xmpPacket(const QString &title, const QString &json)
     return xmp.arg(kXmpNamespace, title.toHtmlEscaped(), e, creator(), gapstudioVersion()).toUtf8();
 }
 
+/// Draws the plot as vectors (PDF, SVG) on `device`.
+bool paintVector(const ExportSource &chart, QPaintDevice *device, const QString &path, QString *error)
+{
+    QCPPainter painter;
+    if (!painter.begin(device))
+        return fail(error, QObject::tr("Cannot write %1").arg(path));
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    chart.plot->toPainter(&painter, chart.size.width(), chart.size.height());
+    painter.end();
+    return true;
+}
+
 bool writePng(const ExportSource &chart, const QString &path, const QString &json, double scale, QString *error)
 {
     const QSize size = chart.size;
@@ -99,14 +112,7 @@ bool writePdf(const ExportSource &chart, const QString &path, const QString &jso
     writer.setResolution(72); // one pixel of the chart = one point of the page
     writer.setPageLayout(QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
                                      QPageLayout::Portrait, QMarginsF()));
-    QCPPainter painter;
-    if (!painter.begin(&writer))
-        return fail(error, QObject::tr("Cannot write %1").arg(path));
-    painter.setMode(QCPPainter::pmVectorized);
-    painter.setMode(QCPPainter::pmNoCaching);
-    chart.plot->toPainter(&painter, size.width(), size.height());
-    painter.end();
-    return true;
+    return paintVector(chart, &writer, path, error);
 }
 
 bool writeSvg(const ExportSource &chart, const QString &path, const QString &json, QString *error)
@@ -120,14 +126,7 @@ bool writeSvg(const ExportSource &chart, const QString &path, const QString &jso
     // Qt 6.4's QSvgGenerator writes title and description verbatim, unescaped.
     generator.setTitle(chart.headline.toHtmlEscaped());
     generator.setDescription(json.toHtmlEscaped());
-    QCPPainter painter;
-    if (!painter.begin(&generator))
-        return fail(error, QObject::tr("Cannot write %1").arg(path));
-    painter.setMode(QCPPainter::pmVectorized);
-    painter.setMode(QCPPainter::pmNoCaching);
-    chart.plot->toPainter(&painter, size.width(), size.height());
-    painter.end();
-    return true;
+    return paintVector(chart, &generator, path, error);
 }
 
 bool writeCsv(const ExportSource &chart, const QString &path, const QString &json, QString *error)

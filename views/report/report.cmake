@@ -1,7 +1,6 @@
 # Reports, headless exports and restoring a scenario from an export (issue 7; included by
 # views/CMakeLists.txt).
 target_sources(gapstudio_views PRIVATE
-    ${CMAKE_CURRENT_SOURCE_DIR}/report/trainingtime.h
     ${CMAKE_CURRENT_SOURCE_DIR}/report/provenance.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/provenance.h
     ${CMAKE_CURRENT_SOURCE_DIR}/report/reportcontent.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/reportcontent.h
     ${CMAKE_CURRENT_SOURCE_DIR}/report/reportpainter.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/reportpainter.h

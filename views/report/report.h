@@ -11,7 +11,7 @@
  * Needs a QApplication (the charts are widgets); works under QT_QPA_PLATFORM=offscreen.
  */
 
-#include "report/trainingtime.h"
+#include "gapstudio/model/trainingtime.h"
 #include "results/scenarioresults.h"
 
 #include <QDateTime>
@@ -20,7 +20,7 @@
 namespace gapstudio::views {
 
 struct ReportOptions {
-    double tokenBudget = kDefaultTokenBudget; ///< tokens for "time to train"
+    double tokenBudget = model::kDefaultTokenBudget; ///< tokens for "time to train"
     /// The scenario file to name in the "Reproduce" line; empty: "<scenario id>.gapstudio.json".
     QString scenarioFile;
     QString baselineFile; ///< named in the comparison section, if any

@@ -1,6 +1,6 @@
 #include "report/reportcontent.h"
 
-#include "report/trainingtime.h"
+#include "gapstudio/model/trainingtime.h"
 
 #include "gapstudio/io/preset_json.h"
 
@@ -170,10 +170,10 @@ QList<Metric> keyMetrics(const ScenarioResults &results, double tokenBudget)
     const model::Stats &st = results.evaluation.stats;
     const model::Analysis *a = ok ? &*results.analysis : nullptr;
     const std::int64_t gpus = ok ? results.compiled->execution.numProcs : 0;
-    const TrainingTime train
-        = ok ? trainingTime(tokenBudget, st.total_time, results.compiled->execution.batchSize,
+    const model::TrainingTime train
+        = ok ? model::trainingTime(tokenBudget, st.total_time, results.compiled->execution.batchSize,
                             results.compiled->application.seqSize, gpus)
-             : TrainingTime {};
+             : model::TrainingTime {};
     const QString budget = formatValue(tokenBudget / 1e9) + QStringLiteral("B tokens");
     QList<Metric> m {
         { QStringLiteral("GPUs"), QString(), double(gpus), ok },

@@ -3,7 +3,7 @@
  * @file reportcontent.h
  * What the report says, as plain tables of display strings (no painting): the design's blocks
  * and every parameter they resolve to, the key results, the diagnostics and the comparison with
- * a baseline. Values come from ScenarioResults and trainingtime.h; nothing is recomputed here.
+ * a baseline. Values come from ScenarioResults and model/trainingtime.h; nothing is recomputed here.
  */
 
 #include "results/scenarioresults.h"

@@ -2,17 +2,14 @@
 /**
  * @file trainingtime.h
  * Time and GPU-hours to train a token budget at a design's steady-state throughput.
- *
- * This belongs in the model (model/include/gapstudio/model/analysis.h has no such function yet);
- * it lives here, in one place, until it moves there. It is arithmetic on the model's outputs:
- * the number of steps is the budget over the tokens of one global batch, each step takes the
+ * Arithmetic on the model's outputs, in one place for the report and anything else: the number of steps is the budget over the tokens of one global batch, each step takes the
  * model's step time (Stats::total_time), and all GPUs are busy for the whole run.
  */
 
 #include <cmath>
 #include <cstdint>
 
-namespace gapstudio::views {
+namespace gapstudio::model {
 
 /// The default token budget of reports: 1e12 tokens (one trillion).
 inline constexpr double kDefaultTokenBudget = 1e12;
@@ -45,4 +42,4 @@ struct TrainingTime {
     return t;
 }
 
-} // namespace gapstudio::views
+} // namespace gapstudio::model
