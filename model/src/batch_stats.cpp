@@ -21,6 +21,20 @@ double offloadTime(const Run &run, double bytes) noexcept
 /// plus an all-gather, of the block's weight bytes (§4.6).
 double gradientReduction(const Run &run, const NetworkTier &net, double bytes, std::int64_t replicas) noexcept
 {
+    if (run.ctx.recipe) {
+        // Corrected model: gradients travel in their reduction datatype (Megatron-LM reduces the
+        // FP32 main gradients of a 16-bit run unless told otherwise: arguments.py sets
+        // accumulate_allreduce_grads_in_fp32 with --bf16), the updated 16-bit parameters come
+        // back by all-gather, and with parameter sharding (ZeRO-3 / FSDP) they are gathered
+        // again for the backward pass (Rajbhandari et al. 2020, section 7).
+        const double params = bytes / run.ctx.bytesPerElement;
+        const double gradBytes = run.exe.gradientReduceBytes > 0 ? run.exe.gradientReduceBytes : 4.0;
+        if (!run.exe.optimizerSharding)
+            return networkTime(net, NetOp::AllReduce, params * gradBytes, replicas);
+        const double gathers = run.exe.parameterSharding ? 2.0 : 1.0;
+        return networkTime(net, NetOp::ReduceScatter, params * gradBytes, replicas) +
+               gathers * networkTime(net, NetOp::AllGather, params * run.ctx.bytesPerElement, replicas);
+    }
     if (run.exe.optimizerSharding)
         return networkTime(net, NetOp::ReduceScatter, bytes, replicas) +
                networkTime(net, NetOp::AllGather, bytes, replicas);
@@ -32,9 +46,11 @@ double gradientReduction(const Run &run, const NetworkTier &net, double bytes, s
 void dataParallelBlock(Run &run, Stats &o) noexcept
 {
     const Execution &exe = run.exe;
-    if (exe.dataPar > 1 && exe.training) {
+    // Weights are replicated over DP and, in the corrected model, over CP as well.
+    const std::int64_t replicas = exe.dataPar * (run.features.attention ? exe.contextPar : 1);
+    if (replicas > 1 && exe.training) {
         o.block_dp_size = exe.modelMoE ? o.block_weight_space - run.comm.expertWeightBytes : o.block_weight_space;
-        run.blockDpTime = gradientReduction(run, *run.dpNet, o.block_dp_size, exe.dataPar);
+        run.blockDpTime = gradientReduction(run, *run.dpNet, o.block_dp_size, replicas);
     }
     if (exe.modelMoE && exe.dataParExp > 1 && exe.training) {
         o.block_dp_exp_size = run.comm.expertWeightBytes;
@@ -169,12 +185,20 @@ void computeBatchStats(Run &run, Stats &o) noexcept
     groupTotals(comm.tp, chunks, base, o.tp_comm_link_time, o.tp_comm_exposed_time);
     groupTotals(comm.ep, chunks, base, o.ep_comm_link_time, o.ep_comm_exposed_time);
     groupTotals(comm.es, chunks, base, o.es_comm_link_time, o.es_comm_exposed_time);
+    groupTotals(comm.cp, chunks, base, o.cp_comm_link_time, o.cp_comm_exposed_time);
     if (exe.training) {
         recommTotals(comm.tp, chunks, base, o.tp_recomm_link_time, o.tp_recomm_exposed_time);
         recommTotals(comm.ep, chunks, base, o.ep_recomm_link_time, o.ep_recomm_exposed_time);
         recommTotals(comm.es, chunks, base, o.es_recomm_link_time, o.es_recomm_exposed_time);
         o.recomm_link_time = o.tp_recomm_link_time + o.ep_recomm_link_time + o.es_recomm_link_time;
         o.recomm_exposed_time = o.tp_recomm_exposed_time + o.ep_recomm_exposed_time + o.es_recomm_exposed_time;
+        if (run.features.attention) { // the CP ring again for recomputed attention
+            double link = 0;
+            double exposed = 0;
+            recommTotals(comm.cp, chunks, base, link, exposed);
+            o.recomm_link_time += link;
+            o.recomm_exposed_time += exposed;
+        }
     }
 
     // §4.3: one p2p per chunk per microbatch in each direction. QUIRK (edgeBlockP2pWithoutPipeline):
@@ -234,6 +258,7 @@ void computeBatchStats(Run &run, Stats &o) noexcept
     if (dpTraffic && exe.training) {
         if (exe.dataParOverlap) {
             overlappedDataParallel(run, o, chunkBwTime);
+            o.dp_comm_exposed_time = exposedWithOverlapEfficiency(run.ctx, o.dp_comm_link_time, o.dp_comm_exposed_time);
         } else {
             o.dp_comm_exposed_time = dbl(lay.blocksPerProc) * run.blockDpTime;
             o.dp_comm_link_time = o.dp_comm_exposed_time;
@@ -244,6 +269,8 @@ void computeBatchStats(Run &run, Stats &o) noexcept
                    o.recompute_time + o.recomm_exposed_time + o.bubble_time + o.tp_comm_exposed_time +
                    o.ep_comm_exposed_time + o.es_comm_exposed_time + o.pp_comm_exposed_time +
                    o.dp_comm_exposed_time;
+    if (run.features.attention)
+        o.total_time += o.cp_comm_exposed_time;
 }
 
 } // namespace gapstudio::model::detail

@@ -4,14 +4,61 @@
 
 namespace gapstudio::model::detail {
 
-void buildAttention(BlockBuilder &b, const Application &app, const Execution &exe, std::int64_t local)
+namespace {
+
+/// Average keys a query attends to (corrected model): causal attention sees (s + 1) / 2 keys
+/// per query; a sliding window of W keys sees sum_i min(i, W) / s; averaged over the blocks
+/// that use each (FlashAttention-2 counts causal attention as half the full FLOPs).
+double attendedKeys(const Application &app)
+{
+    const double s = d(app.seqSize);
+    const double causal = (s + 1) / 2;
+    if (app.slidingWindow <= 0 || app.slidingWindow >= app.seqSize || app.slidingWindowBlocks <= 0)
+        return causal;
+    const double w = d(app.slidingWindow);
+    const double windowed = (w * (w + 1) / 2 + (s - w) * w) / s;
+    const double share = d(std::min(app.slidingWindowBlocks, app.numBlocks)) / d(app.numBlocks);
+    return share * windowed + (1 - share) * causal;
+}
+
+/// Multi-head latent attention projections (DeepSeek-V3 technical report, section 2.1.1;
+/// Megatron-Core MLASelfAttention): the down projections are replicated on every TP rank, the
+/// up projections split by heads. Writes the per-rank query and key/value widths.
+void buildLatentProjections(BlockBuilder &b, const Application &app, I tokens, I tp, Flags f)
+{
+    const I h = app.hidden;
+    const I a = app.attnHeads;
+    const I dqk = app.attnSize + app.ropeHeadSize;
+    const I dv = app.valueHeadSize > 0 ? app.valueHeadSize : app.attnSize;
+    if (app.qLoraRank > 0) {
+        b.linear("AttnBlock_Query_Down", tokens, h, app.qLoraRank, f);
+        b.layerNorm("AttnBlock_Query_Norm", tokens * app.qLoraRank, f);
+        b.linear("AttnBlock_Query_Up", tokens, app.qLoraRank, a * dqk / tp, f);
+    } else {
+        b.linear("AttnBlock_Query", tokens, h, a * dqk / tp, f);
+    }
+    b.linear("AttnBlock_KV_Down", tokens, h, app.kvLoraRank + app.ropeHeadSize, f);
+    b.layerNorm("AttnBlock_KV_Norm", tokens * app.kvLoraRank, f);
+    b.linear("AttnBlock_KV_Up", tokens, app.kvLoraRank, a * (app.attnSize + dv) / tp, f);
+}
+
+} // namespace
+
+I tokensPerRank(const Application &app, const Execution &exe, const Features &features) noexcept
+{
+    const I tokens = exe.microbatchSize * app.seqSize;
+    return features.attention ? tokens / exe.contextPar : tokens;
+}
+
+void buildAttention(BlockBuilder &b, const Application &app, const Execution &exe, std::int64_t local,
+                    const Features &features)
 {
     const I tp = exe.tensorPar;
     const I h = app.hidden;
     const I s = app.seqSize;
     const I a = app.attnHeads;
     const I dh = app.attnSize;
-    const I batchSeq = exe.microbatchSize * s;
+    const I batchSeq = tokensPerRank(app, exe, features); // mbs * s (/ CP in the corrected model)
     const I act = batchSeq * h; // A: full activation
 
     const bool full = exe.activationRecompute == Recompute::Full;
@@ -19,16 +66,21 @@ void buildAttention(BlockBuilder &b, const Application &app, const Execution &ex
     const bool agRedoAttn = attn || exe.seqParAgRedo;
     const bool overlap = exe.tensorParOverlap != TpOverlap::None;
     const bool multiquery = exe.attentionType == AttentionType::MultiQuery;
+    const bool latent = features.attention && (app.qLoraRank > 0 || app.kvLoraRank > 0);
+    const bool flash = features.attention && exe.attentionKernel == AttentionKernel::Flash;
     // Key/value heads: grouped-query (Application::kvHeads), else 1 (MQA) or a (MHA). Their K and
     // V projections are split by TP when the heads divide evenly, else every rank holds them all
     // (MQA is the g = 1 case of the latter, MHA the g = a case of the former). Without grouping
     // the reference's rule stays: MQA replicated, MHA split (a % tp may be non-zero in MoE blocks).
-    const I kvHeads = app.kvHeads > 0 ? app.kvHeads : (multiquery ? 1 : a);
-    const bool kvReplicated = app.kvHeads > 0 ? kvHeads % tp != 0 : multiquery;
+    const I kvHeads = latent ? a : app.kvHeads > 0 ? app.kvHeads : (multiquery ? 1 : a);
+    const bool kvReplicated = latent ? false : app.kvHeads > 0 ? kvHeads % tp != 0 : multiquery;
 
     b.fork("AttnBlock_Fork", local, 2, {full, false, false, true, true});
     b.layerNorm("AttnBlock_LayerNorm", local, {full, false, true, false, true});
-    if (!overlap) {
+    if (latent) {
+        b.tpComm("AttnBlock_F", act, false, {false, agRedoAttn, false, true, true});
+        buildLatentProjections(b, app, batchSeq, tp, {full, false, true, false, true});
+    } else if (!overlap) {
         b.tpComm("AttnBlock_F", act, false, {false, agRedoAttn, false, true, true});
         b.fork("AttnBlock_Multihead_Fork", act, 3, {agRedoAttn, false, false, !agRedoAttn, true});
         const I kv = kvReplicated ? kvHeads * dh : kvHeads * dh / tp;
@@ -43,16 +95,26 @@ void buildAttention(BlockBuilder &b, const Application &app, const Execution &ex
         b.linear("AttnBlock_Key", batchSeq, h, kvHeads * dh, {full, false, true, false, true});
         b.linear("AttnBlock_Value", batchSeq, h, kvHeads * dh, {full, false, true, false, true});
     }
-    const I scores = a / tp * s * s * exe.microbatchSize;
-    b.batchMatMul("AttnBlock_Multihead_Key_Query", exe.microbatchSize * a / tp, s, dh, s,
-                  {attn, false, false, true, !attn});
-    b.elementwiseLike("AttnBlock_Multihead_SoftMax", LayerKind::SoftMax, scores, 5, 8,
+    const I dv = latent && app.valueHeadSize > 0 ? app.valueHeadSize : dh;
+    if (flash) {
+        const I dqk = latent ? dh + app.ropeHeadSize : dh;
+        const I heads = a / tp;
+        const I kvLocal = kvReplicated ? kvHeads : kvHeads / tp;
+        const I kvElements = batchSeq * kvLocal * (dqk + dv);
+        b.flashAttention("AttnBlock_FlashAttention", heads, batchSeq, attendedKeys(app), dqk, dv, kvElements,
+                         {attn, attn, false, true, true}, exe.contextPar, b.tier(exe.contextParNet), kvElements);
+    } else {
+        const I scores = a / tp * s * s * exe.microbatchSize;
+        b.batchMatMul("AttnBlock_Multihead_Key_Query", exe.microbatchSize * a / tp, s, dh, s,
                       {attn, false, false, true, !attn});
-    b.elementwiseLike("AttnBlock_Multihead_DropOut", LayerKind::DropOut, scores, 1, 1,
-                      {attn, false, false, !attn, true});
-    b.batchMatMul("AttnBlock_Multihead_Attn", exe.microbatchSize * a / tp, s, s, a * dh / a, {full});
-    if (!overlap) {
-        b.linear("AttnBlock_MLP", batchSeq, a * dh / tp, h, {full});
+        b.elementwiseLike("AttnBlock_Multihead_SoftMax", LayerKind::SoftMax, scores, 5, 8,
+                          {attn, false, false, true, !attn});
+        b.elementwiseLike("AttnBlock_Multihead_DropOut", LayerKind::DropOut, scores, 1, 1,
+                          {attn, false, false, !attn, true});
+        b.batchMatMul("AttnBlock_Multihead_Attn", exe.microbatchSize * a / tp, s, s, a * dh / a, {full});
+    }
+    if (latent || !overlap) {
+        b.linear("AttnBlock_MLP", batchSeq, a * dv / tp, h, {full});
         b.tpComm("AttnBlock_G", act, true, {false, full, false, false, true});
     } else {
         b.linearOverlapped("AttnBlock_MLP_RS", batchSeq, a * dh, h, true, {full, full});
@@ -61,11 +123,12 @@ void buildAttention(BlockBuilder &b, const Application &app, const Execution &ex
     b.residual("AttnBlock_Residual", local, local, {full, false, true, false, true});
 }
 
-Block buildBlock(const Application &app, const Execution &exe, const System &sys, const Quirks &quirks) noexcept
+Block buildBlock(const Application &app, const Execution &exe, const System &sys, const Quirks &quirks,
+                 const Features &features, std::int64_t feedforward) noexcept
 {
     const I tp = exe.tensorPar;
     const I h = app.hidden;
-    const I batchSeq = exe.microbatchSize * app.seqSize;
+    const I batchSeq = tokensPerRank(app, exe, features);
     const I act = batchSeq * h;            // A: full activation
     const I seqParAct = batchSeq / tp * h; // A_s: sequence-parallel activation
     // LayerNorm, dropout and residual work on A_s with sequence parallelism (rs_ag).
@@ -76,10 +139,11 @@ Block buildBlock(const Application &app, const Execution &exe, const System &sys
     // SwiGLU (Llama-style gated MLP): the up projection is twice as wide (gate and value) and the
     // activation multiplies the halves. Both references always use GeLU in dense blocks.
     const bool swiglu = exe.activationFunction == ActivationFunction::Silu && !quirks.denseMlpAlwaysGelu;
-    const I up = swiglu ? 2 * app.feedforward : app.feedforward;
+    const I ff = feedforward > 0 ? feedforward : app.feedforward;
+    const I up = swiglu ? 2 * ff : ff;
 
     BlockBuilder b(app, exe, sys);
-    buildAttention(b, app, exe, local);
+    buildAttention(b, app, exe, local, features);
     b.fork("MlpBlock_Fork", local, 2, {full, false, false, true, true});
     b.layerNorm("MlpBlock_LayerNorm", local, {full, false, true, false, true});
     if (!overlap) {
@@ -89,14 +153,14 @@ Block buildBlock(const Application &app, const Execution &exe, const System &sys
         b.linearOverlapped("MlpBlock_Mlp1_AG", batchSeq, h, up, false, {full, agRedoMlp});
     }
     if (swiglu)
-        b.swiglu("MlpBlock_SwiGLU", app.feedforward * batchSeq / tp, {full});
+        b.swiglu("MlpBlock_SwiGLU", ff * batchSeq / tp, {full});
     else
-        b.gelu("MlpBlock_GeLU", app.feedforward * batchSeq / tp, {full});
+        b.gelu("MlpBlock_GeLU", ff * batchSeq / tp, {full});
     if (!overlap) {
-        b.linear("MlpBlock_Mlp2", batchSeq, app.feedforward / tp, h, {full});
+        b.linear("MlpBlock_Mlp2", batchSeq, ff / tp, h, {full});
         b.tpComm("MlpBlock_G", act, true, {false, full, false, false, true});
     } else {
-        b.linearOverlapped("MlpBlock_Mlp2_RS", batchSeq, app.feedforward, h, true, {full, full});
+        b.linearOverlapped("MlpBlock_Mlp2_RS", batchSeq, ff, h, true, {full, full});
     }
     b.elementwiseLike("MlpBlock_DropOut", LayerKind::DropOut, local, 1, 1, {full});
     b.residual("MlpBlock_Residual", local, local, {full, false, true, false, true});

@@ -4,6 +4,7 @@
 
 #include "layers.h"
 
+#include "gapstudio/model/fidelity.h"
 #include "gapstudio/model/quirks.h"
 
 #include <array>
@@ -11,8 +12,9 @@
 
 namespace gapstudio::model::detail {
 
-/// At most 29 layers per block (24 dense, 29 MoE; fewer with TP overlap).
-inline constexpr std::size_t kMaxBlockLayers = 32;
+/// At most 29 layers per block in the references (24 dense, 29 MoE); the corrected model's MoE
+/// block adds latent-attention projections, shared experts and token permutation.
+inline constexpr std::size_t kMaxBlockLayers = 40;
 
 struct Block {
     std::array<Layer, kMaxBlockLayers> layers{};
@@ -25,12 +27,21 @@ struct Block {
 /// Builds one block as processor 0 sees it. Preconditions (checked by checkConfiguration):
 /// tp divides hidden, feedforward and heads; the TP network index is valid.
 [[nodiscard]] Block buildBlock(const Application &app, const Execution &exe, const System &sys,
-                               const Quirks &quirks) noexcept;
+                               const Quirks &quirks, const Features &features,
+                               std::int64_t feedforward = 0) noexcept;
 
 /// Builds one MoE block: attention, router and experts (calculon-MoE e3eb609,
 /// calculon-moe-model.md §4). Preconditions as above plus EP dividing the experts; `exe` must
 /// already have sequence parallelism forced when tp > 1.
 [[nodiscard]] Block buildMoeBlock(const Application &app, const Execution &exe, const System &sys,
-                                  const Quirks &quirks) noexcept;
+                                  const Quirks &quirks, const Features &features) noexcept;
+
+/// Corrected model: the input embedding of the first pipeline stage, and the final norm, LM head
+/// and loss of the last (Megatron-LM's VocabParallelEmbedding, output layer and
+/// vocab_parallel_cross_entropy, split over TP). Empty blocks without a vocabulary.
+[[nodiscard]] Block buildEmbedding(const Application &app, const Execution &exe, const System &sys,
+                                   const Features &features) noexcept;
+[[nodiscard]] Block buildHead(const Application &app, const Execution &exe, const System &sys,
+                              const Features &features) noexcept;
 
 } // namespace gapstudio::model::detail

@@ -6,6 +6,7 @@
 #include "block.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 
 namespace gapstudio::model::detail {
@@ -33,7 +34,7 @@ public:
     {
     }
 
-    void linear(const char *name, I m, I n, I k, Flags f)
+    Layer &linear(const char *name, I m, I n, I k, Flags f)
     {
         Layer &l = add(name, LayerKind::Linear, f);
         l.fwFlops = l.agradFlops = l.wgradFlops = d(2 * m * n * k);
@@ -41,6 +42,8 @@ public:
         l.outputs = l.activationGrads = d(m * k);
         l.weightSpace = l.weightGrads = d(n * k);
         l.optimSpace = d(2 * n * k);
+        gemm(l, m, n, k, 1);
+        return l;
     }
 
     void linearOverlapped(const char *name, I m, I n, I k, bool conjugate, Flags f)
@@ -71,6 +74,7 @@ public:
         l.optimSpace = d(2 * n * k);
         tpFields(l, conjugate);
         l.numTiles = tiles;
+        gemm(l, m, n, k, 1);
     }
 
     void batchMatMul(const char *name, I batch, I m, I n, I k, Flags f)
@@ -80,6 +84,8 @@ public:
         l.agradFlops = d(batch * 2 * 2 * m * n * k);
         l.inputs = l.activationSpace = d(batch * (m * n + n * k));
         l.outputs = l.activationGrads = d(batch * m * k);
+        gemm(l, m, n, k, batch);
+        l.lowPrecision = false; // attention products stay in 16 bits under the FP8 recipe
     }
 
     void layerNorm(const char *name, I x, Flags f)
@@ -176,6 +182,7 @@ public:
         l.weightSpace = l.weightGrads = d(experts * n * k);
         l.optimSpace = d(2 * experts * n * k);
         l.expertWeights = true;
+        gemm(l, m, n, k, experts); // a grouped GEMM over the local experts
         return l;
     }
 
@@ -206,9 +213,56 @@ public:
         return &mSys.networks[static_cast<std::size_t>(index)];
     }
 
+    /// Corrected model: fused causal attention of `queries` tokens against `keys` attended keys
+    /// per query (on average) with `heads` query heads of width dqk (scores) and dv (values),
+    /// `kvElements` key/value elements in and `ringStep` K/V elements per CP ring step.
+    /// FlashAttention-2 (Dao 2023, section 4.1 and its benchmark FLOP count): forward
+    /// 2 * heads * queries * keys * (dqk + dv) flops, backward 2.5 x forward (it recomputes the
+    /// scores); only Q, K, V, O and the row log-sum-exp (FP32) are stored, never the scores.
+    Layer &flashAttention(const char *name, I heads, I queries, double keys, I dqk, I dv, I kvElements,
+                          Flags f, I cp, const NetworkTier *cpNet, I ringStep)
+    {
+        Layer &l = add(name, LayerKind::FlashAttention, f);
+        l.fwFlops = 2.0 * d(heads) * d(queries) * keys * d(dqk + dv);
+        l.agradFlops = 2.5 * l.fwFlops;
+        l.inputs = d(heads * queries * dqk + kvElements);
+        l.outputs = l.activationGrads = d(heads * queries * dv);
+        l.activationSpace = l.inputs + l.outputs + 2.0 * d(heads * queries); // + FP32 log-sum-exp
+        l.numPeers = cp;
+        l.net = cpNet;
+        l.group = CommGroup::Cp;
+        l.ringStepElements = d(ringStep);
+        return l;
+    }
+
+    /// Corrected model: the input embedding, a vocabulary-parallel table of `rows` x h (rows =
+    /// V / TP) gathered for `tokens` tokens; its gradient accumulates into the table's rows.
+    Layer &embedding(const char *name, I tokens, I rows, Flags f)
+    {
+        Layer &l = add(name, LayerKind::Embedding, f);
+        l.outputs = l.activationGrads = d(tokens * mApp.hidden);
+        l.weightSpace = l.weightGrads = d(rows * mApp.hidden);
+        l.optimSpace = 2 * l.weightSpace;
+        l.wgradFlops = l.outputs; // scatter-add of the output gradient
+        return l;
+    }
+
+    /// Corrected model: vocabulary-parallel cross-entropy over `logits` = tokens x V / TP
+    /// logits (Megatron-LM vocab_parallel_cross_entropy: softmax in FP32, kept for backward).
+    Layer &loss(const char *name, I logits, Flags f)
+    {
+        Layer &l = add(name, LayerKind::Loss, f);
+        l.fwFlops = d(5 * logits);
+        l.agradFlops = d(2 * logits);
+        l.inputs = l.outputs = l.activationGrads = d(logits);
+        l.activationSpace = d(2 * logits); // the FP32 softmax, in 16-bit elements
+        return l;
+    }
+
 protected:
     Layer &add(const char *name, LayerKind kind, Flags f)
     {
+        assert(mBlock.size < kMaxBlockLayers && "kMaxBlockLayers is too small for this block");
         Layer &l = mBlock.layers[mBlock.size++];
         l = Layer{};
         l.name = name;
@@ -219,6 +273,15 @@ protected:
         l.activationStored = f.activationStored;
         l.outputStored = f.outputStored;
         return l;
+    }
+
+    static void gemm(Layer &l, I m, I n, I k, I count)
+    {
+        l.gemmM = d(m);
+        l.gemmN = d(n);
+        l.gemmK = d(k);
+        l.gemmCount = d(count);
+        l.lowPrecision = true;
     }
 
     void tpFields(Layer &l, bool conjugate) const
@@ -240,6 +303,10 @@ protected:
 
 /// The attention half of a block (§3.1 layers 1-15); `local` is the element count that the
 /// LayerNorm, dropout and residual work on (A, or A_s with sequence parallelism).
-void buildAttention(BlockBuilder &b, const Application &app, const Execution &exe, std::int64_t local);
+void buildAttention(BlockBuilder &b, const Application &app, const Execution &exe, std::int64_t local,
+                    const Features &features);
+
+/// Tokens of one microbatch on one rank: mbs * s, split over CP in the corrected model.
+[[nodiscard]] I tokensPerRank(const Application &app, const Execution &exe, const Features &features) noexcept;
 
 } // namespace gapstudio::model::detail

@@ -40,6 +40,8 @@ GroupComm &groupOf(BlockComm &comm, const Layer &l) noexcept
         return comm.ep;
     case CommGroup::Es:
         return comm.es;
+    case CommGroup::Cp:
+        return comm.cp;
     case CommGroup::Tp:
         break;
     }
@@ -54,7 +56,8 @@ StageComm stageComm(const Layer &l, const LayerContext &c, Stage s, const StageT
                     const Quirks &quirks) noexcept
 {
     StageComm r;
-    if (l.kind != LayerKind::TPComm && l.kind != LayerKind::LinearOverlapped && l.kind != LayerKind::AllToAll)
+    if (l.kind != LayerKind::TPComm && l.kind != LayerKind::LinearOverlapped && l.kind != LayerKind::AllToAll &&
+        l.kind != LayerKind::FlashAttention)
         return r;
     const bool edgeDiffers = l.commType == TpCommType::P2pRsAg;
     r.baseSize = commBytes(l, c, s, true);
@@ -159,6 +162,17 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
     }
     if (exe.activationRecompute == Recompute::Full)
         o.block_act_storage_space = 0; // everything but the checkpoint is recomputed
+    if (ctx.calibration) {
+        // The software stack's fixed cost per block and pass (kernel launches, host work); the
+        // backward pass launches about twice the forward's kernels.
+        const double overhead = ctx.calibration->blockOverhead_s;
+        o.block_fw_time += overhead;
+        if (exe.training) {
+            o.block_agrad_time += 2 * overhead;
+            if (o.block_re_flops > 0)
+                o.block_re_time += overhead;
+        }
+    }
 
     const GroupComm &tp = comm.tp;
     o.baseblock_fw_tp_size = tp.fwSize[0];

@@ -17,21 +17,21 @@ struct GroupComm {
     double recommSize[2] = {}, recommTime[2] = {}, recommExposed[2] = {};
 };
 
-/// TP, EP (all-to-all) and ES (expert-slice) traffic of a block.
+/// TP, EP (all-to-all), ES (expert-slice) and CP (K/V ring) traffic of a block.
 struct BlockComm {
-    GroupComm tp, ep, es;
+    GroupComm tp, ep, es, cp;
     double expertWeightBytes = 0; ///< weights reduced over expert DP (MoE experts)
     [[nodiscard]] double fwExposed(int edge) const noexcept
     {
-        return tp.fwExposed[edge] + ep.fwExposed[edge] + es.fwExposed[edge];
+        return tp.fwExposed[edge] + ep.fwExposed[edge] + es.fwExposed[edge] + cp.fwExposed[edge];
     }
     [[nodiscard]] double bwExposed(int edge) const noexcept
     {
-        return tp.bwExposed[edge] + ep.bwExposed[edge] + es.bwExposed[edge];
+        return tp.bwExposed[edge] + ep.bwExposed[edge] + es.bwExposed[edge] + cp.bwExposed[edge];
     }
     [[nodiscard]] double recommExposed(int edge) const noexcept
     {
-        return tp.recommExposed[edge] + ep.recommExposed[edge] + es.recommExposed[edge];
+        return tp.recommExposed[edge] + ep.recommExposed[edge] + es.recommExposed[edge] + cp.recommExposed[edge];
     }
 };
 

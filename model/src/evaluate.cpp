@@ -2,6 +2,7 @@
 // check capacities. Calculon caa4b11 `Llm.compile` / `Llm.run`; calculon-model.md §2-§8.
 #include "gapstudio/model/evaluate.h"
 
+#include "block_builder.h"
 #include "block_stats.h"
 #include "checks.h"
 #include "run.h"
@@ -10,7 +11,7 @@ namespace gapstudio::model {
 
 namespace detail {
 
-Layout compileLayout(const Application &app, const Execution &exe) noexcept
+Layout compileLayout(const Application &app, const Execution &exe, const Features &features) noexcept
 {
     Layout lay;
     // Uneven PP: the first L mod pp stages get one block more; processor 0 is reported, and
@@ -24,10 +25,54 @@ Layout compileLayout(const Application &app, const Execution &exe) noexcept
     lay.chunksPerProc = lay.blocksPerProc / lay.blocksPerChunk;
     lay.baseblocksPerChunk = lay.blocksPerChunk - 1;
     lay.microbatches = exe.batchSize / exe.dataPar / exe.microbatchSize;
-    const std::int64_t batchSeq = exe.microbatchSize * app.seqSize;
+    const std::int64_t batchSeq = tokensPerRank(app, exe, features);
     lay.activationSize = dbl(batchSeq * app.hidden);
     lay.seqParActivationSize = dbl(batchSeq / exe.tensorPar * app.hidden);
     return lay;
+}
+
+LayerContext layerContext(const Execution &exe, const System &sys, const EvaluateOptions &options) noexcept
+{
+    const auto dt = static_cast<std::size_t>(exe.datatype);
+    LayerContext ctx;
+    ctx.matrix = &*sys.matrix[dt];
+    ctx.vector = &*sys.vector[dt];
+    ctx.mem1 = &sys.mem1;
+    ctx.mode = sys.processingMode;
+    ctx.bytesPerElement = bytesPerElement(exe.datatype);
+    ctx.optimizerShards = exe.optimizerSharding ? dbl(exe.dataPar) : 1.0;
+    ctx.matrixType = exe.datatype;
+    const Features &features = options.features;
+    if (features.precisionRecipe) {
+        ctx.recipe = true;
+        ctx.lowBytesPerElement = ctx.bytesPerElement;
+        if (ctx.bytesPerElement < 2) {
+            // FP8/FP4 run only the blocks' linear layers in the low datatype; everything else,
+            // activations and messages included, stays in 16 bits (Transformer Engine's FP8
+            // autocast; Micikevicius et al. 2022, section 5).
+            for (const Datatype wide : {Datatype::Bfloat16, Datatype::Float16}) {
+                const auto w = static_cast<std::size_t>(wide);
+                if (sys.matrix[w] && sys.vector[w] && sys.matrix[w]->peak_flops > 0) {
+                    ctx.matrixLow = ctx.matrix;
+                    ctx.matrixLowType = exe.datatype;
+                    ctx.matrix = &*sys.matrix[w];
+                    ctx.vector = &*sys.vector[w];
+                    ctx.matrixType = wide;
+                    ctx.bytesPerElement = 2;
+                    break;
+                }
+            }
+        }
+    }
+    if (features.calibrated) {
+        ctx.calibration = &options.calibration;
+        ctx.mode = ProcessingMode::Roofline; // a kernel's memory traffic overlaps its math
+        ctx.smCount = sys.smCount;
+        ctx.tileM = sys.gemmTileM;
+        ctx.tileN = sys.gemmTileN;
+    }
+    ctx.collectiveAllToAll = features.moeDetails;
+    return ctx;
 }
 
 } // namespace detail
@@ -46,14 +91,11 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
     if (exe.modelMoE && exe.tensorPar > 1)
         exe.tensorParCommType = TpCommType::RsAg;
 
-    const auto dt = static_cast<std::size_t>(exe.datatype);
-    Run run{app, exe, sys, options.quirks, compileLayout(app, exe), {}, nullptr, nullptr, nullptr, nullptr, 0, 0, 0, {}};
-    run.ctx.matrix = &*sys.matrix[dt];
-    run.ctx.vector = &*sys.vector[dt];
-    run.ctx.mem1 = &sys.mem1;
-    run.ctx.mode = sys.processingMode;
-    run.ctx.bytesPerElement = bytesPerElement(exe.datatype);
-    run.ctx.optimizerShards = exe.optimizerSharding ? dbl(exe.dataPar) : 1.0;
+    const Features &features = options.features;
+    Run run{app, exe, sys, options.quirks, features, compileLayout(app, exe, features), layerContext(exe, sys, options),
+            nullptr, nullptr, nullptr, nullptr, 0, 0, 0, {}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {}};
+    if (features.embeddingAndHead)
+        run.layout.bubbleReductionBlocks = 0; // uneven stages are the stage model's (stages.cpp)
     run.tpNetIndex = exe.tensorParNet;
     run.ppNetIndex = exe.pipelineParNet;
     run.dpNetIndex = exe.dataParNet;
@@ -63,14 +105,15 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
     run.dpNet = tier(exe.dataParNet);
     run.dpExpNet = exe.modelMoE ? tier(exe.dataParExpNet) : run.dpNet;
 
-    const Block block = exe.modelMoE ? buildMoeBlock(app, exe, sys, options.quirks) : buildBlock(app, exe, sys, options.quirks);
+    const Block block = exe.modelMoE ? buildMoeBlock(app, exe, sys, options.quirks, features)
+                                     : buildBlock(app, exe, sys, options.quirks, features);
     Stats &o = result.stats;
     const double b = run.ctx.bytesPerElement;
     // Full recompute keeps one checkpoint, the block input, per block and microbatch (§5); in
     // MoE blocks the sequence-parallel shard of it.
     if (exe.training && exe.activationRecompute == Recompute::Full)
         o.block_act_checkpoint_size =
-            (exe.modelMoE ? dbl(exe.microbatchSize * app.seqSize * app.hidden / exe.tensorPar)
+            (exe.modelMoE ? dbl(tokensPerRank(app, exe, features) * app.hidden / exe.tensorPar)
                           : run.layout.activationSize) *
             b;
     run.comm = computeBlockStats(block, run.ctx, exe, options.quirks, o);
@@ -84,6 +127,8 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
         o.block_bw_pp_size = o.block_fw_pp_size;
 
     computeBatchStats(run, o);
+    if (features.embeddingAndHead)
+        applyStages(run, o);
     computeMemoryAndEfficiency(run, block, o);
 
     result.ok = true;

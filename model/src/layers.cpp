@@ -22,6 +22,12 @@ double vectorFlopTime(const LayerContext &c, double flops) noexcept
     return flops / (c.vector->peak_flops * c.vector->efficiency.lookup(flops));
 }
 
+/// FP32 traffic per logit of Megatron-LM's vocab_parallel_cross_entropy (docs/references.md):
+/// forward upcast write, max-subtract, exp and sum passes and the kept softmax; backward the
+/// softmax read, gradient write and the scaled 16-bit cast.
+constexpr double kLossFwFp32Bytes = 4 + 2 * 4 + 2 * 4 + 4 + 4;
+constexpr double kLossBwFp32Bytes = 4 + 4 + 4;
+
 double shards(const Layer &l, const LayerContext &c) noexcept
 {
     return l.optimizerShards > 0 ? l.optimizerShards : c.optimizerShards;
@@ -131,14 +137,14 @@ StageTiming overlappedProcessingTime(const Layer &l, const LayerContext &c, Stag
     const double flopSlowed = flop / (1 - pu);
     const double memory = cost.memTime;
     const double net = netTime(l, c, s, baseblock);
-    const double compute = processing(c, flop, memory);
+    const double compute = processing(c, flop, memory) + cost.castTime;
     StageTiming t;
     if (net == 0) {
         t.time = compute;
         return t;
     }
     const double tiles = static_cast<double>(l.numTiles);
-    const double computeSlowed = processing(c, flopSlowed, memory);
+    const double computeSlowed = processing(c, flopSlowed, memory) + cost.castTime;
     const double flopTileSlowed = flopSlowed / tiles;
     const double netTile = net / tiles;
     const double computeTile = compute / tiles;
@@ -158,6 +164,7 @@ StageTiming overlappedProcessingTime(const Layer &l, const LayerContext &c, Stag
         t.exposed += netTile;
         t.time += netTile;
     }
+    t.exposed = exposedWithOverlapEfficiency(c, net, t.exposed);
     return t;
 }
 
@@ -165,7 +172,8 @@ StageTiming overlappedProcessingTime(const Layer &l, const LayerContext &c, Stag
 
 bool usesMatrixEngine(const Layer &l) noexcept
 {
-    return l.kind == LayerKind::Linear || l.kind == LayerKind::LinearOverlapped || l.kind == LayerKind::BatchMatMul;
+    return l.kind == LayerKind::Linear || l.kind == LayerKind::LinearOverlapped || l.kind == LayerKind::BatchMatMul ||
+           l.kind == LayerKind::FlashAttention;
 }
 
 double stageFlops(const Layer &l, const LayerContext &c, Stage s) noexcept
@@ -200,6 +208,10 @@ double stageMemAccessed(const Layer &l, const LayerContext &c, Stage s) noexcept
             if (l.commType != TpCommType::RsAg && !l.conjugate)
                 return 0; // identity
             return genericFwMem(l, c);
+        case LayerKind::Embedding:
+            return 2 * l.outputs * c.bytesPerElement; // read the tokens' rows, write them out
+        case LayerKind::Loss:
+            return l.inputs * (c.bytesPerElement + kLossFwFp32Bytes);
         default:
             return genericFwMem(l, c);
         }
@@ -216,10 +228,19 @@ double stageMemAccessed(const Layer &l, const LayerContext &c, Stage s) noexcept
             if (l.commType != TpCommType::RsAg && l.conjugate)
                 return 0; // identity
             return genericAgradMem(l, c);
+        case LayerKind::Embedding:
+            return 0; // the token ids have no gradient
+        case LayerKind::Loss:
+            return l.inputs * (c.bytesPerElement + kLossBwFp32Bytes);
+        case LayerKind::FlashAttention:
+            // Reads Q, K, V, O and dO, writes dQ, dK and dV.
+            return 2 * (l.inputs + l.outputs) * c.bytesPerElement;
         default:
             return genericAgradMem(l, c);
         }
     case Stage::Wgrad:
+        if (l.kind == LayerKind::Embedding) // read dY, accumulate into the FP32 rows
+            return l.outputs * (c.bytesPerElement + 2 * 4);
         if (l.weightSpace == 0)
             return 0;
         return (l.weightGrads + (l.activationSpace + l.activationGrads)) * c.bytesPerElement;
@@ -241,6 +262,8 @@ double memTime(const Layer &l, const LayerContext &c, Stage s) noexcept
 
 StageCost stageCost(const Layer &l, const LayerContext &c, Stage s) noexcept
 {
+    if (c.calibration)
+        return calibratedStageCost(l, c, s);
     StageCost cost;
     cost.flops = stageFlops(l, c, s);
     const ComputeEngine &engine = usesMatrixEngine(l) && s != Stage::Optim ? *c.matrix : *c.vector;
@@ -256,7 +279,9 @@ StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s, const
         return {}; // their cost is in their comm time
     if (l.kind == LayerKind::LinearOverlapped)
         return overlappedProcessingTime(l, c, s, cost, baseblock);
-    return {processing(c, cost.flopTime, cost.memTime), 0};
+    if (l.kind == LayerKind::FlashAttention)
+        return ringAttentionTime(l, c, s, processing(c, cost.flopTime, cost.memTime));
+    return {processing(c, cost.flopTime, cost.memTime) + cost.castTime, 0};
 }
 
 StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept
@@ -282,6 +307,8 @@ double commBytes(const Layer &l, const LayerContext &c, Stage s, bool baseblock)
     }
     if (l.kind == LayerKind::AllToAll)
         return s == Stage::Fw || s == Stage::Agrad ? l.commSize * c.bytesPerElement : 0;
+    if (l.kind == LayerKind::FlashAttention)
+        return ringBytes(l, c, s);
     if (l.kind != LayerKind::LinearOverlapped)
         return 0;
     // The all-gather side moves the full input, the reduce side the full output (§3.2).
@@ -316,8 +343,17 @@ double netTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) n
         return tpCommNetTime(l, c, s, baseblock);
     if (l.kind == LayerKind::LinearOverlapped)
         return overlappedNetTime(l, c, s, baseblock);
-    if (l.kind == LayerKind::AllToAll && l.numPeers > 1 && (s == Stage::Fw || s == Stage::Agrad))
+    if (l.kind == LayerKind::AllToAll && l.numPeers > 1 && (s == Stage::Fw || s == Stage::Agrad)) {
+        if (c.collectiveAllToAll) {
+            // One all-to-all (NCCL, Megatron-Core's alltoall dispatcher): each GPU sends the
+            // (EP - 1) / EP of its tokens that go to other GPUs, paying the latency once.
+            const double peers = static_cast<double>(l.numPeers);
+            return networkTime(*l.net, NetOp::AllToAll, commBytes(l, c, s, baseblock) * (peers - 1) / peers, 2);
+        }
         return allToAllTime(*l.net, commBytes(l, c, s, baseblock), l.numPeers);
+    }
+    if (l.kind == LayerKind::FlashAttention)
+        return ringTime(l, c, s);
     return 0;
 }
 
@@ -346,6 +382,9 @@ double activationBytes(const Layer &l, const LayerContext &c) noexcept
             return l.activationSpace * c.bytesPerElement / static_cast<double>(l.numPeers);
         return l.conjugate ? l.activationSpace * c.bytesPerElement : 0;
     default:
+        // Transformer Engine keeps the FP8 copy of a linear layer's input for its backward pass.
+        if (c.recipe && l.lowPrecision)
+            return l.activationSpace * c.lowBytesPerElement;
         return l.activationSpace * c.bytesPerElement;
     }
 }

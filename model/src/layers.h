@@ -3,6 +3,7 @@
 // at caa4b11): element counts, flags, and the per-stage cost functions. Internal to the model.
 
 #include "gapstudio/model/calculon_inputs.h"
+#include "gapstudio/model/fidelity.h"
 
 #include <cstdint>
 
@@ -21,10 +22,15 @@ enum class LayerKind : std::uint8_t {
     TPComm, ///< Megatron's f/g operators: identity, all-reduce, all-gather or reduce-scatter
     Routing,  ///< MoE top-k selection or token bucketing: touches its input, stores nothing
     AllToAll, ///< MoE dispatch/combine over EP (calculon-MoE `EXPComm`)
+    /// Corrected model: fused causal attention (FlashAttention); with context parallelism it
+    /// also carries the ring exchange of K/V over CP, overlapped step by step.
+    FlashAttention,
+    Embedding, ///< corrected model: vocabulary-parallel embedding lookup
+    Loss,      ///< corrected model: vocabulary-parallel cross-entropy
 };
 
 /// Which statistics a layer's communication is reported under (calculon-MoE routes by name).
-enum class CommGroup : std::uint8_t { Tp, Ep, Es };
+enum class CommGroup : std::uint8_t { Tp, Ep, Es, Cp };
 
 enum class Stage : std::uint8_t { Fw, Agrad, Wgrad, Optim };
 
@@ -56,6 +62,15 @@ struct Layer {
     // MoE
     bool expertWeights = false;   ///< reduced over expert DP rather than DP
     double optimizerShards = 0;   ///< if > 0, overrides LayerContext::optimizerShards
+    // Corrected model (Features)
+    /// Matrix layers: the forward product is `gemmCount` GEMMs of (gemmM x gemmN) by
+    /// (gemmN x gemmK); the backward ones follow (shape-aware efficiency, calibrated mode).
+    double gemmM = 0, gemmN = 0, gemmK = 0, gemmCount = 1;
+    /// Runs on the low-precision (FP8/FP4) engine under the precision recipe: the blocks' linear
+    /// layers. Attention, LM head and vector work stay in 16 bits.
+    bool lowPrecision = false;
+    /// FlashAttention with CP: K/V elements one rank passes on per ring step (forward).
+    double ringStepElements = 0;
 };
 
 /// What a layer needs to know about the run: the engines of the datatype, memories, options.
@@ -66,6 +81,15 @@ struct LayerContext {
     ProcessingMode mode = ProcessingMode::NoOverlap;
     double bytesPerElement = 2;
     double optimizerShards = 1; ///< data_par with optimizer sharding, else 1
+    // Corrected model (Features); null / defaults reproduce the references.
+    const ComputeEngine *matrixLow = nullptr; ///< engine of lowPrecision layers (recipe), else null
+    Datatype matrixType = Datatype::Float16;  ///< datatype of `matrix` (calibration lookup)
+    Datatype matrixLowType = Datatype::Float8;
+    double lowBytesPerElement = 1;            ///< stored inputs of lowPrecision layers
+    bool recipe = false;                      ///< Features::precisionRecipe
+    bool collectiveAllToAll = false;          ///< Features::moeDetails: one NCCL all-to-all
+    const Calibration *calibration = nullptr; ///< non-null: calibrated kernel times
+    std::int64_t smCount = 0, tileM = 0, tileN = 0;
 };
 
 /// A stage's compute and memory work and their times (§3.3), computed once per layer and stage.
@@ -74,6 +98,7 @@ struct StageCost {
     double flopTime = 0;
     double bytes = 0;
     double memTime = 0;
+    double castTime = 0; ///< separate FP8 cast kernels (precision recipe), added to the time
 };
 
 /// Time of a stage and the part of its TP communication left exposed (LinearOverlapped only).
@@ -112,5 +137,21 @@ struct StageTiming {
 [[nodiscard]] double optimizerBytes(const Layer &l, const LayerContext &c) noexcept;
 
 [[nodiscard]] bool usesMatrixEngine(const Layer &l) noexcept;
+
+// Corrected model (calibrated_cost.cpp, ring_attention.cpp).
+/// A stage's cost from the calibration: shape-aware GEMM and attention-kernel efficiency,
+/// HBM efficiency, roofline, separate FP8 cast kernels.
+[[nodiscard]] StageCost calibratedStageCost(const Layer &l, const LayerContext &c, Stage s) noexcept;
+/// Tile and wave quantisation and short-K efficiency of `count` GEMMs with an m x n output and
+/// reduction depth `depth` (1 when the GPU's tile and SM count are unknown).
+[[nodiscard]] double gemmShapeEfficiency(double m, double n, double depth, double count,
+                                         const LayerContext &c) noexcept;
+/// Bytes and link time of the K/V ring exchange of a FlashAttention layer over CP (0 without).
+[[nodiscard]] double ringBytes(const Layer &l, const LayerContext &c, Stage s) noexcept;
+[[nodiscard]] double ringTime(const Layer &l, const LayerContext &c, Stage s) noexcept;
+/// A FlashAttention layer's time and the part of its ring exchange left exposed.
+[[nodiscard]] StageTiming ringAttentionTime(const Layer &l, const LayerContext &c, Stage s, double compute) noexcept;
+/// Exposed time once only `overlapEfficiency` of the hideable part really hides.
+[[nodiscard]] double exposedWithOverlapEfficiency(const LayerContext &c, double link, double exposed) noexcept;
 
 } // namespace gapstudio::model::detail

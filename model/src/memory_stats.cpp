@@ -32,6 +32,29 @@ double inFlightFactor(const Run &run) noexcept
     return microbatches;
 }
 
+/// Corrected model: weights and gradients as Megatron-LM keeps them in mixed precision
+/// (docs/distrib_optimizer.md of Megatron-LM: 16-bit parameters and FP32 main gradients for
+/// every parameter, FP32 master weights and Adam moments sharded by the distributed
+/// optimizer), plus Transformer Engine's low-precision weight copy when GEMMs run in FP8/FP4.
+/// With parameter sharding (ZeRO-3 / FSDP) parameters and gradients are sharded as well, two
+/// blocks' worth being gathered at a time.
+void recipeWeightMemory(const Run &run, Stats &o, double blocks) noexcept
+{
+    const LayerContext &c = run.ctx;
+    const double params = o.block_weight_space / c.bytesPerElement * blocks;
+    const double lowCopy = c.matrixLow ? c.lowBytesPerElement : 0;
+    double weights = params * (c.bytesPerElement + lowCopy);
+    double grads = params * 4;
+    if (run.exe.parameterSharding && run.exe.dataPar > 1) {
+        const double dp = dbl(run.exe.dataPar);
+        const double gathered = std::min(blocks, 2.0) / blocks;
+        weights = weights / dp + weights * gathered;
+        grads = grads / dp + grads * gathered;
+    }
+    o.weight_space = weights;
+    o.weight_grad_space = grads;
+}
+
 void memoryPerProcessor(const Run &run, Stats &o) noexcept
 {
     const Execution &exe = run.exe;
@@ -56,6 +79,8 @@ void memoryPerProcessor(const Run &run, Stats &o) noexcept
                                   ? o.block_weight_grad_space_no_sharding
                                   : o.block_weight_grad_space_no_sharding + o.block_weight_grad_space * (blocks - 1);
         o.optimizer_space = o.block_optimizer_space * blocks;
+        if (run.ctx.recipe)
+            recipeWeightMemory(run, o, blocks);
     } else {
         o.act_space = o.block_act_working_space;
     }
@@ -109,10 +134,12 @@ void efficiencies(const Run &run, const Block &block, Stats &o) noexcept
     // useful_flops: one microbatch through one block, recompute excluded (§8.1).
     o.useful_flops = fw + backward;
     const double perStep = dbl(run.layout.blocksPerProc * run.layout.microbatches);
-    const double peak = c.matrix->peak_flops;
+    // The datatype's peak (under the precision recipe, the low-precision GEMM engine's).
+    const double peak = c.matrixLow ? c.matrixLow->peak_flops : c.matrix->peak_flops;
     // QUIRK (usefulFlopsOptimizerPerMicrobatch): the per-step optimizer flops are counted once
     // per microbatch in the ideal time.
-    const double ideal = run.quirks.usefulFlopsOptimizerPerMicrobatch
+    const double ideal = run.stages.active ? run.stages.idealSeconds
+                         : run.quirks.usefulFlopsOptimizerPerMicrobatch
                              ? perStep * o.useful_flops / peak
                              : (perStep * (o.useful_flops - optim) + dbl(run.layout.blocksPerProc) * optim) / peak;
     const double computeTime = o.fw_time + o.bw_time + o.optim_step_time;
@@ -182,7 +209,7 @@ void computeMemoryAndEfficiency(Run &run, const Block &block, Stats &o) noexcept
     memoryPerProcessor(run, o);
     offloadBandwidths(run, o);
     const CapacityNeeds need = capacityNeeds(run.exe, dbl(run.layout.blocksPerProc), o);
-    o.proc_mem_tier1_cap_req = need.tier1();
+    o.proc_mem_tier1_cap_req = run.stages.active ? stageTier1Bytes(run, o, need.tier1()) : need.tier1();
     o.proc_mem_tier2_cap_req = need.tier2();
     efficiencies(run, block, o);
 }

@@ -5,13 +5,38 @@
 // and the residual add. There is no dense MLP, MLP LayerNorm or MLP dropout.
 #include "block_builder.h"
 
+#include <cmath>
+
 namespace gapstudio::model::detail {
 
-Block buildMoeBlock(const Application &app, const Execution &exe, const System &sys, const Quirks &quirks) noexcept
+namespace {
+
+/// Shared experts (DeepSeekMoE, Dai et al. 2024; Megatron-Core SharedExpertMLP): a dense gated
+/// MLP of shared_experts x their width that every token passes, split over TP like the dense MLP.
+void buildSharedExperts(BlockBuilder &b, const Application &app, const Execution &exe, I tokens, bool full)
+{
+    const I tp = exe.tensorPar;
+    const I width = app.sharedExperts * app.sharedExpertFeedforward;
+    const bool silu = exe.activationFunction == ActivationFunction::Silu;
+    const I act = tokens * app.hidden;
+    b.tpComm("SharedExpert_F", act, false, {false, full || exe.seqParAgRedo, false, true, true});
+    b.linear("SharedExpert_Mlp1", tokens, app.hidden, (silu ? 2 * width : width) / tp, {full});
+    if (silu)
+        b.swiglu("SharedExpert_SwiGLU", width * tokens / tp, {full});
+    else
+        b.gelu("SharedExpert_GeLU", width * tokens / tp, {full});
+    b.linear("SharedExpert_Mlp2", tokens, width / tp, app.hidden, {full});
+    b.tpComm("SharedExpert_G", act, true, {false, full, false, false, true});
+}
+
+} // namespace
+
+Block buildMoeBlock(const Application &app, const Execution &exe, const System &sys, const Quirks &quirks,
+                    const Features &features) noexcept
 {
     const I tp = exe.tensorPar;
     const I h = app.hidden;
-    const I tokens = exe.microbatchSize * app.seqSize; // T
+    const I tokens = tokensPerRank(app, exe, features); // T (per CP rank in the corrected model)
     const I k = exe.topKExperts;
     const I experts = exe.numExperts;
     const I ep = exe.expertPar;
@@ -28,7 +53,9 @@ Block buildMoeBlock(const Application &app, const Execution &exe, const System &
     // Q1 (reference): all T*k pairs of the microbatch land on the GPU's e experts, whose width
     // is f/ES, so expert work scales with 1/ES; only right when ES = TP. Corrected: the TP*DP
     // GPUs of a stage share the pairs, so the GPU gets T*k*ES/TP of them at width f/ES.
-    const I pairs = quirks.expertWorkScalesWithEs ? tokens * k : tokens * k * es / tp;
+    I pairs = quirks.expertWorkScalesWithEs ? tokens * k : tokens * k * es / tp;
+    if (features.moeDetails && exe.moeCapacityFactor > 0) // experts padded to their capacity
+        pairs = static_cast<I>(std::ceil(exe.moeCapacityFactor * d(pairs)));
     const I perExpert = pairs / localExperts; // Te
     const I gathered = pairs * h;             // ES all-gather / reduce-scatter buffer
     const I dispatch = tokens * k / tp * h;   // per-GPU dispatch all-to-all
@@ -37,7 +64,7 @@ Block buildMoeBlock(const Application &app, const Execution &exe, const System &
     const bool silu = exe.activationFunction == ActivationFunction::Silu;
 
     BlockBuilder b(app, exe, sys);
-    buildAttention(b, app, exe, local);
+    buildAttention(b, app, exe, local, features);
 
     // Router.
     b.fork("RouterBlock_Fork", local, 2, {full, false, false, true, true});
@@ -50,6 +77,14 @@ Block buildMoeBlock(const Application &app, const Execution &exe, const System &
                       {full, false, false, true, !full});
     b.routing("RouterBlock_TensorTransformation", shardTokens * k, shardTokens * k, shardTokens * k,
               {full, false, false, false, keepOutputs});
+    if (features.moeDetails) {
+        // Megatron-Core's token dispatcher copies each token once per chosen expert into
+        // expert order before the all-to-all (moe_utils.permute) and back after it.
+        b.elementwiseLike("RouterBlock_Permute", LayerKind::ElementWise, dispatch, 0, 0,
+                          {full, false, false, false, true});
+        if (app.sharedExperts > 0)
+            buildSharedExperts(b, app, exe, tokens, full);
+    }
     // Q8: the all-to-alls are never overlapped nor re-sent under recompute.
     b.allToAll("RouterBlock_All2All_Expert", dispatch, {false, false, false, false, keepOutputs}, ep,
                b.tier(exe.expertParNet));
@@ -75,6 +110,9 @@ Block buildMoeBlock(const Application &app, const Execution &exe, const System &
         .group = CommGroup::Es;
     b.allToAll("MlpBlock_All2All_MoE_Expert", combine, {false, false, false, false, keepOutputs}, ep,
                b.tier(exe.expertParNet));
+    if (features.moeDetails)
+        b.elementwiseLike("MlpBlock_Unpermute", LayerKind::ElementWise, combine, 1, 1,
+                          {full, false, false, false, true});
     b.residual("MlpBlock_MoE_Add", local, local, {full, false, true, false, true});
     return b.take();
 }

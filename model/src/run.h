@@ -29,7 +29,19 @@ struct Layout {
     double seqParActivationSize = 0;        ///< A_s = (mbs * s / tp) * h elements
 };
 
-[[nodiscard]] Layout compileLayout(const Application &app, const Execution &exe) noexcept;
+[[nodiscard]] Layout compileLayout(const Application &app, const Execution &exe, const Features &features) noexcept;
+
+/// Corrected model: what the embedding, the LM head, dense blocks and uneven stages add to the
+/// per-block model of processor 0 (stages.cpp).
+struct StageExtras {
+    bool active = false;     ///< the stage model replaced the reference's uneven-PP rule
+    double idealSeconds = 0; ///< ideal (peak) time of every processor's work, averaged
+    double firstBlocks = 0, lastBlocks = 0; ///< blocks on the first and last stage
+    double embeddingStatic_B = 0;  ///< embedding weights, gradients, optimizer state
+    double headStatic_B = 0;       ///< LM head weights, gradients, optimizer state
+    double headActivations_B = 0;  ///< logits and loss buffers of one microbatch
+};
+
 
 /// Everything the batch-level formulas need beyond Stats.
 struct Run {
@@ -37,6 +49,7 @@ struct Run {
     const Execution &exe;
     const System &sys;
     const Quirks &quirks;
+    const Features &features;
     Layout layout;
     LayerContext ctx;
     const NetworkTier *tpNet = nullptr;
@@ -54,6 +67,7 @@ struct Run {
     double baseBwOffloadOverhead = 0, edgeBwOffloadOverhead = 0;
     double baseFwTime = 0, edgeFwTime = 0, baseBwTime = 0, edgeBwTime = 0;
     double blockDpTime = 0;
+    StageExtras stages;
 };
 
 /// Step times: fw/bw/optim, TP/PP/DP communication, bubble, offload overheads (§4.5-§4.7, §6).
@@ -61,6 +75,18 @@ void computeBatchStats(Run &run, Stats &stats) noexcept;
 
 /// Memory per processor (§7), offload bandwidths (§6) and efficiencies (§8.1).
 void computeMemoryAndEfficiency(Run &run, const Block &block, Stats &stats) noexcept;
+
+/// Corrected model: embedding and LM head on the first and last pipeline stages, dense blocks
+/// of MoE models, first/last stage sizes, and the resulting stage imbalance (stages.cpp). Adds
+/// to the step time and fills run.stages. Runs after computeBatchStats.
+void applyStages(Run &run, Stats &stats) noexcept;
+
+/// Corrected model: HBM need of the fullest pipeline stage, from processor 0's need under the
+/// reference's per-block model (stages.cpp).
+[[nodiscard]] double stageTier1Bytes(const Run &run, const Stats &stats, double firstStageNeed) noexcept;
+
+/// The layer context of an evaluation: engines, byte sizes and the corrected model's settings.
+[[nodiscard]] LayerContext layerContext(const Execution &exe, const System &sys, const EvaluateOptions &options) noexcept;
 
 /// Bytes the offload tier moves per block in the forward / backward pass (§6).
 [[nodiscard]] double fwOffloadBytes(const Run &run, const Stats &stats) noexcept;

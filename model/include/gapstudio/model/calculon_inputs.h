@@ -27,6 +27,21 @@ struct Application {
     /// split by TP when g % tp == 0, else replicated). 0 = not grouped: Execution::attentionType
     /// decides (multi-head g = a, multi-query g = 1). Not part of the reference's JSON.
     std::int64_t kvHeads = 0;
+
+    // The corrected model only (model::Features); every field at its default gives the
+    // reference's transformer. None of them is part of the reference's JSON.
+    std::int64_t vocabSize = 0;      ///< V: embedding rows and LM-head width (0 = not modelled)
+    bool tiedEmbeddings = false;     ///< the LM head reuses the embedding table
+    std::int64_t sharedExperts = 0;  ///< MoE: experts every token passes through
+    std::int64_t sharedExpertFeedforward = 0; ///< width of one shared expert
+    std::int64_t denseBlocks = 0;    ///< MoE: blocks with a dense MLP instead of experts
+    std::int64_t denseFeedforward = 0; ///< width of their dense MLP
+    bool denseBlocksInterleaved = false; ///< spread over the model (else the leading blocks)
+    /// Multi-head latent attention (DeepSeek-V2/V3): low-rank query and key/value projections.
+    /// 0 = standard attention. attnSize is then the non-positional query/key width per head.
+    std::int64_t qLoraRank = 0, kvLoraRank = 0, ropeHeadSize = 0, valueHeadSize = 0;
+    std::int64_t slidingWindow = 0;       ///< tokens a query attends to in windowed blocks (0 = none)
+    std::int64_t slidingWindowBlocks = 0; ///< how many blocks use the window
 };
 
 /// Element datatypes known to the model. The byte size is `bytesPerElement()`; float4 (0.5 byte)
@@ -44,6 +59,9 @@ enum class TpCommType : std::uint8_t { Ar, P2pRsAg, RsAg };
 enum class TpOverlap : std::uint8_t { None, Ring, Pipe };
 /// The expert MLP's activation (calculon-MoE `activation_function`): GeLU, or SiLU = SwiGLU.
 enum class ActivationFunction : std::uint8_t { Gelu, Silu };
+/// How attention scores are computed: materialised s x s matrices (the references' batched
+/// matmuls, softmax and dropout) or one fused, causal kernel (FlashAttention, Dao et al. 2022).
+enum class AttentionKernel : std::uint8_t { Unfused, Flash };
 
 /// The parallel layout and options (reference execution JSON, exactly 23 keys).
 struct Execution {
@@ -83,6 +101,16 @@ struct Execution {
     std::int64_t expertSliceNet = 0;
     std::int64_t dataParExpNet = 0;
     ActivationFunction activationFunction = ActivationFunction::Gelu;
+
+    // The corrected model only (model::Features). Defaults reproduce the references.
+    std::int64_t contextPar = 1;    ///< CP: ranks a sequence is split over (ring exchange of K/V)
+    std::int64_t contextParNet = 0;
+    AttentionKernel attentionKernel = AttentionKernel::Unfused;
+    std::int64_t firstStageBlocks = 0; ///< blocks on the first pipeline stage (0 = even split)
+    std::int64_t lastStageBlocks = 0;  ///< blocks on the last pipeline stage (0 = even split)
+    bool parameterSharding = false;    ///< weights sharded over DP too (ZeRO-3 / FSDP)
+    double gradientReduceBytes = 0;    ///< bytes per gradient element DP reduces (0 = datatype)
+    double moeCapacityFactor = 0;      ///< tokens an expert may take, x the balanced share (0 = dropless)
 };
 
 /// A step function: an op of size x gets the efficiency of the first row whose threshold <= x.
@@ -135,6 +163,11 @@ struct System {
     MemoryTier mem2;
     ProcessingMode processingMode = ProcessingMode::NoOverlap;
     std::vector<NetworkTier> networks;
+
+    // GEMM geometry for the corrected model's shape-aware efficiency (0 = unknown: no tile or
+    // wave quantisation). Not part of the reference's JSON.
+    std::int64_t smCount = 0;                 ///< streaming multiprocessors (compute units)
+    std::int64_t gemmTileM = 0, gemmTileN = 0; ///< output tile of the GPU's GEMM kernels
 };
 
 } // namespace gapstudio::model

@@ -7,6 +7,7 @@
 
 #include "gapstudio/model/calculon_inputs.h"
 #include "gapstudio/model/diagnostics.h"
+#include "gapstudio/model/fidelity.h"
 #include "gapstudio/model/quirks.h"
 #include "gapstudio/model/stats.h"
 
@@ -18,6 +19,8 @@ struct EvaluateOptions {
     bool withLayers = false;                ///< fill Evaluation::layers (the reference's `-l`)
     Quirks quirks = Quirks::reference();     ///< reproduce the reference's quirks (default)
     bool explain = true; ///< false: diagnostics carry code and field but no message (searches)
+    Features features = Features::reference(); ///< corrected-model behaviours (fidelity.h)
+    Calibration calibration;                   ///< used when features.calibrated
 };
 
 struct Evaluation {

@@ -141,6 +141,14 @@ namespace gapstudio::model {
     X(es_comm_exposed_time) \
     X(dp_exp_comm_exposed_time)
 
+/// Statistics of the corrected model only (model::Features); 0 in both reference modes and not
+/// part of their outputs.
+#define GAPSTUDIO_CORRECTED_EXTRA_STATS(X) \
+    X(cp_comm_link_time) \
+    X(cp_comm_exposed_time) \
+    X(embedding_head_time) \
+    X(stage_imbalance_time)
+
 /// The 122 statistics of calculon-MoE (e3eb609) in its order: X(output name, Stats field).
 #define GAPSTUDIO_CALCULON_MOE_STATS(X) \
     X(block_fw_flops, block_fw_flops) \
@@ -324,12 +332,21 @@ struct Stats {
 #define GAPSTUDIO_DECLARE_FIELD(name) double name = 0;
     GAPSTUDIO_CALCULON_STATS(GAPSTUDIO_DECLARE_FIELD)
     GAPSTUDIO_CALCULON_MOE_EXTRA_STATS(GAPSTUDIO_DECLARE_FIELD)
+    GAPSTUDIO_CORRECTED_EXTRA_STATS(GAPSTUDIO_DECLARE_FIELD)
 
     /// Calls f(name, value) for each of the 96 upstream statistics, in the reference's order.
     template <typename F> void forEach(F &&f) const
     {
 #define GAPSTUDIO_VISIT_FIELD(name) f(std::string_view(#name), name);
         GAPSTUDIO_CALCULON_STATS(GAPSTUDIO_VISIT_FIELD)
+#undef GAPSTUDIO_VISIT_FIELD
+    }
+
+    /// Calls f(name, value) for each statistic only the corrected model has.
+    template <typename F> void forEachCorrected(F &&f) const
+    {
+#define GAPSTUDIO_VISIT_FIELD(name) f(std::string_view(#name), name);
+        GAPSTUDIO_CORRECTED_EXTRA_STATS(GAPSTUDIO_VISIT_FIELD)
 #undef GAPSTUDIO_VISIT_FIELD
     }
 

@@ -1,0 +1,64 @@
+#pragma once
+/**
+ * @file fidelity.h
+ * What the corrected model adds to the reference models to predict real training runs, and the
+ * calibrated efficiencies it runs with. Every behaviour has one switch in Features; both reference
+ * modes turn all of them off (Features::reference()), so their results stay bit-exact.
+ * Sources of each formula: docs/references.md.
+ */
+
+#include "gapstudio/model/calculon_inputs.h"
+
+#include <array>
+
+namespace gapstudio::model {
+
+struct Features {
+    /// Input embedding on the first pipeline stage; final norm, LM head and cross-entropy loss on
+    /// the last (vocabulary-parallel over TP, as Megatron-LM's VocabParallelEmbedding and
+    /// vocab_parallel_cross_entropy); uneven stages and their imbalance.
+    bool embeddingAndHead = false;
+    /// Execution::attentionKernel, context parallelism, multi-head latent attention and sliding
+    /// windows are honoured (the references always use unfused, full-sequence attention).
+    bool attention = false;
+    /// Mixed precision as Megatron-LM / Transformer Engine keep and send data: FP8/FP4 only in
+    /// the linear layers of the blocks, 16-bit activations and messages, FP32 main gradients and
+    /// master weights, and the cost of the FP8 casts.
+    bool precisionRecipe = false;
+    /// MoE as Megatron-Core runs it: grouped GEMMs, token permutation, shared experts, dense
+    /// blocks and the capacity factor.
+    bool moeDetails = false;
+    /// Kernel times from the calibration (shape-aware GEMM efficiency, attention-kernel and HBM
+    /// efficiency, per-block overhead, overlap efficiency) instead of the reference's
+    /// size-threshold tables.
+    bool calibrated = false;
+
+    [[nodiscard]] bool any() const noexcept
+    {
+        return embeddingAndHead || attention || precisionRecipe || moeDetails || calibrated;
+    }
+    [[nodiscard]] static constexpr Features reference() noexcept { return {}; }
+    [[nodiscard]] static constexpr Features corrected() noexcept { return {true, true, true, true, true}; }
+};
+
+/// Achieved efficiencies of one GPU under one software stack (a calibration preset resolved for
+/// a scenario). Efficiencies are fractions in (0, 1]; overheads are seconds >= 0.
+struct Calibration {
+    /// Fraction of the matrix peak a large, well-shaped GEMM reaches, per datatype.
+    std::array<double, kDatatypeCount> gemmEfficiency{0.8, 0.8, 0.8, 0.8, 0.8};
+    /// Reduction depth K (elements) at which a GEMM runs at half its large-K efficiency: the
+    /// prologue/epilogue and memory-bound share of short GEMMs, efficiency K / (K + K_half).
+    double gemmHalfDepth = 0;
+    /// Fraction of the 16-bit matrix peak the fused attention kernel reaches.
+    double attentionEfficiency = 0.6;
+    /// Fraction of the HBM bandwidth memory-bound kernels reach.
+    double hbmEfficiency = 0.8;
+    /// Software stack: multiplies every kernel's rate (host stalls, synchronisation).
+    double computeEfficiency = 1;
+    /// Software stack: fixed cost per transformer block, microbatch and pass (launches, host).
+    double blockOverhead_s = 0;
+    /// Software stack: the share of overlappable communication (DP, TP, CP) that really hides.
+    double overlapEfficiency = 1;
+};
+
+} // namespace gapstudio::model
