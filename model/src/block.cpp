@@ -102,7 +102,8 @@ void buildAttention(BlockBuilder &b, const Application &app, const Execution &ex
         const I kvLocal = kvReplicated ? kvHeads : kvHeads / tp;
         const I kvElements = batchSeq * kvLocal * (dqk + dv);
         b.flashAttention("AttnBlock_FlashAttention", heads, batchSeq, attendedKeys(app), dqk, dv, kvElements,
-                         {attn, attn, false, true, true}, exe.contextPar, b.tier(exe.contextParNet), kvElements);
+                         {attn, attn, false, true, true}, exe.contextPar,
+                         exe.contextPar > 1 ? b.tier(exe.contextParNet) : nullptr, kvElements);
     } else {
         const I scores = a / tp * s * s * exe.microbatchSize;
         b.batchMatMul("AttnBlock_Multihead_Key_Query", exe.microbatchSize * a / tp, s, dh, s,

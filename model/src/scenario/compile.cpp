@@ -3,6 +3,8 @@
 // presets that hold a reference system's numbers compile to exactly that system.
 #include "gapstudio/scenario/scenario.h"
 
+#include "scenario/calibration_lookup.h"
+
 #include <string>
 
 namespace gapstudio::model {
@@ -23,7 +25,11 @@ bool operator==(const Execution &a, const Execution &b) noexcept
            && a.numExperts == b.numExperts && a.topKExperts == b.topKExperts && a.expertPar == b.expertPar
            && a.expertSlice == b.expertSlice && a.dataParExp == b.dataParExp
            && a.expertParNet == b.expertParNet && a.expertSliceNet == b.expertSliceNet
-           && a.dataParExpNet == b.dataParExpNet && a.activationFunction == b.activationFunction;
+           && a.dataParExpNet == b.dataParExpNet && a.activationFunction == b.activationFunction
+           && a.contextPar == b.contextPar && a.contextParNet == b.contextParNet
+           && a.attentionKernel == b.attentionKernel && a.firstStageBlocks == b.firstStageBlocks
+           && a.lastStageBlocks == b.lastStageBlocks && a.parameterSharding == b.parameterSharding
+           && a.gradientReduceBytes == b.gradientReduceBytes && a.moeCapacityFactor == b.moeCapacityFactor;
 }
 
 } // namespace gapstudio::model
@@ -76,6 +82,9 @@ model::System systemOf(const ResolvedScenario &r, Diagnostics &diagnostics)
     }
     sys.mem1 = r.gpu.hbm;
     sys.mem2 = r.gpu.tier2;
+    sys.smCount = r.gpu.smCount;
+    sys.gemmTileM = r.gpu.gemmTileM;
+    sys.gemmTileN = r.gpu.gemmTileN;
     sys.processingMode = model::ProcessingMode::NoOverlap; // every reference system file
 
     const Topology &topo = r.topology;
@@ -135,6 +144,24 @@ model::Application applicationOf(const Llm &llm, Diagnostics &diagnostics)
                     + std::to_string(llm.attnHeads) + " attention heads");
     else if (kv > 1 && kv < llm.attnHeads)
         app.kvHeads = kv; // grouped-query; MHA and MQA are the execution's attention_type
+    // The corrected model's parts of the transformer (the references never read them).
+    app.vocabSize = llm.vocabSize;
+    app.tiedEmbeddings = llm.tiedEmbeddings;
+    app.sharedExperts = llm.sharedExperts;
+    app.sharedExpertFeedforward = llm.sharedExpertFeedforward;
+    app.denseBlocks = llm.denseBlocks;
+    app.denseFeedforward = llm.denseFeedforward;
+    app.denseBlocksInterleaved = llm.denseBlocksInterleaved;
+    app.qLoraRank = llm.qLoraRank;
+    app.kvLoraRank = llm.kvLoraRank;
+    app.ropeHeadSize = llm.ropeHeadSize;
+    app.valueHeadSize = llm.valueHeadSize;
+    app.slidingWindow = llm.slidingWindow;
+    app.slidingWindowBlocks = llm.slidingWindowBlocks;
+    if (llm.denseBlocks > llm.numBlocks)
+        invalid(diagnostics, "llm/dense_blocks",
+                std::to_string(llm.denseBlocks) + " dense blocks exceed the " + std::to_string(llm.numBlocks)
+                    + " blocks of the model");
     if (llm.numExperts < 1 || llm.topK < 1 || llm.topK > llm.numExperts)
         invalid(diagnostics, "llm/top_k",
                 "top-k " + std::to_string(llm.topK)
@@ -160,6 +187,12 @@ model::Execution executionOf(const ResolvedScenario &r, std::size_t tiers, Diagn
         exe.topKExperts = 1;
         exe.expertPar = exe.expertSlice = exe.dataParExp = 1;
     }
+    exe.gradientReduceBytes = r.software.gradientReduceBytes;
+    if (exe.contextParNet < 0) {
+        // Automatic: CP sits next to TP in Megatron-Core's rank order (tp-cp-ep-dp-pp), so its
+        // ranks share the scale-up domain when TP x CP fits in it.
+        exe.contextParNet = exe.tensorPar * exe.contextPar <= r.topology.scaleUpDomainSize ? 0 : 1;
+    }
     const auto net = [&](std::int64_t index, const char *key) {
         if (index < 0 || static_cast<std::size_t>(index) >= tiers)
             invalid(diagnostics, std::string("layout/") + key,
@@ -169,6 +202,8 @@ model::Execution executionOf(const ResolvedScenario &r, std::size_t tiers, Diagn
     net(exe.tensorParNet, "tensor_par_net");
     net(exe.pipelineParNet, "pipeline_par_net");
     net(exe.dataParNet, "data_par_net");
+    if (exe.contextPar > 1)
+        net(exe.contextParNet, "context_par_net");
     if (exe.modelMoE) {
         net(exe.expertParNet, "expert_par_net");
         net(exe.expertSliceNet, "expert_slice_net");
@@ -179,7 +214,8 @@ model::Execution executionOf(const ResolvedScenario &r, std::size_t tiers, Diagn
 
 } // namespace
 
-std::optional<CompiledScenario> compileResolved(const ResolvedScenario &resolved, Diagnostics &diagnostics)
+std::optional<CompiledScenario> compileResolved(const ResolvedScenario &resolved, Diagnostics &diagnostics,
+                                                const CompileOptions &options)
 {
     const std::size_t before = diagnostics.size();
     CompiledScenario out;
@@ -187,17 +223,24 @@ std::optional<CompiledScenario> compileResolved(const ResolvedScenario &resolved
     out.application = applicationOf(resolved.llm, diagnostics);
     out.execution = executionOf(resolved, out.system.networks.size(), diagnostics);
     out.resolved = resolved;
+    out.quirks = scenarioQuirks(options.referenceQuirks, resolved.llm.isMoe());
+    out.features = options.referenceQuirks ? model::Features::reference() : model::Features::corrected();
     if (diagnostics.size() != before)
         return std::nullopt;
+    if (!options.referenceQuirks)
+        applyCalibration(out);
     return out;
 }
 
-CompileResult compile(const Scenario &scenario, const PresetLibrary &library)
+CompileResult compile(const Scenario &scenario, const PresetLibrary &library, const CompileOptions &options)
 {
     CompileResult result;
     try {
-        if (const auto resolved = resolve(scenario, library, result.diagnostics))
-            result.compiled = compileResolved(*resolved, result.diagnostics);
+        if (const auto resolved = resolve(scenario, library, result.diagnostics)) {
+            result.compiled = compileResolved(*resolved, result.diagnostics, options);
+            if (result.compiled && !options.referenceQuirks)
+                keepOverriddenLinks(*result.compiled, scenario);
+        }
     } catch (const std::exception &error) { // std::bad_alloc only; compile() never throws
         result.compiled.reset();
         result.diagnostics.push_back(Diagnostic { DiagnosticCode::InvalidScenario, {}, error.what() });

@@ -32,20 +32,6 @@ double toSi(double value, double factor, bool divide)
     return divide ? value / factor : value * factor;
 }
 
-/// The shortest decimal that converts back to `si` exactly, so that saving a loaded file
-/// reproduces the numbers as they were written.
-nlohmann::ordered_json unitNumber(double si, double factor, bool divide = false)
-{
-    const double candidate = divide ? si * factor : si / factor;
-    for (int precision = 1; precision <= 17; ++precision) {
-        char text[40];
-        std::snprintf(text, sizeof text, "%.*g", precision, candidate);
-        const double value = std::strtod(text, nullptr);
-        if (toSi(value, factor, divide) == si)
-            return plainNumber(value);
-    }
-    return plainNumber(candidate);
-}
 // -----------------------------------------------------------------------------------------------
 
 /// JSON key names of the datatypes, in the order files list them.
@@ -57,11 +43,6 @@ constexpr std::array<std::pair<const char *, model::Datatype>, model::kDatatypeC
     { "fp4", model::Datatype::Float4 },
 } };
 
-double numberIn(const JsonCursor &cursor, double low, bool lowIncluded, double high = HUGE_VAL,
-                bool highIncluded = false)
-{
-    return detail::numberInRange(cursor, low, lowIncluded, high, highIncluded);
-}
 
 template <std::size_t N>
 std::vector<std::string_view> keyList(const std::array<std::string_view, N> &header,
@@ -89,11 +70,6 @@ void requireKeyList(const JsonCursor &cursor, const std::vector<std::string_view
     }
 }
 
-void requireBlockKeys(const JsonCursor &cursor, bool wholeFile, std::initializer_list<std::string_view> body,
-                      std::initializer_list<std::string_view> optional = {})
-{
-    requireKeyList(cursor, wholeFile ? keyList(kFileHeader, body) : keyList(kInlineHeader, body), optional);
-}
 
 model::EfficiencyTable parseTable(const JsonCursor &cursor, double unit)
 {
@@ -177,6 +153,32 @@ model::NetworkOp parseCollective(const JsonCursor &cursor)
 
 } // namespace
 
+/// The shortest decimal that converts back to `si` exactly, so that saving a loaded file
+/// reproduces the numbers as they were written.
+nlohmann::ordered_json unitNumber(double si, double factor, bool divide)
+{
+    const double candidate = divide ? si * factor : si / factor;
+    for (int precision = 1; precision <= 17; ++precision) {
+        char text[40];
+        std::snprintf(text, sizeof text, "%.*g", precision, candidate);
+        const double value = std::strtod(text, nullptr);
+        if (toSi(value, factor, divide) == si)
+            return plainNumber(value);
+    }
+    return plainNumber(candidate);
+}
+
+double numberIn(const JsonCursor &cursor, double low, bool lowIncluded, double high, bool highIncluded)
+{
+    return detail::numberInRange(cursor, low, lowIncluded, high, highIncluded);
+}
+
+void requireBlockKeys(const JsonCursor &cursor, bool wholeFile, std::initializer_list<std::string_view> body,
+                      std::initializer_list<std::string_view> optional)
+{
+    requireKeyList(cursor, wholeFile ? keyList(kFileHeader, body) : keyList(kInlineHeader, body), optional);
+}
+
 void requireKeys(const JsonCursor &cursor, std::initializer_list<std::string_view> required,
                  std::initializer_list<std::string_view> optional)
 {
@@ -214,7 +216,7 @@ scenario::Gpu parseGpuBody(const JsonCursor &c, bool wholeFile)
     requireBlockKeys(c, wholeFile,
                      { "matrix_tflops", "vector_tflops", "matrix_efficiency_by_GFLOP",
                        "vector_efficiency_by_GFLOP", "hbm", "tier2", "board_power_W" },
-                     { "price_USD" });
+                     { "price_USD", "architecture", "sm_count", "gemm_tile" });
     scenario::Gpu gpu;
     gpu.info = parseInfo(c);
     parsePeaks(c["matrix_tflops"], gpu.matrixPeak_flops);
@@ -226,6 +228,16 @@ scenario::Gpu parseGpuBody(const JsonCursor &c, bool wholeFile)
     gpu.boardPower_W = numberIn(c["board_power_W"], 0, true);
     if (c.value().contains("price_USD"))
         gpu.price_USD = numberIn(c["price_USD"], 0, true);
+    if (c.value().contains("architecture"))
+        gpu.architecture = c["architecture"].string();
+    if (c.value().contains("sm_count"))
+        gpu.smCount = c["sm_count"].integerAtLeast(1);
+    if (c.value().contains("gemm_tile")) {
+        const JsonCursor tile = c["gemm_tile"];
+        tile.requireArray(2);
+        gpu.gemmTileM = tile[std::size_t { 0 }].integerAtLeast(1);
+        gpu.gemmTileN = tile[1].integerAtLeast(1);
+    }
     return gpu;
 }
 
@@ -240,6 +252,12 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Gpu &gpu)
     out["board_power_W"] = plainNumber(gpu.boardPower_W);
     if (gpu.price_USD)
         out["price_USD"] = plainNumber(*gpu.price_USD);
+    if (!gpu.architecture.empty())
+        out["architecture"] = gpu.architecture;
+    if (gpu.smCount > 0)
+        out["sm_count"] = gpu.smCount;
+    if (gpu.gemmTileM > 0)
+        out["gemm_tile"] = { gpu.gemmTileM, gpu.gemmTileN };
 }
 
 // ---- interconnect -----------------------------------------------------------------------------
@@ -338,7 +356,10 @@ scenario::Llm parseLlmBody(const JsonCursor &c, bool wholeFile)
 {
     requireBlockKeys(c, wholeFile,
                      { "hidden", "feedforward", "seq_size", "attn_heads", "head_size", "kv_heads",
-                       "num_blocks", "vocab_size", "num_experts", "top_k", "activation" });
+                       "num_blocks", "vocab_size", "num_experts", "top_k", "activation" },
+                     { "tied_embeddings", "shared_experts", "shared_expert_feedforward", "dense_blocks",
+                       "dense_feedforward", "dense_block_pattern", "latent_attention", "sliding_window",
+                       "sliding_window_blocks" });
     scenario::Llm llm;
     llm.info = parseInfo(c);
     llm.hidden = c["hidden"].integerAtLeast(1);
@@ -358,6 +379,31 @@ scenario::Llm parseLlmBody(const JsonCursor &c, bool wholeFile)
         c["top_k"].fail(std::to_string(llm.topK)
                         + " exceeds num_experts = " + std::to_string(llm.numExperts));
     llm.activation = static_cast<model::ActivationFunction>(c["activation"].oneOf({ "gelu", "swiglu" }));
+    const auto optionalInteger = [&](const char *key, std::int64_t &out) {
+        if (c.value().contains(key))
+            out = c[key].integerAtLeast(0);
+    };
+    if (c.value().contains("tied_embeddings"))
+        llm.tiedEmbeddings = c["tied_embeddings"].boolean();
+    optionalInteger("shared_experts", llm.sharedExperts);
+    optionalInteger("shared_expert_feedforward", llm.sharedExpertFeedforward);
+    optionalInteger("dense_blocks", llm.denseBlocks);
+    optionalInteger("dense_feedforward", llm.denseFeedforward);
+    if (c.value().contains("dense_block_pattern"))
+        llm.denseBlocksInterleaved = c["dense_block_pattern"].oneOf({ "leading", "interleaved" }) == 1;
+    if (llm.denseBlocks > llm.numBlocks)
+        c["dense_blocks"].fail(std::to_string(llm.denseBlocks) + " exceeds num_blocks = "
+                               + std::to_string(llm.numBlocks));
+    if (c.value().contains("latent_attention")) {
+        const JsonCursor mla = c["latent_attention"];
+        requireKeys(mla, { "q_lora_rank", "kv_lora_rank", "rope_head_size", "value_head_size" });
+        llm.qLoraRank = mla["q_lora_rank"].integerAtLeast(0);
+        llm.kvLoraRank = mla["kv_lora_rank"].integerAtLeast(1);
+        llm.ropeHeadSize = mla["rope_head_size"].integerAtLeast(0);
+        llm.valueHeadSize = mla["value_head_size"].integerAtLeast(1);
+    }
+    optionalInteger("sliding_window", llm.slidingWindow);
+    optionalInteger("sliding_window_blocks", llm.slidingWindowBlocks);
     return llm;
 }
 
@@ -374,6 +420,25 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Llm &llm)
     out["num_experts"] = llm.numExperts;
     out["top_k"] = llm.topK;
     out["activation"] = llm.activation == model::ActivationFunction::Silu ? "swiglu" : "gelu";
+    if (llm.tiedEmbeddings)
+        out["tied_embeddings"] = true;
+    const auto optionalInteger = [&](const char *key, std::int64_t value) {
+        if (value != 0)
+            out[key] = value;
+    };
+    optionalInteger("shared_experts", llm.sharedExperts);
+    optionalInteger("shared_expert_feedforward", llm.sharedExpertFeedforward);
+    optionalInteger("dense_blocks", llm.denseBlocks);
+    optionalInteger("dense_feedforward", llm.denseFeedforward);
+    if (llm.denseBlocksInterleaved)
+        out["dense_block_pattern"] = "interleaved";
+    if (llm.kvLoraRank > 0)
+        out["latent_attention"] = { { "q_lora_rank", llm.qLoraRank },
+                                    { "kv_lora_rank", llm.kvLoraRank },
+                                    { "rope_head_size", llm.ropeHeadSize },
+                                    { "value_head_size", llm.valueHeadSize } };
+    optionalInteger("sliding_window", llm.slidingWindow);
+    optionalInteger("sliding_window_blocks", llm.slidingWindowBlocks);
 }
 
 // ---- layout -----------------------------------------------------------------------------------
@@ -395,7 +460,9 @@ scenario::Layout parseLayoutBody(const JsonCursor &c, bool wholeFile)
                                      "fused_activation",    "activation_recompute", "pipeline_interleaving",
                                      "optimizer_sharding",  "tensor_par_comm_type", "tensor_par_overlap",
                                      "seq_par_ag_redo",     "data_par_overlap",     "weight_offload",
-                                     "activations_offload", "optimizer_offload",    "training" });
+                                     "activations_offload", "optimizer_offload",    "training" },
+                    { "context_par", "context_par_net", "attention_kernel", "first_stage_blocks",
+                      "last_stage_blocks", "parameter_sharding", "moe_capacity_factor" });
     scenario::Layout layout;
     layout.info = parseInfo(c);
     model::Execution &e = layout.execution;
@@ -430,6 +497,16 @@ scenario::Layout parseLayoutBody(const JsonCursor &c, bool wholeFile)
     e.activationsOffload = c["activations_offload"].boolean();
     e.optimizerOffload = c["optimizer_offload"].boolean();
     e.training = c["training"].boolean();
+    // The corrected model's keys (optional; the defaults are the common case of today's runs).
+    e.contextPar = c.value().contains("context_par") ? c["context_par"].integerAtLeast(1) : 1;
+    e.contextParNet = c.value().contains("context_par_net") ? c["context_par_net"].integerAtLeast(0) : -1;
+    e.attentionKernel = c.value().contains("attention_kernel")
+                            ? static_cast<model::AttentionKernel>(c["attention_kernel"].oneOf({ "unfused", "flash" }))
+                            : model::AttentionKernel::Flash;
+    e.firstStageBlocks = c.value().contains("first_stage_blocks") ? c["first_stage_blocks"].integerAtLeast(0) : 0;
+    e.lastStageBlocks = c.value().contains("last_stage_blocks") ? c["last_stage_blocks"].integerAtLeast(0) : 0;
+    e.parameterSharding = c.value().contains("parameter_sharding") && c["parameter_sharding"].boolean();
+    e.moeCapacityFactor = c.value().contains("moe_capacity_factor") ? numberIn(c["moe_capacity_factor"], 0, true, 64, true) : 0;
     return layout;
 }
 
@@ -463,6 +540,20 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Layout &layout)
     out["activations_offload"] = e.activationsOffload;
     out["optimizer_offload"] = e.optimizerOffload;
     out["training"] = e.training;
+    if (e.contextPar != 1)
+        out["context_par"] = e.contextPar;
+    if (e.contextParNet >= 0)
+        out["context_par_net"] = e.contextParNet;
+    if (e.attentionKernel == model::AttentionKernel::Unfused)
+        out["attention_kernel"] = "unfused";
+    if (e.firstStageBlocks > 0)
+        out["first_stage_blocks"] = e.firstStageBlocks;
+    if (e.lastStageBlocks > 0)
+        out["last_stage_blocks"] = e.lastStageBlocks;
+    if (e.parameterSharding)
+        out["parameter_sharding"] = true;
+    if (e.moeCapacityFactor > 0)
+        out["moe_capacity_factor"] = plainNumber(e.moeCapacityFactor);
 }
 
 } // namespace gapstudio::io::detail

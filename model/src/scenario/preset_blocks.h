@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <cmath>
 #include <initializer_list>
 #include <string_view>
 
@@ -28,6 +29,8 @@ scenario::Interconnect parseInterconnectBody(const JsonCursor &cursor, bool whol
 scenario::Topology parseTopologyBody(const JsonCursor &cursor, bool wholeFile);
 scenario::Llm parseLlmBody(const JsonCursor &cursor, bool wholeFile);
 scenario::Layout parseLayoutBody(const JsonCursor &cursor, bool wholeFile);
+scenario::Software parseSoftwareBody(const JsonCursor &cursor, bool wholeFile);
+scenario::CalibrationSet parseCalibrationBody(const JsonCursor &cursor, bool wholeFile);
 scenario::BlockInfo parseInfo(const JsonCursor &cursor);
 
 // Write a body after `out`'s existing keys (the header is the caller's).
@@ -37,6 +40,21 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Interconnect &link);
 void writeBody(nlohmann::ordered_json &out, const scenario::Topology &topology);
 void writeBody(nlohmann::ordered_json &out, const scenario::Llm &llm);
 void writeBody(nlohmann::ordered_json &out, const scenario::Layout &layout);
+void writeBody(nlohmann::ordered_json &out, const scenario::Software &software);
+void writeBody(nlohmann::ordered_json &out, const scenario::CalibrationSet &calibration);
+
+/// Requires an object whose keys are the header keys (whole file or inline) plus `body`, some of
+/// them optional.
+void requireBlockKeys(const JsonCursor &cursor, bool wholeFile, std::initializer_list<std::string_view> body,
+                      std::initializer_list<std::string_view> optional = {});
+
+/// A number in (low, high] etc. (detail::numberInRange).
+double numberIn(const JsonCursor &cursor, double low, bool lowIncluded, double high = HUGE_VAL,
+                bool highIncluded = false);
+
+/// The shortest decimal that converts back to `si` exactly (value * factor, or value / factor
+/// with `divide`), so that saving a loaded file reproduces its numbers.
+nlohmann::ordered_json unitNumber(double si, double factor, bool divide = false);
 
 /// A plain number as written: whole numbers as JSON integers, others in shortest form.
 nlohmann::ordered_json plainNumber(double value);

@@ -18,9 +18,11 @@ using detail::JsonCursor;
 
 namespace {
 
-constexpr std::array<const char *, 6> kFileTypes
-    = { "gapstudio.gpu", "gapstudio.interconnect", "gapstudio.topology",
-        "gapstudio.llm", "gapstudio.layout",       "gapstudio.scenario" };
+constexpr std::array<const char *, 8> kFileTypes
+    = { "gapstudio.gpu",      "gapstudio.interconnect", "gapstudio.topology", "gapstudio.llm",
+        "gapstudio.layout",   "gapstudio.scenario",     "gapstudio.software", "gapstudio.calibration" };
+/// Files under a presets folder that are not presets (skipped by loadPresetLibrary).
+constexpr const char *kMeasurementFileType = "gapstudio.measurement";
 
 // ---- Migration chain ---------------------------------------------------------------------------
 // kMigrations[i] turns a file of version kPresetMinVersion + i into version kPresetMinVersion + i + 1.
@@ -28,7 +30,13 @@ constexpr std::array<const char *, 6> kFileTypes
 // and sets "version" itself. Version 1 is the first published format, so the chain is empty; a
 // format change adds one step here and bumps kPresetVersion, and nothing else reads old versions.
 using Migration = std::function<nlohmann::json(nlohmann::json)>;
-const std::vector<Migration> kMigrations = {};
+const std::vector<Migration> kMigrations = {
+    // 1 -> 2: the corrected model's keys are optional, so a version-1 file reads as it is.
+    [](nlohmann::json json) {
+        json["version"] = 2;
+        return json;
+    },
+};
 static_assert(kPresetMinVersion <= kPresetVersion);
 
 /// The header's kind, from "fileType" (which must be a GapStudio file type).
@@ -41,8 +49,8 @@ PresetKind kindOf(const JsonCursor &root)
         if (text == kFileTypes[i])
             return static_cast<PresetKind>(i);
     type.fail("unknown file type \"" + text
-              + "\" (expected gapstudio.gpu, gapstudio.interconnect, "
-                "gapstudio.topology, gapstudio.llm, gapstudio.layout or gapstudio.scenario)");
+              + "\" (expected gapstudio.gpu, gapstudio.interconnect, gapstudio.topology, gapstudio.llm, "
+                "gapstudio.layout, gapstudio.software, gapstudio.calibration or gapstudio.scenario)");
 }
 
 nlohmann::ordered_json header(PresetKind kind, const scenario::BlockInfo &info)
@@ -59,6 +67,12 @@ template <typename Block> nlohmann::ordered_json wholeFile(PresetKind kind, cons
     nlohmann::ordered_json out = header(kind, block.info);
     detail::writeBody(out, block);
     return out;
+}
+
+void writeScenarioBodyImpl(nlohmann::ordered_json &out, const scenario::Scenario &s);
+void writeScenarioBody(nlohmann::ordered_json &out, const scenario::Scenario &s)
+{
+    writeScenarioBodyImpl(out, s);
 }
 
 template <typename Block>
@@ -154,13 +168,22 @@ scenario::Layout parseLayout(const nlohmann::json &json, const std::string &file
     return detail::parseLayoutBody(JsonCursor(json, file), true);
 }
 
+scenario::Software parseSoftware(const nlohmann::json &json, const std::string &file)
+{
+    return detail::parseSoftwareBody(JsonCursor(json, file), true);
+}
+scenario::CalibrationSet parseCalibration(const nlohmann::json &json, const std::string &file)
+{
+    return detail::parseCalibrationBody(JsonCursor(json, file), true);
+}
+
 scenario::Scenario parseScenario(const nlohmann::json &json, const std::string &file)
 {
     const JsonCursor c(json, file);
     detail::requireKeys(c,
                         { "fileType", "version", "id", "name", "source", "gpu", "scale_up", "topology", "llm",
                           "layout", "gpu_count" },
-                        { "scale_out", "overrides" });
+                        { "scale_out", "overrides", "software", "calibration" });
     scenario::Scenario s;
     s.info = detail::parseInfo(c);
     s.gpu = parseBlockRef<scenario::Gpu>(c["gpu"], detail::parseGpuBody);
@@ -170,6 +193,10 @@ scenario::Scenario parseScenario(const nlohmann::json &json, const std::string &
     s.topology = parseBlockRef<scenario::Topology>(c["topology"], detail::parseTopologyBody);
     s.llm = parseBlockRef<scenario::Llm>(c["llm"], detail::parseLlmBody);
     s.layout = parseBlockRef<scenario::Layout>(c["layout"], detail::parseLayoutBody);
+    if (json.contains("software"))
+        s.software = parseBlockRef<scenario::Software>(c["software"], detail::parseSoftwareBody);
+    if (json.contains("calibration"))
+        s.calibration = parseBlockRef<scenario::CalibrationSet>(c["calibration"], detail::parseCalibrationBody);
     s.gpuCount = c["gpu_count"].integerAtLeast(1);
     if (json.contains("overrides")) {
         const JsonCursor overrides = c["overrides"];
@@ -207,15 +234,41 @@ nlohmann::ordered_json toJson(const scenario::Layout &layout)
     return wholeFile(PresetKind::Layout, layout);
 }
 
+nlohmann::ordered_json toJson(const scenario::Software &software)
+{
+    return wholeFile(PresetKind::Software, software);
+}
+nlohmann::ordered_json toJson(const scenario::CalibrationSet &calibration)
+{
+    return wholeFile(PresetKind::Calibration, calibration);
+}
+
 nlohmann::ordered_json toJson(const scenario::Scenario &s)
 {
     nlohmann::ordered_json out = header(PresetKind::Scenario, s.info);
+    writeScenarioBody(out, s);
+    return out;
+}
+
+nlohmann::ordered_json scenarioBody(const scenario::Scenario &s)
+{
+    nlohmann::ordered_json out;
+    detail::writeInfo(out, s.info);
+    writeScenarioBody(out, s);
+    return out;
+}
+
+namespace {
+void writeScenarioBodyImpl(nlohmann::ordered_json &out, const scenario::Scenario &s)
+{
     writeBlockRef(out, "gpu", s.gpu);
     writeBlockRef(out, "scale_up", s.scaleUp);
     writeBlockRef(out, "scale_out", s.scaleOut);
     writeBlockRef(out, "topology", s.topology);
     writeBlockRef(out, "llm", s.llm);
     writeBlockRef(out, "layout", s.layout);
+    writeBlockRef(out, "software", s.software);
+    writeBlockRef(out, "calibration", s.calibration);
     out["gpu_count"] = s.gpuCount;
     if (!s.overrides.empty()) {
         nlohmann::ordered_json overrides = nlohmann::ordered_json::object();
@@ -223,8 +276,8 @@ nlohmann::ordered_json toJson(const scenario::Scenario &s)
             overrides[key] = detail::plainNumber(value);
         out["overrides"] = overrides;
     }
-    return out;
 }
+} // namespace
 
 std::string toText(const nlohmann::ordered_json &json)
 {
@@ -233,7 +286,11 @@ std::string toText(const nlohmann::ordered_json &json)
 
 PresetFile loadPresetFile(const std::string &path)
 {
-    const nlohmann::json raw = readJsonFile(path);
+    return presetFromJson(readJsonFile(path), path);
+}
+
+PresetFile presetFromJson(const nlohmann::json &raw, const std::string &path)
+{
     const PresetKind kind = kindOf(JsonCursor(raw, path));
     const nlohmann::json json = migratePreset(raw, kind, path);
     switch (kind) {
@@ -247,6 +304,10 @@ PresetFile loadPresetFile(const std::string &path)
         return parseLlm(json, path);
     case PresetKind::Layout:
         return parseLayout(json, path);
+    case PresetKind::Software:
+        return parseSoftware(json, path);
+    case PresetKind::Calibration:
+        return parseCalibration(json, path);
     case PresetKind::Scenario:
         break;
     }
@@ -301,7 +362,10 @@ scenario::PresetLibrary loadPresetLibrary(const std::string &directory)
         map.emplace(block.info.id, std::move(block));
     };
     for (const std::string &file : files) {
-        PresetFile preset = loadPresetFile(file);
+        const nlohmann::json raw = readJsonFile(file);
+        if (raw.is_object() && raw.contains("fileType") && raw["fileType"] == kMeasurementFileType)
+            continue; // a measured run (validation data), not a building block
+        PresetFile preset = presetFromJson(raw, file);
         if (auto *gpu = std::get_if<scenario::Gpu>(&preset))
             add(library.gpus, PresetKind::Gpu, std::move(*gpu), file);
         else if (auto *link = std::get_if<scenario::Interconnect>(&preset))
@@ -312,6 +376,10 @@ scenario::PresetLibrary loadPresetLibrary(const std::string &directory)
             add(library.llms, PresetKind::Llm, std::move(*llm), file);
         else if (auto *layout = std::get_if<scenario::Layout>(&preset))
             add(library.layouts, PresetKind::Layout, std::move(*layout), file);
+        else if (auto *software = std::get_if<scenario::Software>(&preset))
+            add(library.software, PresetKind::Software, std::move(*software), file);
+        else if (auto *calibration = std::get_if<scenario::CalibrationSet>(&preset))
+            add(library.calibrations, PresetKind::Calibration, std::move(*calibration), file);
         // scenario files are designs, not presets: skipped
     }
     return library;

@@ -114,6 +114,31 @@ std::optional<Block> resolveRef(const BlockRef<Block> &ref, const std::map<std::
     return it->second;
 }
 
+/// An optional block: the scenario's, else the library's default preset (if any). A named
+/// preset that does not exist is an error.
+template <typename Block>
+std::optional<Block> resolveOptionalRef(const BlockRef<Block> &ref, const std::map<std::string, Block> &presets,
+                                        const char *defaultId, const char *field, const char *kind,
+                                        Diagnostics &diagnostics)
+{
+    if (ref.inlineBlock || !ref.presetId.empty())
+        return resolveRef(ref, presets, field, kind, diagnostics);
+    const auto it = presets.find(defaultId);
+    return it == presets.end() ? std::nullopt : std::optional<Block>(it->second);
+}
+
+/// The default software stack when the library has no preset of that id.
+Software builtinSoftware()
+{
+    Software software;
+    software.info = { kDefaultSoftwareId, "Megatron-Core with Transformer Engine",
+                      "Built-in default: FP32 gradient reduction, as Megatron-LM with --bf16 "
+                      "(arguments.py sets accumulate_allreduce_grads_in_fp32)." };
+    software.framework = "Megatron-Core with Transformer Engine";
+    software.gradientReduceBytes = 4;
+    return software;
+}
+
 } // namespace
 
 const std::vector<OverrideKey> &overrideKeys() noexcept
@@ -144,10 +169,15 @@ std::optional<ResolvedScenario> resolve(const Scenario &scenario, const PresetLi
                                                     "interconnect", diagnostics);
     const auto llm = resolveRef(scenario.llm, library.llms, "llm", "LLM", diagnostics);
     const auto layout = resolveRef(scenario.layout, library.layouts, "layout", "layout", diagnostics);
+    const auto software = resolveOptionalRef(scenario.software, library.software, kDefaultSoftwareId, "software",
+                                             "software", diagnostics);
+    const auto calibration = resolveOptionalRef(scenario.calibration, library.calibrations,
+                                                kDefaultCalibrationId, "calibration", "calibration", diagnostics);
     if (diagnostics.size() != before)
         return std::nullopt;
 
-    ResolvedScenario resolved { *gpu, *scaleUp, *scaleOut, *topology, *llm, *layout, scenario.gpuCount };
+    ResolvedScenario resolved { *gpu, *scaleUp, *scaleOut, *topology, *llm, *layout, scenario.gpuCount,
+                                software ? *software : builtinSoftware(), calibration };
     for (const auto &[key, value] : scenario.overrides) {
         const std::string field = "overrides/" + key;
         const auto rule = std::find_if(rules().begin(), rules().end(),

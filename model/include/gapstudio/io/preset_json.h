@@ -22,12 +22,14 @@
 
 namespace gapstudio::io {
 
-/// The version every file is written with.
-inline constexpr int kPresetVersion = 1;
+/// The version every file is written with. Version 2 added the corrected model's optional keys
+/// (llm, layout and gpu), the software and calibration kinds and the scenario's `software` and
+/// `calibration`; version-1 files migrate unchanged.
+inline constexpr int kPresetVersion = 2;
 /// The oldest version the migration chain still reads.
 inline constexpr int kPresetMinVersion = 1;
 
-enum class PresetKind { Gpu, Interconnect, Topology, Llm, Layout, Scenario };
+enum class PresetKind { Gpu, Interconnect, Topology, Llm, Layout, Scenario, Software, Calibration };
 
 /// "gapstudio.gpu", "gapstudio.interconnect", ..., "gapstudio.scenario".
 [[nodiscard]] const char *presetFileType(PresetKind kind) noexcept;
@@ -43,6 +45,8 @@ enum class PresetKind { Gpu, Interconnect, Topology, Llm, Layout, Scenario };
 [[nodiscard]] scenario::Llm parseLlm(const nlohmann::json &json, const std::string &file);
 [[nodiscard]] scenario::Layout parseLayout(const nlohmann::json &json, const std::string &file);
 [[nodiscard]] scenario::Scenario parseScenario(const nlohmann::json &json, const std::string &file);
+[[nodiscard]] scenario::Software parseSoftware(const nlohmann::json &json, const std::string &file);
+[[nodiscard]] scenario::CalibrationSet parseCalibration(const nlohmann::json &json, const std::string &file);
 
 // Whole files at kPresetVersion, keys in a fixed order (header first).
 [[nodiscard]] nlohmann::ordered_json toJson(const scenario::Gpu &gpu);
@@ -51,16 +55,22 @@ enum class PresetKind { Gpu, Interconnect, Topology, Llm, Layout, Scenario };
 [[nodiscard]] nlohmann::ordered_json toJson(const scenario::Llm &llm);
 [[nodiscard]] nlohmann::ordered_json toJson(const scenario::Layout &layout);
 [[nodiscard]] nlohmann::ordered_json toJson(const scenario::Scenario &scenario);
+[[nodiscard]] nlohmann::ordered_json toJson(const scenario::Software &software);
+[[nodiscard]] nlohmann::ordered_json toJson(const scenario::CalibrationSet &calibration);
+/// The scenario object without the file header (as a measurement file embeds it).
+[[nodiscard]] nlohmann::ordered_json scenarioBody(const scenario::Scenario &scenario);
 
 /// The text a file is saved as: 4-space indented JSON and a final newline.
 [[nodiscard]] std::string toText(const nlohmann::ordered_json &json);
 
 /// Any one file of the formats above.
 using PresetFile = std::variant<scenario::Gpu, scenario::Interconnect, scenario::Topology, scenario::Llm,
-                                scenario::Layout, scenario::Scenario>;
+                                scenario::Layout, scenario::Scenario, scenario::Software, scenario::CalibrationSet>;
 
 /// Reads a file, picks the kind from its `fileType`, migrates and parses it.
 [[nodiscard]] PresetFile loadPresetFile(const std::string &path);
+/// The same for a file's JSON already read (`path` names it in errors).
+[[nodiscard]] PresetFile presetFromJson(const nlohmann::json &json, const std::string &path);
 [[nodiscard]] nlohmann::ordered_json toJson(const PresetFile &preset);
 /// Writes toText(toJson(preset)); throws InputError if the file cannot be written.
 void savePresetFile(const PresetFile &preset, const std::string &path);
@@ -69,7 +79,8 @@ void savePresetFile(const PresetFile &preset, const std::string &path);
 [[nodiscard]] scenario::Scenario loadScenario(const std::string &path);
 void saveScenario(const scenario::Scenario &scenario, const std::string &path);
 
-/// Every preset under `directory`, recursively (`*.json`; scenario files are skipped). Two
+/// Every preset under `directory`, recursively (`*.json`; scenario and measurement files are
+/// skipped). Two
 /// presets of one kind with the same id are an error. Throws InputError naming file and pointer.
 [[nodiscard]] scenario::PresetLibrary loadPresetLibrary(const std::string &directory);
 

@@ -102,10 +102,10 @@ struct Execution {
     std::int64_t dataParExpNet = 0;
     ActivationFunction activationFunction = ActivationFunction::Gelu;
 
-    // The corrected model only (model::Features). Defaults reproduce the references.
-    std::int64_t contextPar = 1;    ///< CP: ranks a sequence is split over (ring exchange of K/V)
-    std::int64_t contextParNet = 0;
-    AttentionKernel attentionKernel = AttentionKernel::Unfused;
+    // The corrected model only (model::Features); both reference modes ignore them.
+    std::int64_t contextPar = 1;     ///< CP: ranks a sequence is split over (ring exchange of K/V)
+    std::int64_t contextParNet = -1; ///< -1: automatic (scenario compile picks the tier)
+    AttentionKernel attentionKernel = AttentionKernel::Flash;
     std::int64_t firstStageBlocks = 0; ///< blocks on the first pipeline stage (0 = even split)
     std::int64_t lastStageBlocks = 0;  ///< blocks on the last pipeline stage (0 = even split)
     bool parameterSharding = false;    ///< weights sharded over DP too (ZeRO-3 / FSDP)

@@ -10,8 +10,10 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gapstudio::model {
 // Equality of the model's input parts that blocks hold, so that the blocks' defaulted
@@ -55,6 +57,11 @@ struct Gpu {
     model::MemoryTier tier2;                 ///< host/CPU-attached memory; capacity 0 = none
     double boardPower_W = 0;
     std::optional<double> price_USD;
+    /// Corrected model: the chip family a calibration may be keyed by (e.g. "hopper"), and the
+    /// GEMM geometry of its shape-aware efficiency (0 = unknown).
+    std::string architecture;
+    std::int64_t smCount = 0;
+    std::int64_t gemmTileM = 0, gemmTileN = 0;
     bool operator==(const Gpu &) const = default;
 };
 
@@ -102,6 +109,15 @@ struct Llm {
     std::int64_t numExperts = 1;  ///< 1 = dense
     std::int64_t topK = 1;
     model::ActivationFunction activation = model::ActivationFunction::Gelu;
+    // Corrected model only (both references ignore them).
+    bool tiedEmbeddings = false;
+    std::int64_t sharedExperts = 0, sharedExpertFeedforward = 0; ///< MoE shared experts
+    std::int64_t denseBlocks = 0, denseFeedforward = 0;          ///< MoE blocks with a dense MLP
+    bool denseBlocksInterleaved = false; ///< dense blocks alternate with MoE ones (else lead)
+    /// Multi-head latent attention (0 = standard): ranks of the query and key/value
+    /// compressions, the rotary part of the query/key head and the value head width.
+    std::int64_t qLoraRank = 0, kvLoraRank = 0, ropeHeadSize = 0, valueHeadSize = 0;
+    std::int64_t slidingWindow = 0, slidingWindowBlocks = 0; ///< windowed attention blocks
     [[nodiscard]] bool isMoe() const noexcept { return numExperts > 1; }
     [[nodiscard]] AttentionKind attention() const noexcept
     {
@@ -110,6 +126,63 @@ struct Llm {
                                     : AttentionKind::GroupedQuery;
     }
     bool operator==(const Llm &) const = default;
+};
+
+/// A software stack (framework and version). What it sends in which datatype is here; how fast
+/// it runs is in the calibration (CalibrationSet), keyed by this block's id.
+struct Software {
+    BlockInfo info;
+    std::string framework;          ///< e.g. "Megatron-Core with Transformer Engine"
+    double gradientReduceBytes = 4; ///< bytes per gradient element in the DP reduction
+    bool operator==(const Software &) const = default;
+};
+
+/// Calibrated efficiencies of one GPU (by GPU id, architecture or "default"). Unset values fall
+/// back along that chain.
+struct GpuCalibration {
+    std::array<std::optional<double>, model::kDatatypeCount> gemmEfficiency{};
+    std::optional<double> attentionEfficiency, hbmEfficiency;
+    bool operator==(const GpuCalibration &) const = default;
+};
+
+/// Calibrated behaviour of one software stack (by software id or "default").
+struct SoftwareCalibration {
+    std::optional<double> computeEfficiency, blockOverhead_s, overlapEfficiency;
+    bool operator==(const SoftwareCalibration &) const = default;
+};
+
+/// Calibrated collective efficiency and latency of one interconnect (by interconnect id, or
+/// "scale_up" / "scale_out" for every link in that role).
+struct NetworkCalibration {
+    std::optional<double> efficiency, latency_s;
+    bool operator==(const NetworkCalibration &) const = default;
+};
+
+/// One fitted parameter with its standard error.
+struct FittedParameter {
+    std::string name;
+    double value = 0, standardError = 0;
+    bool operator==(const FittedParameter &) const = default;
+};
+
+/// How a calibration was fitted (informational; shown in the studio and by the CLI).
+struct FitSummary {
+    std::int64_t rows = 0;
+    double meanAbsErrorBefore = 0, meanAbsError = 0, maxAbsError = 0, leaveOneFamilyOutMeanAbsError = 0;
+    std::vector<FittedParameter> parameters;
+    bool operator==(const FitSummary &) const = default;
+};
+
+/// A calibration preset: measured efficiencies of GPUs, software stacks and interconnects that
+/// the corrected model runs with (gapstudio-cli calibrate writes one).
+struct CalibrationSet {
+    BlockInfo info;
+    double gemmHalfDepth = 0; ///< K (elements) at which a GEMM reaches half its large-K efficiency
+    std::map<std::string, GpuCalibration> gpus;
+    std::map<std::string, SoftwareCalibration> software;
+    std::map<std::string, NetworkCalibration> networks;
+    std::optional<FitSummary> fit;
+    bool operator==(const CalibrationSet &) const = default;
 };
 
 /// A parallel layout: every execution option of the reference model. `execution.numProcs` is

@@ -6,6 +6,7 @@
  */
 
 #include "gapstudio/model/diagnostics.h"
+#include "gapstudio/model/evaluate.h"
 #include "gapstudio/model/quirks.h"
 #include "gapstudio/scenario/blocks.h"
 
@@ -31,6 +32,10 @@ struct Scenario {
     BlockRef<Topology> topology;
     BlockRef<Llm> llm;
     BlockRef<Layout> layout;
+    /// Optional: the software stack (default: kDefaultSoftwareId) and the calibration the
+    /// corrected model runs with (default: kDefaultCalibrationId).
+    BlockRef<Software> software;
+    BlockRef<CalibrationSet> calibration;
     std::int64_t gpuCount = 0;
     /// Designer's tweaks on top of the blocks, by JSON key path in the blocks' units, e.g.
     /// {"gpu.hbm_bandwidth_GBps", 4000}. Applied after presets are resolved.
@@ -45,7 +50,16 @@ struct PresetLibrary {
     std::map<std::string, Topology> topologies;
     std::map<std::string, Llm> llms;
     std::map<std::string, Layout> layouts;
+    std::map<std::string, Software> software;
+    std::map<std::string, CalibrationSet> calibrations;
 };
+
+/// The software preset a scenario without one runs on: Megatron-Core with Transformer Engine,
+/// the stack of most published runs (presets/software/megatron-core.json).
+inline constexpr const char *kDefaultSoftwareId = "megatron-core";
+/// The calibration shipped with GapStudio, fitted to the published runs in
+/// presets/measurements (presets/calibrations/shipped.json).
+inline constexpr const char *kDefaultCalibrationId = "shipped";
 
 /// The blocks of a scenario with presets resolved and overrides applied.
 struct ResolvedScenario {
@@ -55,14 +69,38 @@ struct ResolvedScenario {
     Llm llm;
     Layout layout;
     std::int64_t gpuCount = 0;
+    Software software;                     ///< the named or the default software stack
+    std::optional<CalibrationSet> calibration; ///< absent: the corrected model's built-in defaults
 };
 
-/// The reference model's inputs for a scenario.
+/// Which model a scenario is evaluated with: the corrected model (default), or the reference
+/// models' quirks (`gapstudio-cli eval SCENARIO --reference-quirks`).
+struct CompileOptions {
+    bool referenceQuirks = false;
+};
+
+/// The model's inputs for a scenario, and how to evaluate them.
 struct CompiledScenario {
     model::Application application;
     model::Execution execution;
-    model::System system;
+    model::System system; ///< corrected model: network tiers with calibrated efficiency/latency
     ResolvedScenario resolved;
+    model::Quirks quirks = model::Quirks::corrected();
+    model::Features features = model::Features::corrected();
+    model::Calibration calibration;
+    std::string calibrationNote; ///< which calibration entries produced it, in words
+
+    /// Evaluation options for this scenario (quirks, features, calibration).
+    [[nodiscard]] model::EvaluateOptions evaluateOptions(bool withLayers = false, bool explain = true) const
+    {
+        model::EvaluateOptions options;
+        options.withLayers = withLayers;
+        options.explain = explain;
+        options.quirks = quirks;
+        options.features = features;
+        options.calibration = calibration;
+        return options;
+    }
 };
 
 /// Result of compiling: the inputs, or diagnostics saying why not (a missing preset, an
@@ -91,11 +129,13 @@ struct OverrideKey {
 /// Builds the model's three inputs from resolved blocks (appends diagnostics, e.g. a network
 /// index beyond the topology's tiers). Never throws.
 [[nodiscard]] std::optional<CompiledScenario> compileResolved(const ResolvedScenario &resolved,
-                                                              model::Diagnostics &diagnostics);
+                                                              model::Diagnostics &diagnostics,
+                                                              const CompileOptions &options = {});
 
 /// Resolves presets, applies overrides and builds the model's inputs (diagnostics use
 /// DiagnosticCode::InvalidScenario, with `field` the scenario's JSON key path).
-[[nodiscard]] CompileResult compile(const Scenario &scenario, const PresetLibrary &library);
+[[nodiscard]] CompileResult compile(const Scenario &scenario, const PresetLibrary &library,
+                                    const CompileOptions &options = {});
 
 /// The quirks a native scenario is evaluated with: corrected, unless the user asks for the
 /// reference's (`gapstudio-cli eval SCENARIO --reference-quirks`).
