@@ -47,6 +47,23 @@ struct UsageError {
 /// `sensitivity --calculon M E S [--json]`: elasticities of step time and MFU, largest first.
 [[nodiscard]] int runSensitivity(const std::vector<std::string> &args);
 
+/// Arguments of `validate` and `calibrate`: measurement files or folders and options.
+struct ValidateArgs {
+    std::vector<std::string> paths;
+    std::string presetsDir, calibrationFile, outFile, gpu, software;
+};
+[[nodiscard]] ValidateArgs parseValidateArgs(const std::vector<std::string> &args, const char *command);
+
+/// `validate FILE_OR_DIR... [--presets DIR] [--calibration FILE]`: a JSON array of
+/// {"id", "family", "measured_s", "predicted_s", "error", ...} (error = measured / predicted - 1);
+/// per-family lines and last "rows: N, mean_abs_error: X, max_abs_error: Y" on stderr.
+[[nodiscard]] int runValidate(const std::vector<std::string> &args);
+
+/// `calibrate FILE_OR_DIR... --out CALIBRATION.json [--gpu ID] [--software ID]`: fits a
+/// calibration preset; prints its parameters with their uncertainty, the error before and after
+/// and the leave-one-family-out error.
+[[nodiscard]] int runCalibrate(const std::vector<std::string> &args);
+
 /// Prints the diagnostics of a failed evaluation on stderr and returns the exit status: the
 /// first malformed-input diagnostic alone ("error: FILE: /field: message", exit 2), or else one
 /// "error: message" line per diagnostic, the cause first (exit 1).

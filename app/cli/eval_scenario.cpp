@@ -5,6 +5,8 @@
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/model/evaluate.h"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
 #include <iostream>
 
@@ -28,18 +30,21 @@ int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const
 {
     const scenario::PresetLibrary library
         = io::loadPresetLibrary(presetsDir.empty() ? defaultPresetsDirectory() : presetsDir);
-    const scenario::CompiledScenario compiled
-        = io::compileScenarioFile(io::loadScenario(scenarioPath), library, scenarioPath);
+    const scenario::CompiledScenario compiled = io::compileScenarioFile(
+        io::loadScenario(scenarioPath), library, scenarioPath, scenario::CompileOptions { referenceQuirks });
     const bool moe = compiled.resolved.llm.isMoe();
-    model::EvaluateOptions options;
-    options.withLayers = withLayers;
-    options.quirks = scenario::scenarioQuirks(referenceQuirks, moe);
-    const model::Evaluation evaluation
-        = model::evaluate(compiled.application, compiled.execution, compiled.system, options);
+    const model::Evaluation evaluation = model::evaluate(compiled.application, compiled.execution, compiled.system,
+                                                         compiled.evaluateOptions(withLayers));
     if (!evaluation.ok)
         return reportDiagnostics(evaluation.diagnostics, scenarioPath);
     const StatsFormat format = moe ? StatsFormat::CalculonMoe : StatsFormat::Calculon;
-    std::cout << evaluationToJson(evaluation, format, withLayers).dump(2) << '\n' << std::flush;
+    nlohmann::ordered_json out = evaluationToJson(evaluation, format, withLayers);
+    if (compiled.features.any()) {
+        // The corrected model's own statistics and its calibration, after the reference's.
+        evaluation.stats.forEachCorrected([&](std::string_view name, double value) { out[std::string(name)] = value; });
+        out["calibration"] = compiled.calibrationNote;
+    }
+    std::cout << out.dump(2) << '\n' << std::flush;
     return kExitOk;
 }
 

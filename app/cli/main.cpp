@@ -165,6 +165,10 @@ int run(const std::vector<std::string> &args)
         return runSweep(rest);
     if (args[0] == "sensitivity")
         return runSensitivity(rest);
+    if (args[0] == "validate")
+        return runValidate(rest);
+    if (args[0] == "calibrate")
+        return runCalibrate(rest);
     throw UsageError{"unknown command '" + args[0] + "'"};
 }
 

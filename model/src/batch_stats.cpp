@@ -17,30 +17,6 @@ double offloadTime(const Run &run, double bytes) noexcept
     return bytes / (mem2.bandwidth_Bps * mem2.efficiency.lookup(bytes));
 }
 
-/// The DP communication per block: an all-reduce, or with optimizer sharding a reduce-scatter
-/// plus an all-gather, of the block's weight bytes (§4.6).
-double gradientReduction(const Run &run, const NetworkTier &net, double bytes, std::int64_t replicas) noexcept
-{
-    if (run.ctx.recipe) {
-        // Corrected model: gradients travel in their reduction datatype (Megatron-LM reduces the
-        // FP32 main gradients of a 16-bit run unless told otherwise: arguments.py sets
-        // accumulate_allreduce_grads_in_fp32 with --bf16), the updated 16-bit parameters come
-        // back by all-gather, and with parameter sharding (ZeRO-3 / FSDP) they are gathered
-        // again for the backward pass (Rajbhandari et al. 2020, section 7).
-        const double params = bytes / run.ctx.bytesPerElement;
-        const double gradBytes = run.exe.gradientReduceBytes > 0 ? run.exe.gradientReduceBytes : 4.0;
-        if (!run.exe.optimizerSharding)
-            return networkTime(net, NetOp::AllReduce, params * gradBytes, replicas);
-        const double gathers = run.exe.parameterSharding ? 2.0 : 1.0;
-        return networkTime(net, NetOp::ReduceScatter, params * gradBytes, replicas) +
-               gathers * networkTime(net, NetOp::AllGather, params * run.ctx.bytesPerElement, replicas);
-    }
-    if (run.exe.optimizerSharding)
-        return networkTime(net, NetOp::ReduceScatter, bytes, replicas) +
-               networkTime(net, NetOp::AllGather, bytes, replicas);
-    return networkTime(net, NetOp::AllReduce, bytes, replicas);
-}
-
 /// MoE (calculon-moe-model.md §5.6): the attention and router weights are reduced over DP on
 /// the DP tier, the expert weights over expert DP on its tier; the two are one serial load.
 void dataParallelBlock(Run &run, Stats &o) noexcept
@@ -50,11 +26,12 @@ void dataParallelBlock(Run &run, Stats &o) noexcept
     const std::int64_t replicas = exe.dataPar * (run.features.attention ? exe.contextPar : 1);
     if (replicas > 1 && exe.training) {
         o.block_dp_size = exe.modelMoE ? o.block_weight_space - run.comm.expertWeightBytes : o.block_weight_space;
-        run.blockDpTime = gradientReduction(run, *run.dpNet, o.block_dp_size, replicas);
+        run.blockDpTime = gradientReduction(run, *run.dpNet, o.block_dp_size, replicas, exe.tensorPar);
     }
     if (exe.modelMoE && exe.dataParExp > 1 && exe.training) {
         o.block_dp_exp_size = run.comm.expertWeightBytes;
-        const double expTime = gradientReduction(run, *run.dpExpNet, o.block_dp_exp_size, exe.dataParExp);
+        const double expTime =
+            gradientReduction(run, *run.dpExpNet, o.block_dp_exp_size, exe.dataParExp, exe.expertSlice * exe.expertPar);
         o.dp_exp_comm_link_time = dbl(run.layout.blocksPerProc) * expTime;
         o.block_dp_size += o.block_dp_exp_size;
         run.blockDpTime += expTime;

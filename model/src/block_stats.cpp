@@ -162,10 +162,25 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
     }
     if (exe.activationRecompute == Recompute::Full)
         o.block_act_storage_space = 0; // everything but the checkpoint is recomputed
+    if (ctx.calibration && exe.moeAllToAllOverlap) {
+        // The EP all-to-all of one microbatch runs under the block's compute for another
+        // (Megatron-Core's EP communication overlap, --overlap-moe-expert-parallel-comm).
+        GroupComm &ep = comm.ep;
+        for (int k = 0; k < 2; ++k) {
+            ep.fwExposed[k] = exposedWithOverlapEfficiency(ctx, ep.fwTime[k], std::max(0.0, ep.fwTime[k] - o.block_fw_time));
+            const double bw = o.block_agrad_time + o.block_wgrad_time;
+            ep.bwExposed[k] = exposedWithOverlapEfficiency(ctx, ep.bwTime[k], std::max(0.0, ep.bwTime[k] - bw));
+        }
+    }
     if (ctx.calibration) {
         // The software stack's fixed cost per block and pass (kernel launches, host work); the
         // backward pass launches about twice the forward's kernels.
-        const double overhead = ctx.calibration->blockOverhead_s;
+        // The host synchronisation of a dropless all-to-all dispatcher (a capacity factor or a
+        // fused dispatcher avoids it: Megatron-Core MoE documentation, token dispatchers).
+        const bool hostSync = exe.moeDispatcher == MoeDispatcher::AllToAll && !(exe.moeCapacityFactor > 0);
+        const bool moe = hostSync && std::any_of(block.begin(), block.end(),
+                                                 [](const Layer &l) { return l.kind == LayerKind::AllToAll; });
+        const double overhead = ctx.calibration->blockOverhead_s + (moe ? ctx.calibration->moeBlockOverhead_s : 0);
         o.block_fw_time += overhead;
         if (exe.training) {
             o.block_agrad_time += 2 * overhead;

@@ -5,6 +5,7 @@
 
 #include "checks.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <string>
@@ -55,8 +56,9 @@ void checkApplication(const Application &app, Checker &c)
         c.malformed(value > 0, name, [&] { return std::string(std::string("model ") + name + " must be positive, got " + str(value)); });
 }
 
-/// The reference's `Llm.Execution` assertions (calculon-model.md §2, "plain asserts").
-bool checkExecutionRules(const Execution &e, Checker &c)
+/// The reference's `Llm.Execution` assertions (calculon-model.md §2, "plain asserts"); the
+/// corrected model adds context parallelism to the GPU count.
+bool checkExecutionRules(const Execution &e, Checker &c, const Features &features)
 {
     bool ok = c.malformed(e.tensorPar > 0, "tensor_par", [&] { return std::string("tensor_par must be positive, got " + str(e.tensorPar)); });
     ok &= c.malformed(e.pipelinePar > 0, "pipeline_par", [&] { return std::string("pipeline_par must be positive, got " + str(e.pipelinePar)); });
@@ -66,7 +68,13 @@ bool checkExecutionRules(const Execution &e, Checker &c)
     ok &= c.malformed(e.pipelineInterleaving > 0, "pipeline_interleaving", [&] { return std::string("pipeline_interleaving must be positive, got " + str(e.pipelineInterleaving)); });
     if (!ok)
         return false;
-    ok &= c.malformed(e.numProcs == e.tensorPar * e.pipelinePar * e.dataPar, "num_procs", [&] { return std::string("num_procs " + str(e.numProcs) + " must equal tensor_par * pipeline_par * data_par = " +
+    if (features.attention && e.contextPar > 1)
+        ok &= c.malformed(e.numProcs == e.tensorPar * e.contextPar * e.pipelinePar * e.dataPar, "num_procs", [&] {
+            return "num_procs " + str(e.numProcs) + " must equal tensor_par * context_par * pipeline_par * data_par = " +
+                   str(e.tensorPar * e.contextPar * e.pipelinePar * e.dataPar);
+        });
+    else
+        ok &= c.malformed(e.numProcs == e.tensorPar * e.pipelinePar * e.dataPar, "num_procs", [&] { return std::string("num_procs " + str(e.numProcs) + " must equal tensor_par * pipeline_par * data_par = " +
                           str(e.tensorPar * e.pipelinePar * e.dataPar)); });
     if (c.malformed(e.batchSize % e.dataPar == 0, "batch_size", [&] { return std::string("batch_size " + str(e.batchSize) + " must be divisible by data_par " + str(e.dataPar)); })) {
         const std::int64_t local = e.batchSize / e.dataPar;
@@ -139,9 +147,24 @@ bool checkTierProducts(const std::array<TierUse, N> &uses, const System &sys, Ch
     return true;
 }
 
-bool checkNetworks(const Execution &e, const System &sys, Checker &c)
+bool checkNetworks(const Execution &e, const System &sys, Checker &c, const Features &features)
 {
     const auto tiers = static_cast<std::int64_t>(sys.networks.size());
+    if (features.attention && e.contextPar > 1) {
+        // The corrected model: CP joins the attention side's degrees.
+        const TierUse cp{"context_par_net", "context_par", e.contextParNet, e.contextPar};
+        if (!c.malformed(cp.tier >= 0 && cp.tier < tiers, cp.field, [&] {
+                return std::string("context_par_net ") + str(cp.tier) + " is not a network tier of the system (it has " +
+                       str(tiers) + ")";
+            }))
+            return false;
+        const std::array<TierUse, 4> attention = {{{"tensor_par_net", "tensor_par", e.tensorParNet, e.tensorPar},
+                                                   cp,
+                                                   {"pipeline_par_net", "pipeline_par", e.pipelineParNet, e.pipelinePar},
+                                                   {"data_par_net", "data_par", e.dataParNet, e.dataPar}}};
+        if (!checkTierProducts(attention, sys, c, e.modelMoE ? "non-MoE" : nullptr))
+            return false;
+    }
     const std::array<TierUse, 6> all = {{{"tensor_par_net", "tensor_par", e.tensorParNet, e.tensorPar},
                                          {"pipeline_par_net", "pipeline_par", e.pipelineParNet, e.pipelinePar},
                                          {"data_par_net", "data_par", e.dataParNet, e.dataPar},
@@ -211,12 +234,48 @@ std::string humanBytes(double bytes)
     return text.data();
 }
 
-Diagnostics checkConfiguration(const Application &app, const Execution &exe, const System &sys, bool explain)
+/// The corrected model's own rules: context parallelism and pipeline stage sizes.
+bool checkCorrectedRules(const Application &app, const Execution &e, Checker &c, const Features &features)
+{
+    bool ok = c.malformed(e.contextPar >= 1, "context_par", [&] { return "context_par must be positive, got " + str(e.contextPar); });
+    if (!features.attention) {
+        ok &= c.malformed(e.contextPar == 1, "context_par", [&] {
+            return "context parallelism (context_par " + str(e.contextPar) + ") is not part of the reference models";
+        });
+    } else if (e.contextPar > 1) {
+        ok &= c.malformed(e.attentionKernel == AttentionKernel::Flash, "attention_kernel", [&] {
+            return std::string("context parallelism needs the fused (flash) attention kernel");
+        });
+        ok &= c.malformed(app.seqSize % (2 * e.contextPar) == 0, "context_par", [&] {
+            return "seq_size " + str(app.seqSize) + " must split into 2 * context_par = " + str(2 * e.contextPar) +
+                   " equal chunks (load-balanced causal attention)";
+        });
+    }
+    const std::int64_t ends = std::max<std::int64_t>(e.firstStageBlocks, 0) + std::max<std::int64_t>(e.lastStageBlocks, 0);
+    if (features.embeddingAndHead && ends > 0) {
+        const std::int64_t fixed = (e.firstStageBlocks > 0 ? 1 : 0) + (e.lastStageBlocks > 0 ? 1 : 0);
+        ok &= c.malformed(e.pipelinePar > 1, "first_stage_blocks", [&] {
+            return std::string("first/last stage blocks need pipeline_par > 1");
+        });
+        ok &= c.malformed(ends < app.numBlocks || (fixed == e.pipelinePar && ends == app.numBlocks), "first_stage_blocks", [&] {
+            return "first_stage_blocks + last_stage_blocks = " + str(ends) + " leave no blocks for the other " +
+                   str(e.pipelinePar - fixed) + " stages of " + str(app.numBlocks);
+        });
+        ok &= c.malformed(fixed < e.pipelinePar || ends == app.numBlocks, "last_stage_blocks", [&] {
+            return "first_stage_blocks + last_stage_blocks must equal num_blocks " + str(app.numBlocks) + " with 2 stages";
+        });
+    }
+    return ok;
+}
+
+Diagnostics checkConfiguration(const Application &app, const Execution &exe, const System &sys, bool explain,
+                               const Features &features)
 {
     Diagnostics out;
     Checker c(out, explain);
     checkApplication(app, c);
-    if (!out.empty() || !checkExecutionRules(exe, c) || !checkMoeRules(exe, app, c))
+    if (!out.empty() || !checkCorrectedRules(app, exe, c, features) || !checkExecutionRules(exe, c, features) ||
+        !checkMoeRules(exe, app, c))
         return out;
     // Block construction asserts: TP must split the layer widths evenly.
     const std::int64_t tp = exe.tensorPar;
@@ -225,7 +284,7 @@ Diagnostics checkConfiguration(const Application &app, const Execution &exe, con
     // calculon-MoE does not check the heads in MoE blocks (it floors a/tp, its Q28).
     c.malformed(exe.modelMoE || app.attnHeads % tp == 0, "tensor_par", [&] { return std::string("tensor_par " + str(tp) + " does not divide attn_heads " + str(app.attnHeads)); });
     if (exe.tensorParCommType != TpCommType::Ar || (exe.modelMoE && tp > 1))
-        c.malformed((exe.microbatchSize * app.seqSize) % tp == 0, "microbatch_size", [&] { return std::string("microbatch_size * seq_size = " + str(exe.microbatchSize * app.seqSize) +
+        c.malformed((exe.microbatchSize * app.seqSize) % (tp * (features.attention ? exe.contextPar : 1)) == 0, "microbatch_size", [&] { return std::string("microbatch_size * seq_size = " + str(exe.microbatchSize * app.seqSize) +
                         " must be divisible by tensor_par " + str(tp) + " with sequence-split TP communication"); });
     const auto dt = static_cast<std::size_t>(exe.datatype);
     if (!sys.matrix[dt] || !sys.vector[dt])
@@ -241,7 +300,7 @@ Diagnostics checkConfiguration(const Application &app, const Execution &exe, con
         return out;
 
     // The reference's Llm.Error checks, in its order (compile()).
-    if (!checkNetworks(exe, sys, c))
+    if (!checkNetworks(exe, sys, c, features))
         return out;
     const std::int64_t blocksPerProc = (app.numBlocks + exe.pipelinePar - 1) / exe.pipelinePar;
     if (!c.require(exe.pipelineInterleaving <= blocksPerProc, DiagnosticCode::BadInterleaving, "pipeline_interleaving", [&] { return std::string("Pipeline interleaving must be less than or equal to the number of blocks per processor (" +

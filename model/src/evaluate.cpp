@@ -81,7 +81,7 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
 {
     using namespace detail;
     Evaluation result;
-    result.diagnostics = checkConfiguration(app, input, sys, options.explain);
+    result.diagnostics = checkConfiguration(app, input, sys, options.explain, options.features);
     if (!result.diagnostics.empty())
         return result;
 
@@ -111,10 +111,13 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
     const double b = run.ctx.bytesPerElement;
     // Full recompute keeps one checkpoint, the block input, per block and microbatch (§5); in
     // MoE blocks the sequence-parallel shard of it.
+    // The corrected model keeps the sequence-parallel shard in dense blocks too, as Megatron-LM
+    // checkpoints the layer input in its sequence-parallel layout (Korthikanti et al. 2022, 5.1).
+    const bool shardedCheckpoint = exe.modelMoE || (features.precisionRecipe && exe.tensorParCommType == TpCommType::RsAg);
     if (exe.training && exe.activationRecompute == Recompute::Full)
         o.block_act_checkpoint_size =
-            (exe.modelMoE ? dbl(tokensPerRank(app, exe, features) * app.hidden / exe.tensorPar)
-                          : run.layout.activationSize) *
+            (shardedCheckpoint ? dbl(tokensPerRank(app, exe, features) * app.hidden / exe.tensorPar)
+                               : run.layout.activationSize) *
             b;
     run.comm = computeBlockStats(block, run.ctx, exe, options.quirks, o);
 

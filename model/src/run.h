@@ -70,6 +70,13 @@ struct Run {
     StageExtras stages;
 };
 
+/// The DP communication of `bytes` of weights (one block's, say) among `replicas` ranks on `net`:
+/// an all-reduce, or with optimizer sharding a reduce-scatter plus an all-gather (§4.6). `inner`
+/// is the product of the degrees placed inside each scale-up domain before DP (TP x CP, or
+/// ES x EP for expert DP): the corrected model runs the collective hierarchically (dp_comm.cpp).
+[[nodiscard]] double gradientReduction(const Run &run, const NetworkTier &net, double bytes, std::int64_t replicas,
+                                       std::int64_t inner = 1) noexcept;
+
 /// Step times: fw/bw/optim, TP/PP/DP communication, bubble, offload overheads (§4.5-§4.7, §6).
 void computeBatchStats(Run &run, Stats &stats) noexcept;
 

@@ -20,12 +20,38 @@ namespace gapstudio::model::detail {
 
 namespace {
 
-/// Per-microbatch forward + backward time (exposed communication included) of a standalone
-/// block of layers, and its statistics.
+/// One block's per-microbatch time by step component (forward and backward compute, recompute
+/// and the exposed communication of each group), so that stage differences land in the
+/// components they are made of.
+struct Parts {
+    double fw = 0, bw = 0, recompute = 0, tp = 0, ep = 0, es = 0, cp = 0, recomm = 0;
+    [[nodiscard]] double sum() const noexcept { return fw + bw + recompute + tp + ep + es + cp + recomm; }
+};
+
+Parts partsOf(const Stats &s, const BlockComm &comm, bool training)
+{
+    Parts p;
+    const auto exposed = [&](const GroupComm &g) { return g.fwExposed[0] + (training ? g.bwExposed[0] : 0); };
+    p.fw = s.block_fw_time;
+    p.tp = exposed(comm.tp);
+    p.ep = exposed(comm.ep);
+    p.es = exposed(comm.es);
+    p.cp = exposed(comm.cp);
+    if (training) {
+        p.bw = s.block_agrad_time + s.block_wgrad_time;
+        p.recompute = s.block_re_time;
+        p.recomm = comm.recommExposed(0);
+    }
+    return p;
+}
+
+/// A standalone block of layers (embedding, head, dense block): its statistics, time by
+/// component and useful flops per microbatch.
 struct BlockTime {
     Stats stats;
-    double seconds = 0;
+    Parts parts;
     double usefulFlops = 0;
+    [[nodiscard]] double seconds() const noexcept { return parts.sum(); }
 };
 
 BlockTime timeBlock(const Block &block, const Run &run)
@@ -34,11 +60,8 @@ BlockTime timeBlock(const Block &block, const Run &run)
     if (block.size == 0)
         return t;
     const BlockComm comm = computeBlockStats(block, run.ctx, run.exe, run.quirks, t.stats);
+    t.parts = partsOf(t.stats, comm, run.exe.training);
     const Stats &s = t.stats;
-    t.seconds = s.block_fw_time + comm.fwExposed(0);
-    if (run.exe.training)
-        t.seconds += s.block_re_time + comm.recommExposed(0) + s.block_agrad_time + s.block_wgrad_time +
-                     comm.bwExposed(0);
     t.usefulFlops = s.block_fw_flops + (run.exe.training ? s.block_agrad_flops + s.block_wgrad_flops : 0);
     return t;
 }
@@ -84,40 +107,43 @@ void applyStages(Run &run, Stats &o) noexcept
 
     const BlockTime embedding = timeBlock(buildEmbedding(app, exe, run.sys, features), run);
     const BlockTime head = timeBlock(buildHead(app, exe, run.sys, features), run);
-    // Per microbatch, one block of processor 0 (forward and backward, exposed comm included).
-    const double blockSeconds = run.baseFwTime + (exe.training ? run.baseBwTime : 0);
+    // Per microbatch, one block of processor 0 by component (its stage has Lp of them).
+    const Parts block = partsOf(o, run.comm, exe.training);
     const double blockUseful = o.block_fw_flops + (exe.training ? o.block_agrad_flops + o.block_wgrad_flops : 0);
 
-    // Dense blocks of an MoE model differ from the MoE block by (dense - MoE) per block.
-    double denseDelta = 0;
+    // Dense blocks of an MoE model replace MoE blocks: (dense - MoE) per block.
+    Parts dense = block;
     double denseUsefulDelta = 0;
     const std::int64_t denseBlocks =
         features.moeDetails && exe.modelMoE ? std::min(app.denseBlocks, app.numBlocks) : 0;
     if (denseBlocks > 0) {
-        Execution dense = exe;
-        dense.modelMoE = false;
-        const BlockTime t = timeBlock(buildBlock(app, dense, run.sys, run.quirks, features,
+        Execution denseExe = exe;
+        denseExe.modelMoE = false;
+        const BlockTime t = timeBlock(buildBlock(app, denseExe, run.sys, run.quirks, features,
                                                  app.denseFeedforward > 0 ? app.denseFeedforward : app.feedforward),
                                       run);
-        denseDelta = t.seconds - blockSeconds;
+        dense = t.parts;
         denseUsefulDelta = t.usefulFlops - blockUseful;
     }
+    const double denseDelta = dense.sum() - block.sum();
 
-    // Extra time per microbatch of every stage over processor 0's reference stage of Lp blocks.
+    // Extra time per microbatch of every stage over processor 0's reference stage of Lp blocks;
+    // the slowest (critical) stage sets the pace.
     const double denseShare = dbl(denseBlocks) / dbl(app.numBlocks);
-    double xMax = 0;
-    double headPart = 0;
+    double xMax = 0, criticalBlocks = Lp, criticalDense = 0, criticalEnds = 0;
     double stagesSum = 0;
     double before = 0; // blocks on the earlier stages
     for (std::int64_t i = 0; i < exe.pipelinePar; ++i) {
         const double blocks = dbl(stageBlocks(app, exe, i));
-        const double dense = app.denseBlocksInterleaved ? blocks * denseShare
-                                                        : std::clamp(dbl(denseBlocks) - before, 0.0, blocks);
-        const double ends = (i == 0 ? embedding.seconds : 0) + (i == exe.pipelinePar - 1 ? head.seconds : 0);
-        const double x = (blocks - Lp) * blockSeconds + dense * denseDelta + ends;
+        const double denseHere = app.denseBlocksInterleaved ? blocks * denseShare
+                                                            : std::clamp(dbl(denseBlocks) - before, 0.0, blocks);
+        const double ends = (i == 0 ? embedding.seconds() : 0) + (i == exe.pipelinePar - 1 ? head.seconds() : 0);
+        const double x = (blocks - Lp) * block.sum() + denseHere * denseDelta + ends;
         if (i == 0 || x > xMax) {
             xMax = x;
-            headPart = ends;
+            criticalBlocks = blocks;
+            criticalDense = denseHere;
+            criticalEnds = ends;
         }
         stagesSum += x;
         before += blocks;
@@ -126,20 +152,32 @@ void applyStages(Run &run, Stats &o) noexcept
         if (i == exe.pipelinePar - 1)
             run.stages.lastBlocks = blocks;
     }
-    o.embedding_head_time = M * headPart;
-    o.stage_imbalance_time = M * (xMax - headPart) + (stagesSum - xMax) / v;
+    // The critical stage's own blocks (count and kind) in every component it is made of ...
+    const auto adjust = [&](double &stat, double Parts::*part) {
+        stat += M * ((criticalBlocks - Lp) * (block.*part) + criticalDense * (dense.*part - block.*part));
+    };
+    adjust(o.fw_time, &Parts::fw);
+    adjust(o.bw_time, &Parts::bw);
+    adjust(o.recompute_time, &Parts::recompute);
+    adjust(o.tp_comm_exposed_time, &Parts::tp);
+    adjust(o.ep_comm_exposed_time, &Parts::ep);
+    adjust(o.es_comm_exposed_time, &Parts::es);
+    adjust(o.cp_comm_exposed_time, &Parts::cp);
+    adjust(o.recomm_exposed_time, &Parts::recomm);
+    // ... its embedding or head work, and the fill and drain through the other stages.
+    o.embedding_head_time = M * criticalEnds;
+    o.stage_imbalance_time = (stagesSum - xMax) / v;
+    o.bubble_time += o.stage_imbalance_time;
 
     // The embedding table's gradients are reduced after the whole backward pass of stage 0.
     double embeddingDp = 0;
-    if (exe.training && exe.dataPar * (features.attention ? exe.contextPar : 1) > 1 &&
-        embedding.stats.block_weight_space > 0) {
-        const double params = embedding.stats.block_weight_space / run.ctx.bytesPerElement;
-        const std::int64_t replicas = exe.dataPar * (features.attention ? exe.contextPar : 1);
-        embeddingDp = networkTime(*run.dpNet, NetOp::AllReduce, params * 4, replicas);
+    const std::int64_t replicas = exe.dataPar * (features.attention ? exe.contextPar : 1);
+    if (exe.training && replicas > 1 && embedding.stats.block_weight_space > 0) {
+        embeddingDp = gradientReduction(run, *run.dpNet, embedding.stats.block_weight_space, replicas, exe.tensorPar);
         o.dp_comm_link_time += embeddingDp;
         o.dp_comm_exposed_time += embeddingDp;
     }
-    o.total_time += o.embedding_head_time + o.stage_imbalance_time + embeddingDp;
+    o.total_time += M * xMax + o.stage_imbalance_time + embeddingDp;
 
     // Ideal time at peak: every processor's model work averaged over the pipeline.
     const double peak = run.ctx.matrixLow ? run.ctx.matrixLow->peak_flops : run.ctx.matrix->peak_flops;

@@ -2,7 +2,7 @@
 //   software:    framework, gradient_reduce_datatype ("fp32" | "bf16" | "fp16")
 //   calibration: gemm_half_depth, gpus {key: {gemm_efficiency {datatype: e}, attention_efficiency,
 //                hbm_efficiency}}, software {key: {compute_efficiency, block_overhead_us,
-//                overlap_efficiency}}, networks {key: {efficiency, latency_us}}, optional fit.
+//                overlap_efficiency, moe_block_overhead_us}}, networks {key: {efficiency, latency_us}}, optional fit.
 // Efficiencies lie in (0, 1] (overlap efficiency in [0, 1]); overheads and latencies are >= 0.
 #include "scenario/preset_blocks.h"
 
@@ -75,11 +75,12 @@ scenario::GpuCalibration parseGpuEntry(const JsonCursor &c)
 
 scenario::SoftwareCalibration parseSoftwareEntry(const JsonCursor &c)
 {
-    requireKeys(c, {}, { "compute_efficiency", "block_overhead_us", "overlap_efficiency" });
+    requireKeys(c, {}, { "compute_efficiency", "block_overhead_us", "overlap_efficiency", "moe_block_overhead_us" });
     scenario::SoftwareCalibration e;
     optionalNumber(c, "compute_efficiency", e.computeEfficiency, 0, false, 1);
     optionalNumber(c, "block_overhead_us", e.blockOverhead_s, 0, true, 1e6, kUsPerSecond);
     optionalNumber(c, "overlap_efficiency", e.overlapEfficiency, 0, true, 1);
+    optionalNumber(c, "moe_block_overhead_us", e.moeBlockOverhead_s, 0, true, 1e6, kUsPerSecond);
     return e;
 }
 
@@ -167,6 +168,7 @@ void writeBody(nlohmann::ordered_json &out, const scenario::CalibrationSet &set)
         writeOptional(entry, "compute_efficiency", e.computeEfficiency);
         writeOptional(entry, "block_overhead_us", e.blockOverhead_s, kUsPerSecond);
         writeOptional(entry, "overlap_efficiency", e.overlapEfficiency);
+        writeOptional(entry, "moe_block_overhead_us", e.moeBlockOverhead_s, kUsPerSecond);
         software[key] = entry;
     }
     out["software"] = software;

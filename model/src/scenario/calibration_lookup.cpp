@@ -53,6 +53,7 @@ model::Calibration lookupCalibration(const CalibrationSet *set, const Gpu &gpu, 
     pick(softwareChain, [](const SoftwareCalibration &e) { return e.computeEfficiency; }, c.computeEfficiency);
     pick(softwareChain, [](const SoftwareCalibration &e) { return e.blockOverhead_s; }, c.blockOverhead_s);
     pick(softwareChain, [](const SoftwareCalibration &e) { return e.overlapEfficiency; }, c.overlapEfficiency);
+    pick(softwareChain, [](const SoftwareCalibration &e) { return e.moeBlockOverhead_s; }, c.moeBlockOverhead_s);
     if (note) {
         const std::string gpuEntry = byId ? gpu.info.id
                                      : byArchitecture ? gpu.architecture + " (architecture of " + gpu.info.id + ")"

@@ -29,7 +29,8 @@ bool operator==(const Execution &a, const Execution &b) noexcept
            && a.contextPar == b.contextPar && a.contextParNet == b.contextParNet
            && a.attentionKernel == b.attentionKernel && a.firstStageBlocks == b.firstStageBlocks
            && a.lastStageBlocks == b.lastStageBlocks && a.parameterSharding == b.parameterSharding
-           && a.gradientReduceBytes == b.gradientReduceBytes && a.moeCapacityFactor == b.moeCapacityFactor;
+           && a.gradientReduceBytes == b.gradientReduceBytes && a.moeCapacityFactor == b.moeCapacityFactor
+           && a.moeAllToAllOverlap == b.moeAllToAllOverlap && a.moeDispatcher == b.moeDispatcher;
 }
 
 } // namespace gapstudio::model

@@ -462,7 +462,8 @@ scenario::Layout parseLayoutBody(const JsonCursor &c, bool wholeFile)
                                      "seq_par_ag_redo",     "data_par_overlap",     "weight_offload",
                                      "activations_offload", "optimizer_offload",    "training" },
                     { "context_par", "context_par_net", "attention_kernel", "first_stage_blocks",
-                      "last_stage_blocks", "parameter_sharding", "moe_capacity_factor" });
+                      "last_stage_blocks", "parameter_sharding", "moe_capacity_factor", "moe_all_to_all_overlap",
+                      "moe_dispatcher" });
     scenario::Layout layout;
     layout.info = parseInfo(c);
     model::Execution &e = layout.execution;
@@ -507,6 +508,9 @@ scenario::Layout parseLayoutBody(const JsonCursor &c, bool wholeFile)
     e.lastStageBlocks = c.value().contains("last_stage_blocks") ? c["last_stage_blocks"].integerAtLeast(0) : 0;
     e.parameterSharding = c.value().contains("parameter_sharding") && c["parameter_sharding"].boolean();
     e.moeCapacityFactor = c.value().contains("moe_capacity_factor") ? numberIn(c["moe_capacity_factor"], 0, true, 64, true) : 0;
+    e.moeAllToAllOverlap = c.value().contains("moe_all_to_all_overlap") && c["moe_all_to_all_overlap"].boolean();
+    if (c.value().contains("moe_dispatcher"))
+        e.moeDispatcher = static_cast<model::MoeDispatcher>(c["moe_dispatcher"].oneOf({ "alltoall", "flex" }));
     return layout;
 }
 
@@ -554,6 +558,10 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Layout &layout)
         out["parameter_sharding"] = true;
     if (e.moeCapacityFactor > 0)
         out["moe_capacity_factor"] = plainNumber(e.moeCapacityFactor);
+    if (e.moeAllToAllOverlap)
+        out["moe_all_to_all_overlap"] = true;
+    if (e.moeDispatcher == model::MoeDispatcher::Flex)
+        out["moe_dispatcher"] = "flex";
 }
 
 } // namespace gapstudio::io::detail

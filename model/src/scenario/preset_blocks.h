@@ -2,6 +2,7 @@
 // Private to the preset JSON code: the bodies of the block formats (everything but fileType and
 // version), shared by the preset files and the inline blocks of a scenario file.
 
+#include "gapstudio/io/preset_json.h"
 #include "gapstudio/scenario/blocks.h"
 #include "io/json_cursor.h"
 
@@ -32,6 +33,11 @@ scenario::Layout parseLayoutBody(const JsonCursor &cursor, bool wholeFile);
 scenario::Software parseSoftwareBody(const JsonCursor &cursor, bool wholeFile);
 scenario::CalibrationSet parseCalibrationBody(const JsonCursor &cursor, bool wholeFile);
 scenario::BlockInfo parseInfo(const JsonCursor &cursor);
+/// A whole scenario object (header included) at `cursor` (already migrated).
+scenario::Scenario parseScenarioAt(const JsonCursor &cursor);
+/// migratePreset for a file embedded at JSON pointer `pointer` of `file` (errors name it).
+nlohmann::json migratePresetAt(nlohmann::json json, PresetKind kind, const std::string &file,
+                               const std::string &pointer);
 
 // Write a body after `out`'s existing keys (the header is the caller's).
 void writeInfo(nlohmann::ordered_json &out, const scenario::BlockInfo &info);

@@ -123,8 +123,14 @@ const char *presetFileType(PresetKind kind) noexcept
 
 nlohmann::json migratePreset(nlohmann::json json, PresetKind kind, const std::string &file)
 {
+    return detail::migratePresetAt(std::move(json), kind, file, {});
+}
+
+nlohmann::json detail::migratePresetAt(nlohmann::json json, PresetKind kind, const std::string &file,
+                                       const std::string &pointer)
+{
     {
-        const JsonCursor root(json, file);
+        const JsonCursor root(json, file, pointer);
         const PresetKind actual = kindOf(root);
         if (actual != kind)
             root["fileType"].fail("expected \"" + std::string(presetFileType(kind)) + "\", got \""
@@ -179,7 +185,12 @@ scenario::CalibrationSet parseCalibration(const nlohmann::json &json, const std:
 
 scenario::Scenario parseScenario(const nlohmann::json &json, const std::string &file)
 {
-    const JsonCursor c(json, file);
+    return detail::parseScenarioAt(JsonCursor(json, file));
+}
+
+scenario::Scenario detail::parseScenarioAt(const JsonCursor &c)
+{
+    const nlohmann::json &json = c.value();
     detail::requireKeys(c,
                         { "fileType", "version", "id", "name", "source", "gpu", "scale_up", "topology", "llm",
                           "layout", "gpu_count" },
@@ -387,9 +398,9 @@ scenario::PresetLibrary loadPresetLibrary(const std::string &directory)
 
 scenario::CompiledScenario compileScenarioFile(const scenario::Scenario &scenario,
                                                const scenario::PresetLibrary &library,
-                                               const std::string &file)
+                                               const std::string &file, const scenario::CompileOptions &options)
 {
-    scenario::CompileResult result = scenario::compile(scenario, library);
+    scenario::CompileResult result = scenario::compile(scenario, library, options);
     if (!result.compiled) {
         const model::Diagnostic &first = result.diagnostics.front();
         throw InputError(file, "/" + first.field, first.message);

@@ -88,6 +88,7 @@ void saveScenario(const scenario::Scenario &scenario, const std::string &path);
 /// (`file`, "/" + field, message). Other diagnostics cannot occur in compile().
 [[nodiscard]] scenario::CompiledScenario compileScenarioFile(const scenario::Scenario &scenario,
                                                              const scenario::PresetLibrary &library,
-                                                             const std::string &file);
+                                                             const std::string &file,
+                                                             const scenario::CompileOptions &options = {});
 
 } // namespace gapstudio::io

@@ -62,6 +62,7 @@ enum class ActivationFunction : std::uint8_t { Gelu, Silu };
 /// How attention scores are computed: materialised s x s matrices (the references' batched
 /// matmuls, softmax and dropout) or one fused, causal kernel (FlashAttention, Dao et al. 2022).
 enum class AttentionKernel : std::uint8_t { Unfused, Flash };
+enum class MoeDispatcher : std::uint8_t { AllToAll, Flex };
 
 /// The parallel layout and options (reference execution JSON, exactly 23 keys).
 struct Execution {
@@ -111,6 +112,10 @@ struct Execution {
     bool parameterSharding = false;    ///< weights sharded over DP too (ZeRO-3 / FSDP)
     double gradientReduceBytes = 0;    ///< bytes per gradient element DP reduces (0 = datatype)
     double moeCapacityFactor = 0;      ///< tokens an expert may take, x the balanced share (0 = dropless)
+    bool moeAllToAllOverlap = false;   ///< EP all-to-all overlapped with another microbatch's compute
+    /// The MoE token dispatcher: Megatron-Core's all-to-all (a dropless one synchronises with
+    /// the host every layer) or a fused one (DeepEP / HybridEP, "flex") that does not.
+    MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll;
 };
 
 /// A step function: an op of size x gets the efficiency of the first row whose threshold <= x.

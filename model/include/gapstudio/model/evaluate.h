@@ -34,7 +34,8 @@ struct Evaluation {
 /// (malformed input) and its `Llm.Error` checks that can be made before running (network tiers,
 /// interleaving, offload). Memory capacity is checked by evaluate() after the run.
 [[nodiscard]] Diagnostics checkConfiguration(const Application &app, const Execution &exe,
-                                             const System &sys, bool explain = true);
+                                             const System &sys, bool explain = true,
+                                             const Features &features = Features::reference());
 
 /// Evaluates one training (or inference) step of `app` laid out as `exe` on `sys`.
 [[nodiscard]] Evaluation evaluate(const Application &app, const Execution &exe, const System &sys,

@@ -59,6 +59,10 @@ struct Calibration {
     double blockOverhead_s = 0;
     /// Software stack: the share of overlappable communication (DP, TP, CP) that really hides.
     double overlapEfficiency = 1;
+    /// Software stack: extra fixed cost per MoE block, microbatch and pass: the token
+    /// dispatcher's host synchronisation (Megatron-Core's dropless all-to-all dispatcher copies
+    /// the tokens-per-expert counts to the host every layer, which also rules out CUDA graphs).
+    double moeBlockOverhead_s = 0;
 };
 
 } // namespace gapstudio::model

@@ -142,7 +142,9 @@ namespace gapstudio::model {
     X(dp_exp_comm_exposed_time)
 
 /// Statistics of the corrected model only (model::Features); 0 in both reference modes and not
-/// part of their outputs.
+/// part of their outputs. embedding_head_time: the embedding, LM head and loss on the critical
+/// pipeline stage; stage_imbalance_time: how uneven stages change the pipeline's fill and drain
+/// (already in bubble_time; negative when the other stages are lighter).
 #define GAPSTUDIO_CORRECTED_EXTRA_STATS(X) \
     X(cp_comm_link_time) \
     X(cp_comm_exposed_time) \

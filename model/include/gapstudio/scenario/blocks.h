@@ -147,7 +147,7 @@ struct GpuCalibration {
 
 /// Calibrated behaviour of one software stack (by software id or "default").
 struct SoftwareCalibration {
-    std::optional<double> computeEfficiency, blockOverhead_s, overlapEfficiency;
+    std::optional<double> computeEfficiency, blockOverhead_s, overlapEfficiency, moeBlockOverhead_s;
     bool operator==(const SoftwareCalibration &) const = default;
 };
 

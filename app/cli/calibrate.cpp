@@ -1,0 +1,88 @@
+// `gapstudio-cli calibrate FILE_OR_DIR... --out CALIBRATION.json [--gpu ID] [--software ID]
+// [--presets DIR] [--calibration START.json]`: fits a calibration preset to measured runs.
+#include "commands.h"
+
+#include "gapstudio/io/preset_json.h"
+#include "gapstudio/scenario/calibrate.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+namespace gapstudio::cli {
+
+namespace {
+
+std::string fixed(double value, int digits = 4)
+{
+    char text[48];
+    std::snprintf(text, sizeof text, "%.*f", digits, value);
+    return text;
+}
+
+std::string general(double value)
+{
+    char text[48];
+    std::snprintf(text, sizeof text, "%.4g", value);
+    return text;
+}
+
+void printStats(const char *label, const scenario::ErrorStats &stats)
+{
+    std::cout << label << ": rows " << stats.rows << ", mean_abs_error " << fixed(stats.meanAbsError)
+              << ", max_abs_error " << fixed(stats.maxAbsError) << '\n';
+}
+
+} // namespace
+
+int runCalibrate(const std::vector<std::string> &argv)
+{
+    const ValidateArgs args = parseValidateArgs(argv, "calibrate");
+    if (args.outFile.empty())
+        throw UsageError{"calibrate needs --out CALIBRATION.json"};
+    const scenario::PresetLibrary library
+        = io::loadPresetLibrary(args.presetsDir.empty() ? defaultPresetsDirectory() : args.presetsDir);
+    const std::vector<io::Measurement> measurements = io::loadMeasurements(args.paths);
+
+    std::optional<scenario::CalibrationSet> start;
+    if (!args.calibrationFile.empty())
+        start = io::parseCalibration(io::migratePreset(io::readJsonFile(args.calibrationFile),
+                                                       io::PresetKind::Calibration, args.calibrationFile),
+                                     args.calibrationFile);
+    else if (const auto it = library.calibrations.find(scenario::kDefaultCalibrationId); it != library.calibrations.end())
+        start = it->second;
+
+    scenario::CalibrationFitOptions options;
+    options.id = std::filesystem::path(args.outFile).stem().string();
+    if (options.id.size() > 5 && options.id.substr(options.id.size() - 5) == ".json")
+        options.id.resize(options.id.size() - 5);
+    options.name = "Calibration fitted to " + std::to_string(measurements.size()) + " measured runs";
+    options.gpu = args.gpu;
+    options.software = args.software;
+    options.start = start ? &*start : nullptr;
+    options.progress = [](int done, int total) {
+        std::cerr << "fit " << done << " of " << total << " done\n" << std::flush;
+    };
+    scenario::CalibrationFit fit = scenario::fitCalibration(measurements, library, options);
+    fit.calibration.info.source = "gapstudio-cli calibrate on " + std::to_string(measurements.size())
+                                  + " measured runs; starting point: "
+                                  + (start ? start->info.id : std::string("the built-in priors"));
+
+    std::cout << "parameters (value +/- standard error):\n";
+    for (const scenario::FittedParameter &p : fit.calibration.fit->parameters)
+        std::cout << "  " << p.name << " = " << general(p.value) << " +/- " << general(p.standardError) << '\n';
+    printStats("before", fit.beforeStats);
+    printStats("after", fit.afterStats);
+    for (const auto &[family, stats] : fit.leftOutByFamily)
+        std::cout << "leave-one-family-out " << family << ": rows " << stats.rows << ", mean_abs_error "
+                  << fixed(stats.meanAbsError) << ", max_abs_error " << fixed(stats.maxAbsError) << '\n';
+    printStats("leave-one-family-out", fit.leftOutStats);
+    io::savePresetFile(fit.calibration, args.outFile);
+    std::cout << std::flush;
+    std::cerr << "wrote " << args.outFile << '\n';
+    return kExitOk;
+}
+
+} // namespace gapstudio::cli

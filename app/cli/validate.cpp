@@ -1,0 +1,106 @@
+// `gapstudio-cli validate FILE_OR_DIR... [--presets DIR] [--calibration FILE]`: predicted against
+// measured iteration times of real runs (gapstudio.measurement files).
+#include "commands.h"
+
+#include "gapstudio/io/preset_json.h"
+#include "gapstudio/scenario/validation.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+namespace gapstudio::cli {
+
+namespace {
+
+nlohmann::ordered_json number(const std::optional<double> &value)
+{
+    return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
+}
+
+std::string fixed(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4f", value);
+    return text;
+}
+
+} // namespace
+
+ValidateArgs parseValidateArgs(const std::vector<std::string> &args, const char *command)
+{
+    ValidateArgs out;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string &arg = args[i];
+        const auto value = [&](const char *what) {
+            if (i + 1 >= args.size())
+                throw UsageError{arg + " needs " + what};
+            return args[++i];
+        };
+        if (arg == "--presets")
+            out.presetsDir = value("a directory");
+        else if (arg == "--calibration")
+            out.calibrationFile = value("a calibration file");
+        else if (arg == "--out")
+            out.outFile = value("a file");
+        else if (arg == "--gpu")
+            out.gpu = value("a GPU preset id");
+        else if (arg == "--software")
+            out.software = value("a software preset id");
+        else if (arg.rfind("-", 0) == 0)
+            throw UsageError{"unknown option '" + arg + "' for " + command};
+        else
+            out.paths.push_back(arg);
+    }
+    if (out.paths.empty())
+        throw UsageError{std::string(command) + " needs measurement files or folders"};
+    return out;
+}
+
+int runValidate(const std::vector<std::string> &argv)
+{
+    const ValidateArgs args = parseValidateArgs(argv, "validate");
+    if (!args.outFile.empty() || !args.gpu.empty() || !args.software.empty())
+        throw UsageError{"validate takes no --out, --gpu or --software (those are calibrate's)"};
+    const scenario::PresetLibrary library
+        = io::loadPresetLibrary(args.presetsDir.empty() ? defaultPresetsDirectory() : args.presetsDir);
+    const std::vector<io::Measurement> measurements = io::loadMeasurements(args.paths);
+    std::optional<scenario::CalibrationSet> calibration;
+    if (!args.calibrationFile.empty())
+        calibration = io::parseCalibration(
+            io::migratePreset(io::readJsonFile(args.calibrationFile), io::PresetKind::Calibration, args.calibrationFile),
+            args.calibrationFile);
+    const std::vector<scenario::ValidationRow> rows
+        = scenario::validateMeasurements(measurements, library, calibration ? &*calibration : nullptr);
+
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    bool missing = false;
+    for (const scenario::ValidationRow &row : rows) {
+        nlohmann::ordered_json item;
+        item["id"] = row.id;
+        item["family"] = row.family;
+        item["measured_s"] = row.measured_s;
+        item["predicted_s"] = number(row.predicted_s);
+        item["error"] = number(row.error);
+        item["status"] = scenario::runStatusName(row.status);
+        if (!row.cause.empty())
+            item["cause"] = row.cause;
+        item["calibration"] = row.calibrationNote;
+        out.push_back(item);
+        if (!row.predicted_s) {
+            missing = true;
+            std::cerr << runStatusName(row.status) << ": " << row.id << ": " << row.cause << '\n';
+        }
+    }
+    std::cout << out.dump(2) << '\n' << std::flush;
+    const scenario::ValidationSummary summary = scenario::summarize(rows);
+    for (const auto &[family, stats] : summary.families)
+        std::cerr << "family: " << family << ", rows: " << stats.rows << ", mean_abs_error: " << fixed(stats.meanAbsError)
+                  << ", max_abs_error: " << fixed(stats.maxAbsError) << '\n';
+    std::cerr << "rows: " << summary.all.rows << ", mean_abs_error: " << fixed(summary.all.meanAbsError)
+              << ", max_abs_error: " << fixed(summary.all.maxAbsError) << '\n';
+    return missing ? kExitInfeasible : kExitOk;
+}
+
+} // namespace gapstudio::cli

@@ -1,0 +1,61 @@
+#pragma once
+/**
+ * @file calibrate.h
+ * Fits a calibration (CalibrationSet) to measured iteration times by nonlinear least squares
+ * (Levenberg-Marquardt, Eigen's NonLinearOptimization module) on log(predicted / measured),
+ * with weak priors that keep every parameter physical and defined when few runs inform it.
+ *
+ * Parameters (all bounded by their transform: efficiencies in (0, 1], overheads >= 0):
+ *  - per GPU architecture (or --gpu id): GEMM efficiency per datatype used, attention-kernel
+ *    efficiency, HBM efficiency;
+ *  - globally: the GEMM half-depth, the scale-up and scale-out collective efficiencies, the
+ *    overlap efficiency;
+ *  - per software stack: compute efficiency, per-block overhead and, for stacks with MoE runs,
+ *    the per-MoE-block overhead, each as a deviation from the "default" software entry (which
+ *    stacks without runs, or new ones, fall back to).
+ * Nothing is keyed to a run, a family or a model name.
+ */
+
+#include "gapstudio/io/measurement_json.h"
+#include "gapstudio/scenario/scenario.h"
+#include "gapstudio/scenario/validation.h"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gapstudio::scenario {
+
+struct CalibrationFitOptions {
+    std::string id = "fitted";       ///< the written preset's id
+    std::string name = "Fitted calibration";
+    std::string gpu;                 ///< key GPU entries by this GPU id (else by architecture)
+    std::string software;            ///< treat every run as this software stack (else its own)
+    const CalibrationSet *start = nullptr; ///< values to start from and to fall back to
+    bool leaveOneFamilyOut = true;   ///< also fit once per family without it
+    int maxIterations = 200;
+    /// Called with (done, total) as fits progress (the studio's progress bar); may be empty.
+    std::function<void(int, int)> progress;
+    /// Returns true to stop early (the studio's Cancel); may be empty.
+    std::function<bool()> cancelled;
+};
+
+struct CalibrationFit {
+    CalibrationSet calibration;               ///< the fitted preset, with its FitSummary
+    std::vector<ValidationRow> before, after; ///< every run with the start / fitted calibration
+    ErrorStats beforeStats, afterStats;
+    /// Each run predicted by the fit without its family (leave-one-family-out).
+    std::vector<ValidationRow> leftOut;
+    ErrorStats leftOutStats;
+    std::map<std::string, ErrorStats> leftOutByFamily;
+    bool cancelled = false;
+};
+
+/// Fits a calibration to `measurements` (which must all compile and evaluate; rows that do not are
+/// reported in `before` and left out of the fit). Throws std::invalid_argument when no run can
+/// be evaluated.
+[[nodiscard]] CalibrationFit fitCalibration(const std::vector<io::Measurement> &measurements,
+                                            const PresetLibrary &library, const CalibrationFitOptions &options);
+
+} // namespace gapstudio::scenario

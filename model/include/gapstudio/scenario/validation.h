@@ -1,0 +1,56 @@
+#pragma once
+/**
+ * @file validation.h
+ * Predicted against measured iteration times of real training runs (io::Measurement): the
+ * accuracy check of the corrected model and the residuals the calibration fits.
+ */
+
+#include "gapstudio/io/measurement_json.h"
+#include "gapstudio/scenario/scenario.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gapstudio::scenario {
+
+enum class RunStatus {
+    Ok,           ///< evaluated
+    OverCapacity, ///< evaluated, but the model says it does not fit in memory (it did run)
+    Infeasible,   ///< the model rejects the layout: no prediction
+    Invalid,      ///< the scenario does not compile (missing preset, bad key): no prediction
+};
+
+[[nodiscard]] const char *runStatusName(RunStatus status) noexcept; ///< "ok", "over_capacity", ...
+
+struct ValidationRow {
+    std::string id, family, name, source, notes;
+    double measured_s = 0;
+    std::optional<double> predicted_s;
+    std::optional<double> error; ///< measured / predicted - 1 (positive: the model is too fast)
+    RunStatus status = RunStatus::Ok;
+    std::string cause;           ///< why there is no prediction, or the memory shortfall
+    std::string calibrationNote; ///< which calibration entries produced the prediction
+};
+
+struct ErrorStats {
+    std::size_t rows = 0; ///< rows with a prediction
+    double meanAbsError = 0, maxAbsError = 0;
+};
+
+struct ValidationSummary {
+    std::size_t total = 0; ///< every row, with or without a prediction
+    ErrorStats all;
+    std::map<std::string, ErrorStats> families;
+};
+
+/// Evaluates every measurement with the corrected model. `calibration`, if given, replaces each
+/// scenario's own calibration (the shipped one by default).
+[[nodiscard]] std::vector<ValidationRow> validateMeasurements(const std::vector<io::Measurement> &measurements,
+                                                              const PresetLibrary &library,
+                                                              const CalibrationSet *calibration = nullptr);
+
+[[nodiscard]] ValidationSummary summarize(const std::vector<ValidationRow> &rows);
+
+} // namespace gapstudio::scenario

@@ -1,0 +1,460 @@
+// Calibration by nonlinear least squares (calibrate.h). The residuals are log(predicted /
+// measured) of every run plus one weak prior term per parameter; Levenberg-Marquardt (Eigen's
+// unsupported NonLinearOptimization module, MINPACK's lmdif) minimises their squares. Parameters
+// live in an unbounded space (logit for efficiencies, log for overheads) so every value stays
+// physical. Software stacks are deviations from the "default" stack (a hierarchical prior), so
+// a stack without runs, or a new one, uses the default's values.
+#include "gapstudio/scenario/calibrate.h"
+
+#include "scenario/calibration_lookup.h"
+
+#include "gapstudio/model/evaluate.h"
+
+#include <Eigen/Dense>
+#include <unsupported/Eigen/NonLinearOptimization>
+#include <unsupported/Eigen/NumericalDiff>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+namespace gapstudio::scenario {
+
+namespace {
+
+enum class Kind { Efficiency, Positive }; ///< logit or log transform
+
+/// Weight of one prior standard deviation against one unit of log(predicted / measured): a
+/// parameter one sigma from its prior costs as much as a run predicted 5 % off.
+constexpr double kPriorWeight = 0.05;
+
+struct Parameter {
+    std::string name;
+    Kind kind = Kind::Efficiency;
+    double prior = 0.5; ///< centre, in value space (roots only; children centre on their parent)
+    double sigma = 1;   ///< in the transformed space
+    int parent = -1;    ///< hierarchical: the raw value adds the parent's
+};
+
+double toValue(Kind kind, double raw)
+{
+    return kind == Kind::Efficiency ? 1 / (1 + std::exp(-raw)) : std::exp(raw);
+}
+
+double toRaw(Kind kind, double value)
+{
+    if (kind == Kind::Efficiency) {
+        const double v = std::clamp(value, 1e-6, 1 - 1e-9);
+        return std::log(v / (1 - v));
+    }
+    return std::log(std::max(value, 1e-12));
+}
+
+/// d value / d raw (delta method for standard errors).
+double slope(Kind kind, double value)
+{
+    return kind == Kind::Efficiency ? value * (1 - value) : value;
+}
+
+/// Where each quantity of one run comes from (indices into the parameter vector).
+struct Binding {
+    int gemm = -1, attention = -1, hbm = -1, halfDepth = -1;
+    int compute = -1, overhead = -1, moeOverhead = -1, overlap = -1;
+    int scaleUp = -1, scaleOut = -1;
+    model::Datatype gemmType = model::Datatype::Bfloat16;
+    std::string gpuKey, softwareKey;
+};
+
+/// One run ready to evaluate many times.
+struct Run {
+    CompiledScenario compiled;
+    double measured = 0;
+    std::string family;
+    Binding binding;
+};
+
+std::string dtClass(model::Datatype type)
+{
+    switch (type) {
+    case model::Datatype::Float8:
+        return "fp8";
+    case model::Datatype::Float4:
+        return "fp4";
+    case model::Datatype::Float32:
+        return "fp32";
+    case model::Datatype::Float16:
+    case model::Datatype::Bfloat16:
+        break;
+    }
+    return "16-bit";
+}
+
+double gemmPrior(model::Datatype type)
+{
+    switch (type) {
+    case model::Datatype::Float8:
+        return 0.6;
+    case model::Datatype::Float4:
+        return 0.5;
+    case model::Datatype::Float32:
+        return 0.6;
+    case model::Datatype::Float16:
+    case model::Datatype::Bfloat16:
+        break;
+    }
+    return 0.75;
+}
+
+class Problem {
+public:
+    Problem(std::vector<Run> runs, const CalibrationFitOptions &options) : mRuns(std::move(runs)), mOptions(options)
+    {
+        for (Run &run : mRuns)
+            bind(run);
+    }
+
+    [[nodiscard]] int parameters() const { return static_cast<int>(mParams.size()); }
+    [[nodiscard]] int residuals() const { return static_cast<int>(mRuns.size() + mParams.size()); }
+    [[nodiscard]] const std::vector<Run> &runs() const { return mRuns; }
+
+    [[nodiscard]] Eigen::VectorXd start() const
+    {
+        Eigen::VectorXd x(parameters());
+        for (int i = 0; i < parameters(); ++i)
+            x[i] = mStart[static_cast<std::size_t>(i)];
+        return x;
+    }
+
+    /// Value of parameter `i` (its parent's raw value added).
+    [[nodiscard]] double value(const Eigen::VectorXd &x, int i) const
+    {
+        const Parameter &p = mParams[static_cast<std::size_t>(i)];
+        return toValue(p.kind, x[i] + (p.parent >= 0 ? x[p.parent] : 0));
+    }
+
+    [[nodiscard]] double predict(const Run &run, const Eigen::VectorXd &x) const
+    {
+        const Binding &b = run.binding;
+        model::EvaluateOptions options = run.compiled.evaluateOptions(false, false);
+        model::Calibration &c = options.calibration;
+        c.gemmEfficiency[static_cast<std::size_t>(b.gemmType)] = value(x, b.gemm);
+        c.attentionEfficiency = value(x, b.attention);
+        c.hbmEfficiency = value(x, b.hbm);
+        c.gemmHalfDepth = value(x, b.halfDepth);
+        c.computeEfficiency = value(x, b.compute);
+        c.blockOverhead_s = value(x, b.overhead);
+        c.moeBlockOverhead_s = b.moeOverhead >= 0 ? value(x, b.moeOverhead) : 0;
+        c.overlapEfficiency = value(x, b.overlap);
+        model::System system = run.compiled.system;
+        for (std::size_t t = 0; t < system.networks.size(); ++t)
+            system.networks[t].efficiency = value(x, t == 0 ? b.scaleUp : b.scaleOut);
+        const model::Evaluation e
+            = model::evaluate(run.compiled.application, run.compiled.execution, system, options);
+        return e.stats.total_time;
+    }
+
+    void residuals(const Eigen::VectorXd &x, Eigen::VectorXd &out) const
+    {
+        out.resize(residuals());
+        for (std::size_t r = 0; r < mRuns.size(); ++r) {
+            const double predicted = predict(mRuns[r], x);
+            out[static_cast<Eigen::Index>(r)]
+                = std::isfinite(predicted) && predicted > 0 ? std::log(predicted / mRuns[r].measured) : 10.0;
+        }
+        for (int i = 0; i < parameters(); ++i) {
+            const Parameter &p = mParams[static_cast<std::size_t>(i)];
+            const double centre = p.parent >= 0 ? 0 : toRaw(p.kind, p.prior);
+            out[static_cast<Eigen::Index>(mRuns.size()) + i] = kPriorWeight * (x[i] - centre) / p.sigma;
+        }
+    }
+
+    /// The fitted preset (entries for the architectures, stacks and links the runs use).
+    [[nodiscard]] CalibrationSet calibration(const Eigen::VectorXd &x) const
+    {
+        CalibrationSet set;
+        set.info.id = mOptions.id;
+        set.info.name = mOptions.name;
+        set.gemmHalfDepth = value(x, find("gemm_half_depth"));
+        for (const Run &run : mRuns) {
+            const Binding &b = run.binding;
+            GpuCalibration &gpu = set.gpus[b.gpuKey];
+            const double gemm = value(x, b.gemm);
+            gpu.gemmEfficiency[static_cast<std::size_t>(b.gemmType)] = gemm;
+            if (dtClass(b.gemmType) == "16-bit") {
+                gpu.gemmEfficiency[static_cast<std::size_t>(model::Datatype::Bfloat16)] = gemm;
+                gpu.gemmEfficiency[static_cast<std::size_t>(model::Datatype::Float16)] = gemm;
+            }
+            gpu.attentionEfficiency = value(x, b.attention);
+            gpu.hbmEfficiency = value(x, b.hbm);
+            SoftwareCalibration &software = set.software[b.softwareKey];
+            software.computeEfficiency = value(x, b.compute);
+            software.blockOverhead_s = value(x, b.overhead);
+            if (b.moeOverhead >= 0)
+                software.moeBlockOverhead_s = value(x, b.moeOverhead);
+        }
+        SoftwareCalibration &fallback = set.software["default"];
+        fallback.computeEfficiency = value(x, find("software/default/compute_efficiency"));
+        fallback.blockOverhead_s = value(x, find("software/default/block_overhead"));
+        fallback.moeBlockOverhead_s = value(x, find("software/default/moe_block_overhead"));
+        fallback.overlapEfficiency = value(x, find("software/default/overlap_efficiency"));
+        set.networks["scale_up"].efficiency = value(x, find("network/scale_up/efficiency"));
+        set.networks["scale_out"].efficiency = value(x, find("network/scale_out/efficiency"));
+        return set;
+    }
+
+    /// Every parameter's value and standard error (delta method on (J^T J)^-1 s^2).
+    [[nodiscard]] std::vector<FittedParameter> report(const Eigen::VectorXd &x) const
+    {
+        const Eigen::MatrixXd J = jacobian(x);
+        Eigen::VectorXd r;
+        residuals(x, r);
+        const auto runs = static_cast<Eigen::Index>(mRuns.size());
+        const double s2 = r.head(runs).squaredNorm() / std::max<double>(1.0, static_cast<double>(runs));
+        const Eigen::MatrixXd covariance
+            = (J.transpose() * J).completeOrthogonalDecomposition().pseudoInverse() * s2;
+        std::vector<FittedParameter> out;
+        for (int i = 0; i < parameters(); ++i) {
+            const Parameter &p = mParams[static_cast<std::size_t>(i)];
+            double variance = covariance(i, i);
+            if (p.parent >= 0)
+                variance += covariance(p.parent, p.parent) + 2 * covariance(i, p.parent);
+            const double v = value(x, i);
+            out.push_back({ p.name, v, slope(p.kind, v) * std::sqrt(std::max(0.0, variance)) });
+        }
+        return out;
+    }
+
+    [[nodiscard]] Eigen::MatrixXd jacobian(const Eigen::VectorXd &x) const
+    {
+        Eigen::MatrixXd J(residuals(), parameters());
+        Eigen::VectorXd plus;
+        Eigen::VectorXd minus;
+        for (int i = 0; i < parameters(); ++i) {
+            constexpr double h = 1e-4;
+            Eigen::VectorXd xp = x;
+            Eigen::VectorXd xm = x;
+            xp[i] += h;
+            xm[i] -= h;
+            residuals(xp, plus);
+            residuals(xm, minus);
+            J.col(i) = (plus - minus) / (2 * h);
+        }
+        return J;
+    }
+
+private:
+    int add(const std::string &name, Kind kind, double prior, double sigma, int parent = -1, double startValue = -1)
+    {
+        for (std::size_t i = 0; i < mParams.size(); ++i)
+            if (mParams[i].name == name)
+                return static_cast<int>(i);
+        mParams.push_back({ name, kind, prior, sigma, parent });
+        double raw = toRaw(kind, startValue > 0 ? startValue : prior);
+        if (parent >= 0)
+            raw -= mStart[static_cast<std::size_t>(parent)];
+        mStart.push_back(raw);
+        return static_cast<int>(mParams.size()) - 1;
+    }
+
+    [[nodiscard]] int find(const std::string &name) const
+    {
+        for (std::size_t i = 0; i < mParams.size(); ++i)
+            if (mParams[i].name == name)
+                return static_cast<int>(i);
+        throw std::logic_error("calibration parameter " + name + " was not registered");
+    }
+
+    /// The start calibration's value for one quantity, or -1.
+    [[nodiscard]] model::Calibration startFor(const Run &run) const
+    {
+        const ResolvedScenario &r = run.compiled.resolved;
+        return lookupCalibration(mOptions.start, r.gpu, r.software);
+    }
+
+    void bind(Run &run)
+    {
+        const ResolvedScenario &r = run.compiled.resolved;
+        const model::Calibration s = startFor(run);
+        const bool haveStart = mOptions.start != nullptr;
+        const auto start = [&](double v) { return haveStart ? v : -1.0; };
+        Binding &b = run.binding;
+        b.gpuKey = !mOptions.gpu.empty() && r.gpu.info.id == mOptions.gpu ? mOptions.gpu
+                   : r.gpu.architecture.empty()                            ? r.gpu.info.id
+                                                                           : r.gpu.architecture;
+        b.softwareKey = mOptions.software.empty() ? r.software.info.id : mOptions.software;
+        const model::EvaluateOptions options = run.compiled.evaluateOptions();
+        // The GEMMs' datatype: the low-precision one of an FP8/FP4 run, else the run's.
+        b.gemmType = run.compiled.execution.datatype;
+        const auto gemmIndex = static_cast<std::size_t>(b.gemmType);
+        b.gemm = add(b.gpuKey + "/gemm_efficiency/" + dtClass(b.gemmType), Kind::Efficiency, gemmPrior(b.gemmType),
+                     1.0, -1, start(s.gemmEfficiency[gemmIndex]));
+        b.attention = add(b.gpuKey + "/attention_efficiency", Kind::Efficiency, 0.5, 1.0, -1, start(s.attentionEfficiency));
+        b.hbm = add(b.gpuKey + "/hbm_efficiency", Kind::Efficiency, 0.8, 1.0, -1, start(s.hbmEfficiency));
+        b.halfDepth = add("gemm_half_depth", Kind::Positive, 128, 1.0, -1, start(s.gemmHalfDepth));
+        const int compute = add("software/default/compute_efficiency", Kind::Efficiency, 0.9, 1.0);
+        const int overhead = add("software/default/block_overhead", Kind::Positive, 30e-6, 1.5);
+        const int moe = add("software/default/moe_block_overhead", Kind::Positive, 300e-6, 1.5);
+        b.overlap = add("software/default/overlap_efficiency", Kind::Efficiency, 0.8, 1.0, -1, start(s.overlapEfficiency));
+        const std::string stack = "software/" + b.softwareKey + "/";
+        b.compute = add(stack + "compute_efficiency", Kind::Efficiency, 0, 0.5, compute, start(s.computeEfficiency));
+        b.overhead = add(stack + "block_overhead", Kind::Positive, 0, 1.0, overhead, start(s.blockOverhead_s));
+        if (run.compiled.execution.modelMoE)
+            b.moeOverhead = add(stack + "moe_block_overhead", Kind::Positive, 0, 1.0, moe, start(s.moeBlockOverhead_s));
+        b.scaleUp = add("network/scale_up/efficiency", Kind::Efficiency, 0.8, 0.7);
+        b.scaleOut = add("network/scale_out/efficiency", Kind::Efficiency, 0.8, 0.7);
+        (void)options;
+    }
+
+    std::vector<Run> mRuns;
+    const CalibrationFitOptions &mOptions;
+    std::vector<Parameter> mParams;
+    std::vector<double> mStart;
+};
+
+/// Eigen's Levenberg-Marquardt functor over the problem's residuals.
+struct Functor {
+    using Scalar = double;
+    enum { InputsAtCompileTime = Eigen::Dynamic, ValuesAtCompileTime = Eigen::Dynamic };
+    using InputType = Eigen::VectorXd;
+    using ValueType = Eigen::VectorXd;
+    using JacobianType = Eigen::MatrixXd;
+    const Problem *problem = nullptr;
+    [[nodiscard]] int inputs() const { return problem->parameters(); }
+    [[nodiscard]] int values() const { return problem->residuals(); }
+    int operator()(const Eigen::VectorXd &x, Eigen::VectorXd &f) const
+    {
+        problem->residuals(x, f);
+        return 0;
+    }
+};
+
+Eigen::VectorXd solve(const Problem &problem, int maxIterations)
+{
+    Functor functor;
+    functor.problem = &problem;
+    Eigen::NumericalDiff<Functor> numeric(functor);
+    Eigen::LevenbergMarquardt<Eigen::NumericalDiff<Functor>> lm(numeric);
+    lm.parameters.maxfev = maxIterations * (problem.parameters() + 1);
+    lm.parameters.xtol = 1e-8;
+    lm.parameters.ftol = 1e-10;
+    Eigen::VectorXd x = problem.start();
+    lm.minimize(x);
+    return x;
+}
+
+std::vector<Run> prepare(const std::vector<io::Measurement> &measurements, const PresetLibrary &library,
+                         const CalibrationFitOptions &options, const std::set<std::string> &skip)
+{
+    std::vector<Run> runs;
+    for (const io::Measurement &m : measurements) {
+        if (skip.count(m.family) > 0)
+            continue;
+        Scenario scenario = m.scenario;
+        if (options.start) {
+            scenario.calibration.presetId.clear();
+            scenario.calibration.inlineBlock = *options.start;
+        }
+        CompileResult compiled = compile(scenario, library);
+        if (!compiled.compiled)
+            continue;
+        const CompiledScenario &c = *compiled.compiled;
+        const model::Evaluation e = model::evaluate(c.application, c.execution, c.system, c.evaluateOptions());
+        if (!(e.stats.total_time > 0))
+            continue; // infeasible layouts have no time to fit (they are reported by validate)
+        runs.push_back({ std::move(*compiled.compiled), m.measuredIterationTime_s, m.family, {} });
+    }
+    return runs;
+}
+
+/// With --software, every run is treated as that stack: its software block keeps what the run's
+/// own stack sends (gradient datatype) under the new id.
+std::vector<io::Measurement> withSoftware(std::vector<io::Measurement> measurements, const PresetLibrary &library,
+                                          const std::string &id)
+{
+    if (id.empty())
+        return measurements;
+    for (io::Measurement &m : measurements) {
+        Software software;
+        if (m.scenario.software.inlineBlock)
+            software = *m.scenario.software.inlineBlock;
+        else if (const auto it = library.software.find(m.scenario.software.presetId.empty() ? kDefaultSoftwareId
+                                                                                           : m.scenario.software.presetId);
+                 it != library.software.end())
+            software = it->second;
+        software.info.id = id;
+        software.info.name = id;
+        m.scenario.software = { {}, software };
+    }
+    return measurements;
+}
+
+} // namespace
+
+CalibrationFit fitCalibration(const std::vector<io::Measurement> &input, const PresetLibrary &library,
+                              const CalibrationFitOptions &options)
+{
+    const std::vector<io::Measurement> measurements = withSoftware(input, library, options.software);
+    CalibrationFit fit;
+    fit.before = validateMeasurements(measurements, library, options.start);
+    fit.beforeStats = summarize(fit.before).all;
+
+    std::set<std::string> families;
+    for (const io::Measurement &m : measurements)
+        families.insert(m.family);
+    const int total = 1 + (options.leaveOneFamilyOut ? static_cast<int>(families.size()) : 0);
+    int done = 0;
+    const auto step = [&] {
+        ++done;
+        if (options.progress)
+            options.progress(done, total);
+        return options.cancelled && options.cancelled();
+    };
+
+    const Problem problem(prepare(measurements, library, options, {}), options);
+    if (problem.runs().empty())
+        throw std::invalid_argument("no measured run could be evaluated, so there is nothing to fit");
+    const Eigen::VectorXd x = solve(problem, options.maxIterations);
+    fit.calibration = problem.calibration(x);
+    fit.after = validateMeasurements(measurements, library, &fit.calibration);
+    fit.afterStats = summarize(fit.after).all;
+    FitSummary summary;
+    summary.rows = static_cast<std::int64_t>(problem.runs().size());
+    summary.meanAbsErrorBefore = fit.beforeStats.meanAbsError;
+    summary.meanAbsError = fit.afterStats.meanAbsError;
+    summary.maxAbsError = fit.afterStats.maxAbsError;
+    summary.parameters = problem.report(x);
+    if (step()) {
+        fit.cancelled = true;
+        fit.calibration.fit = summary;
+        return fit;
+    }
+
+    if (options.leaveOneFamilyOut && families.size() > 1) {
+        for (const std::string &family : families) {
+            CalibrationFitOptions held = options;
+            const Problem without(prepare(measurements, library, held, { family }), held);
+            if (without.runs().empty())
+                continue;
+            const CalibrationSet calibration = without.calibration(solve(without, options.maxIterations));
+            std::vector<io::Measurement> leftOut;
+            for (const io::Measurement &m : measurements)
+                if (m.family == family)
+                    leftOut.push_back(m);
+            for (ValidationRow &row : validateMeasurements(leftOut, library, &calibration))
+                fit.leftOut.push_back(std::move(row));
+            if (step()) {
+                fit.cancelled = true;
+                break;
+            }
+        }
+        const ValidationSummary s = summarize(fit.leftOut);
+        fit.leftOutStats = s.all;
+        fit.leftOutByFamily = s.families;
+        summary.leaveOneFamilyOutMeanAbsError = s.all.meanAbsError;
+    }
+    fit.calibration.fit = summary;
+    return fit;
+}
+
+} // namespace gapstudio::scenario

@@ -1,0 +1,103 @@
+// Measured training runs (measurement_json.h).
+#include "gapstudio/io/measurement_json.h"
+
+#include "scenario/preset_blocks.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+namespace gapstudio::io {
+
+using detail::JsonCursor;
+
+namespace {
+constexpr const char *kFileType = "gapstudio.measurement";
+}
+
+Measurement parseMeasurement(const nlohmann::json &json, const std::string &file)
+{
+    const JsonCursor c(json, file);
+    detail::requireKeys(c, { "fileType", "version", "id", "name", "source", "family", "scenario",
+                             "measured_iteration_time_s", "notes" });
+    if (c["fileType"].string() != kFileType)
+        c["fileType"].fail("expected \"" + std::string(kFileType) + "\", got \"" + c["fileType"].string() + "\"");
+    const std::int64_t version = c["version"].integer();
+    if (version != kMeasurementVersion)
+        c["version"].fail("File version " + std::to_string(version) + " is not supported (expected "
+                          + std::to_string(kMeasurementVersion) + ")");
+    Measurement m;
+    m.id = c["id"].string();
+    if (m.id.empty())
+        c["id"].fail("expected a non-empty id");
+    m.name = c["name"].string();
+    m.source = c["source"].string();
+    m.family = c["family"].string();
+    if (m.family.empty())
+        c["family"].fail("expected a non-empty family (the publication or benchmark the run belongs to)");
+    const nlohmann::json scenario
+        = detail::migratePresetAt(json["scenario"], PresetKind::Scenario, file, "/scenario");
+    m.scenario = detail::parseScenarioAt(JsonCursor(scenario, file, "/scenario"));
+    m.measuredIterationTime_s = detail::numberInRange(c["measured_iteration_time_s"], 0, false, 1e9, true);
+    m.notes = c["notes"].string();
+    m.file = file;
+    return m;
+}
+
+Measurement loadMeasurement(const std::string &path)
+{
+    return parseMeasurement(readJsonFile(path), path);
+}
+
+nlohmann::ordered_json toJson(const Measurement &m)
+{
+    nlohmann::ordered_json out;
+    out["fileType"] = kFileType;
+    out["version"] = kMeasurementVersion;
+    out["id"] = m.id;
+    out["name"] = m.name;
+    out["source"] = m.source;
+    out["family"] = m.family;
+    out["scenario"] = toJson(m.scenario);
+    out["measured_iteration_time_s"] = detail::plainNumber(m.measuredIterationTime_s);
+    out["notes"] = m.notes;
+    return out;
+}
+
+std::vector<Measurement> loadMeasurements(const std::vector<std::string> &paths)
+{
+    namespace fs = std::filesystem;
+    std::vector<Measurement> out;
+    std::map<std::string, std::string> seen; // id -> file
+    const auto add = [&](Measurement m) {
+        const auto [it, inserted] = seen.emplace(m.id, m.file);
+        if (!inserted)
+            throw InputError(m.file, "/id", "duplicate measurement id \"" + m.id + "\" (also in " + it->second + ")");
+        out.push_back(std::move(m));
+    };
+    for (const std::string &path : paths) {
+        std::error_code ec;
+        if (!fs::is_directory(path, ec)) {
+            add(loadMeasurement(path));
+            continue;
+        }
+        std::vector<std::string> files;
+        for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
+             it.increment(ec))
+            if (it->is_regular_file() && it->path().extension() == ".json")
+                files.push_back(it->path().string());
+        if (ec)
+            throw InputError(path, "/", "cannot list the directory: " + ec.message());
+        std::sort(files.begin(), files.end());
+        for (const std::string &file : files) {
+            const nlohmann::json json = readJsonFile(file);
+            if (json.is_object() && json.contains("fileType") && json["fileType"] == kFileType)
+                add(parseMeasurement(json, file));
+        }
+    }
+    return out;
+}
+
+} // namespace gapstudio::io
