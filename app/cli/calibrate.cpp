@@ -75,6 +75,9 @@ int runCalibrate(const std::vector<std::string> &argv)
         std::cout << "  " << p.name << " = " << general(p.value) << " +/- " << general(p.standardError) << '\n';
     printStats("before", fit.beforeStats);
     printStats("after", fit.afterStats);
+    for (const scenario::ValidationRow &row : fit.leftOut)
+        if (row.error)
+            std::cout << "leave-one-family-out run " << row.id << ": error " << fixed(*row.error) << '\n';
     for (const auto &[family, stats] : fit.leftOutByFamily)
         std::cout << "leave-one-family-out " << family << ": rows " << stats.rows << ", mean_abs_error "
                   << fixed(stats.meanAbsError) << ", max_abs_error " << fixed(stats.maxAbsError) << '\n';
