@@ -1,0 +1,194 @@
+// `gapstudio-cli validate` and `calibrate` as a user runs them: the output contract, the error
+// contract for bad measurement files (file and JSON path, exit 2), and a small fit whose file
+// validate reads back with the error calibrate reported.
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Result run(const QStringList &arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(GAPSTUDIO_CLI), arguments);
+    process.waitForFinished(600000);
+    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+const QString kMeasurements = QStringLiteral(PRESETS_DIR "/measurements");
+
+QString measurement(const char *family, const char *id)
+{
+    return kMeasurements + QLatin1Char('/') + QLatin1String(family) + QLatin1Char('/') + QLatin1String(id) +
+           QLatin1String(".json");
+}
+
+QByteArray lastLine(const QByteArray &text)
+{
+    const QList<QByteArray> lines = text.trimmed().split('\n');
+    return lines.isEmpty() ? QByteArray() : lines.last();
+}
+
+/// Writes `json` (a measurement file with one change) into `dir`.
+QString writeVariant(const QTemporaryDir &dir, const char *name, const nlohmann::json &json)
+{
+    const QString path = dir.path() + QLatin1Char('/') + QLatin1String(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(path));
+    file.write(json.dump(2).c_str());
+    return path;
+}
+
+nlohmann::json readJson(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(path));
+    return nlohmann::json::parse(file.readAll().toStdString());
+}
+
+} // namespace
+
+class tst_CliValidate : public QObject {
+    Q_OBJECT
+
+private slots:
+    void validateContract()
+    {
+        const Result r = run({ QStringLiteral("validate"), kMeasurements });
+        QCOMPARE(r.exitCode, 0);
+        const nlohmann::json rows = nlohmann::json::parse(r.out.constData());
+        QVERIFY(rows.is_array());
+        QVERIFY(rows.size() >= 47);
+        double sum = 0;
+        double largest = 0;
+        for (const nlohmann::json &row : rows) {
+            for (const char *key : { "id", "family", "measured_s", "predicted_s", "error" })
+                QVERIFY2(row.contains(key), key);
+            // error = measured / predicted - 1, recomputed here from the two times printed.
+            const double error = row["measured_s"].get<double>() / row["predicted_s"].get<double>() - 1;
+            QVERIFY(std::fabs(error - row["error"].get<double>()) <= 1e-12 * std::max(1.0, std::fabs(error)));
+            sum += std::fabs(error);
+            largest = std::max(largest, std::fabs(error));
+        }
+        // The last stderr line summarises the same rows.
+        const QRegularExpression summary(
+            QStringLiteral("^rows: (\\d+), mean_abs_error: ([0-9.]+), max_abs_error: ([0-9.]+)$"));
+        const QRegularExpressionMatch m = summary.match(QString::fromUtf8(lastLine(r.err)));
+        QVERIFY2(m.hasMatch(), lastLine(r.err).constData());
+        QCOMPARE(m.captured(1).toULongLong(), static_cast<qulonglong>(rows.size()));
+        QVERIFY(std::fabs(m.captured(2).toDouble() - sum / static_cast<double>(rows.size())) < 1e-4);
+        QVERIFY(std::fabs(m.captured(3).toDouble() - largest) < 1e-4);
+    }
+
+    void badMeasurementFiles_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("pointer");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("missing family") << "family" << "/" << "missing key \"family\"";
+        QTest::newRow("negative time") << "measured_iteration_time_s" << "/measured_iteration_time_s"
+                                       << "expected a number in (0, 1000000000], got -3";
+        QTest::newRow("bad layout value") << "scenario/layout/tensor_par" << "/scenario/layout/tensor_par"
+                                          << "expected an integer";
+        QTest::newRow("unknown scenario key") << "scenario/gpu_cout" << "/scenario/gpu_cout" << "unknown key";
+        QTest::newRow("wrong file type") << "fileType" << "/fileType" << "expected \"gapstudio.measurement\"";
+    }
+    void badMeasurementFiles()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, pointer);
+        QFETCH(QString, message);
+        nlohmann::json json = readJson(measurement("megascale-megatron-baseline-a100", "megascale-mlm-175b-a100-512gpu"));
+        if (key == "family")
+            json.erase("family");
+        else if (key == "measured_iteration_time_s")
+            json[key.toStdString()] = -3;
+        else if (key == "scenario/layout/tensor_par")
+            json["scenario"]["layout"]["tensor_par"] = "eight";
+        else if (key == "scenario/gpu_cout")
+            json["scenario"]["gpu_cout"] = 512;
+        else
+            json["fileType"] = "gapstudio.scenario";
+        QTemporaryDir dir;
+        const QString path = writeVariant(dir, "bad.json", json);
+        for (const char *command : { "validate", "calibrate" }) {
+            QStringList args{ QLatin1String(command), path };
+            if (QLatin1String(command) == QLatin1String("calibrate"))
+                args << QStringLiteral("--out") << dir.path() + QStringLiteral("/out.json");
+            const Result r = run(args);
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY(r.out.isEmpty());
+            const QByteArray expected = "error: " + path.toUtf8() + ": " + pointer.toUtf8() + ": ";
+            QVERIFY2(r.err.startsWith(expected), r.err.constData());
+            QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+        }
+    }
+
+    void usage()
+    {
+        QCOMPARE(run({ QStringLiteral("validate") }).exitCode, 2);
+        QCOMPARE(run({ QStringLiteral("calibrate"), kMeasurements }).exitCode, 2); // no --out
+        QCOMPARE(run({ QStringLiteral("validate"), kMeasurements, QStringLiteral("--frobnicate") }).exitCode, 2);
+    }
+
+    void calibrateAndValidateAgree()
+    {
+        // Three runs of two families: the fit, its uncertainty, the errors before and after and
+        // the leave-one-family-out error are printed; the preset it writes gives validate the
+        // same error after the fit.
+        QTemporaryDir dir;
+        QDir().mkpath(dir.path() + QStringLiteral("/runs"));
+        for (const auto &[family, id] :
+             { std::pair{ "korthikanti2022-selene-a100", "korthikanti2022-megatron-22b_full" },
+               std::pair{ "korthikanti2022-selene-a100", "korthikanti2022-gpt3-175b_seqsel" },
+               std::pair{ "megascale-megatron-baseline-a100", "megascale-mlm-175b-a100-512gpu" } })
+            QVERIFY(QFile::copy(measurement(family, id), dir.path() + QStringLiteral("/runs/") + QLatin1String(id) +
+                                                             QStringLiteral(".json")));
+        const QString out = dir.path() + QStringLiteral("/mine.json");
+        const Result fit = run({ QStringLiteral("calibrate"), dir.path() + QStringLiteral("/runs"), QStringLiteral("--out"),
+                                 out });
+        QCOMPARE(fit.exitCode, 0);
+        QVERIFY(fit.out.contains("parameters (value +/- standard error):"));
+        QVERIFY(fit.out.contains("software/megatron-lm-2022/compute_efficiency = "));
+        QVERIFY(fit.out.contains(" +/- "));
+        QVERIFY(fit.out.contains("before: rows 3"));
+        QVERIFY(fit.out.contains("leave-one-family-out: rows 3"));
+        const QRegularExpression after(QStringLiteral("after: rows 3, mean_abs_error ([0-9.]+)"));
+        const QRegularExpressionMatch m = after.match(QString::fromUtf8(fit.out));
+        QVERIFY(m.hasMatch());
+        const nlohmann::json preset = readJson(out);
+        QCOMPARE(preset["fileType"].get<std::string>(), std::string("gapstudio.calibration"));
+        QCOMPARE(preset["id"].get<std::string>(), std::string("mine"));
+        QVERIFY(preset["software"].contains("megatron-lm-2023"));
+        const Result check = run({ QStringLiteral("validate"), dir.path() + QStringLiteral("/runs"),
+                                   QStringLiteral("--calibration"), out });
+        QCOMPARE(check.exitCode, 0);
+        QVERIFY2(lastLine(check.err).startsWith("rows: 3, mean_abs_error: " + m.captured(1).toUtf8() + ","),
+                 lastLine(check.err).constData());
+        // --software names the stack the fit is for: its entry is written under that id.
+        const QString named = dir.path() + QStringLiteral("/named.json");
+        QCOMPARE(run({ QStringLiteral("calibrate"), dir.path() + QStringLiteral("/runs"), QStringLiteral("--out"), named,
+                       QStringLiteral("--software"), QStringLiteral("my-stack") })
+                     .exitCode,
+                 0);
+        QVERIFY(readJson(named)["software"].contains("my-stack"));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_CliValidate)
+#include "tst_cli_validate.moc"
