@@ -59,7 +59,10 @@ enum class PresetKind { Gpu, Interconnect, Topology, Llm, Layout, Scenario };
 using PresetFile = std::variant<scenario::Gpu, scenario::Interconnect, scenario::Topology, scenario::Llm,
                                 scenario::Layout, scenario::Scenario>;
 
-/// Reads a file, picks the kind from its `fileType`, migrates and parses it.
+/// Picks the kind of a whole file's JSON from its `fileType`, migrates and parses it; `origin`
+/// names the file in errors.
+[[nodiscard]] PresetFile parsePresetFile(const nlohmann::json &json, const std::string &origin);
+/// Reads a file and parsePresetFile()s it.
 [[nodiscard]] PresetFile loadPresetFile(const std::string &path);
 [[nodiscard]] nlohmann::ordered_json toJson(const PresetFile &preset);
 /// Writes toText(toJson(preset)); throws InputError if the file cannot be written.
