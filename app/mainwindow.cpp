@@ -70,7 +70,7 @@ MainWindow::MainWindow(const QString &scenarioPath, QWidget *parent)
 
     QString error;
     if (scenarioPath.isEmpty() || !mDocument->open(scenarioPath, &error))
-        mDocument->reset(studioDefaultScenario(mDocument->library()));
+        mDocument->reset(studioDefaultScenario());
     if (!error.isEmpty())
         statusBar()->showMessage(tr("Could not open %1").arg(error));
     mRecalculator->recalculateNow();
@@ -157,7 +157,7 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&New"), QKeySequence::New, this, [this] {
         if (maybeSave())
-            mDocument->reset(studioDefaultScenario(mDocument->library()));
+            mDocument->reset(studioDefaultScenario());
     });
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);

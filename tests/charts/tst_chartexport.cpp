@@ -65,11 +65,9 @@ private slots:
         QVERIFY(mTemp.isValid());
         mDir = qEnvironmentVariable("GAPSTUDIO_CHART_EXPORT_DIR", mTemp.path());
         QVERIFY(QDir().mkpath(mDir));
-        mDense = test::caseResults(QString::fromLatin1(test::kDenseCase));
-        mMoe = test::caseResults(QString::fromLatin1(test::kMoeCase));
-        auto over = std::make_shared<views::ScenarioResults>(*mDense); // HBM too small: overflow
-        over->analysis->memory.tier1Capacity_B = over->analysis->memory.tier1Need_B * 0.6;
-        mOver = over;
+        mDense = test::denseResults();
+        mMoe = test::moeResults();
+        mOver = test::overCapacityResults();
         mNone = test::resultsWithoutStats();
         mPanel = std::make_unique<views::ChartsPanel>();
     }

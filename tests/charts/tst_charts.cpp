@@ -102,8 +102,8 @@ private:
 private slots:
     void initTestCase()
     {
-        mDense = test::caseResults(QString::fromLatin1(test::kDenseCase));
-        mMoe = test::caseResults(QString::fromLatin1(test::kMoeCase));
+        mDense = test::denseResults();
+        mMoe = test::moeResults();
         QVERIFY(mDense->hasStats());
         QVERIFY(mMoe->hasStats());
         // The cases exercise what the charts draw: MoE has exposed EP time, both hide some comm.
@@ -361,8 +361,9 @@ private slots:
         QVERIFY(!none->diagnostics.empty());
         const auto chart = makeChart(id);
         chart->setResults(none);
-        const QString expected = QStringLiteral("No results: ") + cf::qs(none->diagnostics.front().message);
-        QCOMPARE(chart->message(), expected);
+        const QString expected = chart->message();
+        QVERIFY(expected.startsWith(QStringLiteral("No results: ")));
+        QVERIFY2(expected.contains(cf::qs(none->cause()->message)), qPrintable(expected)); // the reason
         QCOMPARE(chart->plot()->plottableCount(), 0);
         QCOMPARE(chart->csvRows().size(), qsizetype(1));
         QVERIFY(!chart->plot()->toPixmap(600, 400).isNull()); // draws without crashing
