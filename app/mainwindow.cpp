@@ -14,6 +14,7 @@
 #include "studio/parameterpanel.h"
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
+#include "studio/statusline.h"
 #include "studio/studiosettings.h"
 
 #include <QApplication>
@@ -138,7 +139,7 @@ void MainWindow::createDocks()
                 parameters->setResults(results);
                 diagnostics->setResults(results);
                 mCharts->setResults(results);
-                keyResults->showEvaluation(results->evaluation);
+                keyResults->showResults(*results);
                 if (results->compiled) { // the explore charts use the studio's own semantics
                     const scenario::CompiledScenario &c = *results->compiled;
                     model::EvaluateOptions options;
@@ -197,13 +198,7 @@ void MainWindow::createMenus()
 
 void MainWindow::showResults(const ResultsPtr &results)
 {
-    if (results->analysis)
-        statusBar()->showMessage(tr("Step time %1 s · MFU %2 % · %3 diagnostic(s)")
-                                     .arg(results->analysis->step.total_s, 0, 'f', 3)
-                                     .arg(results->analysis->gap.mfu * 100, 0, 'f', 1)
-                                     .arg(results->diagnostics.size()));
-    else
-        statusBar()->showMessage(tr("Infeasible design: see Diagnostics"));
+    statusBar()->showMessage(statusLine(*results));
 }
 
 void MainWindow::updateTitle()

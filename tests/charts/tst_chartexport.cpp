@@ -104,7 +104,11 @@ private slots:
                                                        {QStringLiteral("no_results"), mNone}};
         mPanel->setResults(results.value(caseName));
         mPanel->setBaseline(caseName == QLatin1String("moe_vs_dense") ? mDense : nullptr);
-        QCOMPARE(chart->message().isEmpty(), caseName != QLatin1String("no_results"));
+        // Over capacity only the memory chart draws the design; the others say why not.
+        const bool drawn
+            = caseName != QLatin1String("no_results")
+              && (caseName != QLatin1String("over_capacity") || chartId == QLatin1String("memory"));
+        QCOMPARE(chart->message().isEmpty(), drawn);
 
         const QString path = mDir + QStringLiteral("/%1_%2.%3").arg(chartId, caseName, suffix);
         QFile::remove(path);

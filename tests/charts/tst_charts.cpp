@@ -384,6 +384,39 @@ private slots:
         QCOMPARE(chart->plot()->plottableCount(), 0);
     }
 
+    // A design over memory capacity cannot run: only the memory chart draws it (with the
+    // overflow); the others say why, in words, and show no time, bandwidth or MFU.
+    void overCapacityShowsOnlyTheMemory_data()
+    {
+        QTest::addColumn<QString>("id");
+        for (const QString &id : kChartIds)
+            QTest::newRow(qPrintable(id)) << id;
+    }
+    void overCapacityShowsOnlyTheMemory()
+    {
+        QFETCH(QString, id);
+        const views::ResultsPtr over = test::overCapacityResults();
+        QCOMPARE(over->status, scenario::EvaluationStatus::OverCapacity);
+        const auto chart = makeChart(id);
+        chart->setResults(over);
+        if (id == QLatin1String("memory")) {
+            QVERIFY(chart->message().isEmpty());
+            QVERIFY(chart->plot()->plottableCount() > 0);
+            QVERIFY2(itemTexts(chart->plot()).join(u' ').contains(QStringLiteral("80")), "the capacity");
+            return;
+        }
+        QCOMPARE(chart->plot()->plottableCount(), 0);
+        QVERIFY2(chart->message().contains(QStringLiteral("does not fit in memory"), Qt::CaseInsensitive),
+                 qPrintable(chart->message()));
+        QVERIFY2(chart->message().contains(QStringLiteral("80 GiB")), qPrintable(chart->message()));
+        QVERIFY(!chart->message().contains(QStringLiteral("MFU")));
+        QVERIFY(!chart->headline().contains(QStringLiteral("MFU")));
+        chart->setResults(mDense); // an over-capacity baseline is not drawn either
+        chart->setBaseline(over);
+        QVERIFY(chart->message().isEmpty());
+        QVERIFY(!chart->headline().contains(QStringLiteral("baseline")));
+    }
+
     void toolTipShowsValueAndShare()
     {
         views::StepTimeChart chart;

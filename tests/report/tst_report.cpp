@@ -202,6 +202,13 @@ private slots:
             QSKIP("pdftotext (poppler-utils) is not installed");
         QVERIFY(text.contains(QStringLiteral("Mem tier1 needs")));
         QVERIFY(text.contains(QStringLiteral("gpu.hbm_capacity_GiB")));
+        // It cannot run: the report says so and shows the memory, never a time or an MFU.
+        QVERIFY2(text.contains(QStringLiteral("Does not fit in memory: each GPU needs")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("but has 8 GiB")));
+        QVERIFY(text.contains(QStringLiteral("HBM per GPU (needed)")));
+        QVERIFY2(!text.contains(QStringLiteral("MFU")), qPrintable(text));
+        QVERIFY(!text.contains(QStringLiteral("Token throughput")));
+        QVERIFY(!text.contains(QStringLiteral("Time to train")));
     }
 
     void exportChartsWritesEveryFormatWithProvenance()

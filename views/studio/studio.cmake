@@ -12,6 +12,7 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/layoutpanel.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/diagnosticslist.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/latencybench.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/statusline.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/llmpanel.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/llmpanel.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/studioengine.h
@@ -26,6 +27,7 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/layoutpanel.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/diagnosticslist.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/latencybench.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/statusline.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/overridekeys.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/studioformat.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/studiosettings.h
