@@ -140,12 +140,7 @@ void MainWindow::createDocks()
                 diagnostics->setResults(results);
                 mCharts->setResults(results);
                 keyResults->showResults(*results);
-                if (results->compiled) { // the explore charts use the studio's own semantics
-                    const scenario::CompiledScenario &c = *results->compiled;
-                    model::EvaluateOptions options;
-                    options.quirks = scenario::scenarioQuirks(false, c.execution.modelMoE);
-                    mExplore->setDesign({c.application, c.execution, c.system}, options);
-                }
+                mExplore->setResults(results);
             });
     // "Apply this layout" from a search: one undoable edit of the layout.
     connect(mExplore, &ExplorePanel::layoutApplied, this, [this](const model::Execution &applied) {

@@ -7,6 +7,8 @@
 
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
+#include "explore/explorechart.h"
+#include "explore/explorepanel.h"
 #include "results/resultstable.h"
 #include "studio/blockinspector.h"
 #include "studio/diagnosticslist.h"
@@ -88,13 +90,14 @@ struct Studio {
     LlmPanel *llm = new LlmPanel(&document);
     LayoutPanel *layout = new LayoutPanel(&document);
     ParameterPanel *parameters = new ParameterPanel(&document);
+    ExplorePanel *explore = new ExplorePanel;
     QLabel *statusBar = new QLabel;
 
     Studio()
     {
         auto *box = new QVBoxLayout(&window);
         for (QWidget *w : std::initializer_list<QWidget *> { charts, keyResults, diagnostics, inspector, llm,
-                                                             layout, parameters, statusBar })
+                                                             layout, parameters, explore, statusBar })
             box->addWidget(w);
         inspector->setPart(CanvasScene::Part::Total); // the part with the throughput
         // As MainWindow::createDocks and showResults connect them.
@@ -106,6 +109,7 @@ struct Studio {
             llm->setResults(r);
             layout->setResults(r);
             parameters->setResults(r);
+            explore->setResults(r);
             statusBar->setText(statusLine(*r));
         });
         document.reset(test::shippedScenario(test::kDenseScenario));
