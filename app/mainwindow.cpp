@@ -14,6 +14,7 @@
 #include "studio/parameterpanel.h"
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
+#include "studio/statusline.h"
 #include "studio/studiosettings.h"
 
 #include <QApplication>
@@ -70,7 +71,7 @@ MainWindow::MainWindow(const QString &scenarioPath, QWidget *parent)
 
     QString error;
     if (scenarioPath.isEmpty() || !mDocument->open(scenarioPath, &error))
-        mDocument->reset(studioDefaultScenario(mDocument->library()));
+        mDocument->reset(studioDefaultScenario());
     if (!error.isEmpty())
         statusBar()->showMessage(tr("Could not open %1").arg(error));
     mRecalculator->recalculateNow();
@@ -138,13 +139,8 @@ void MainWindow::createDocks()
                 parameters->setResults(results);
                 diagnostics->setResults(results);
                 mCharts->setResults(results);
-                keyResults->showEvaluation(results->evaluation);
-                if (results->compiled) { // the explore charts use the studio's own semantics
-                    const scenario::CompiledScenario &c = *results->compiled;
-                    model::EvaluateOptions options;
-                    options.quirks = scenario::scenarioQuirks(false, c.execution.modelMoE);
-                    mExplore->setDesign({c.application, c.execution, c.system}, options);
-                }
+                keyResults->showResults(*results);
+                mExplore->setResults(results);
             });
     // "Apply this layout" from a search: one undoable edit of the layout.
     connect(mExplore, &ExplorePanel::layoutApplied, this, [this](const model::Execution &applied) {
@@ -157,7 +153,7 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&New"), QKeySequence::New, this, [this] {
         if (maybeSave())
-            mDocument->reset(studioDefaultScenario(mDocument->library()));
+            mDocument->reset(studioDefaultScenario());
     });
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
@@ -197,13 +193,7 @@ void MainWindow::createMenus()
 
 void MainWindow::showResults(const ResultsPtr &results)
 {
-    if (results->analysis)
-        statusBar()->showMessage(tr("Step time %1 s · MFU %2 % · %3 diagnostic(s)")
-                                     .arg(results->analysis->step.total_s, 0, 'f', 3)
-                                     .arg(results->analysis->gap.mfu * 100, 0, 'f', 1)
-                                     .arg(results->diagnostics.size()));
-    else
-        statusBar()->showMessage(tr("Infeasible design: see Diagnostics"));
+    statusBar()->showMessage(statusLine(*results));
 }
 
 void MainWindow::updateTitle()

@@ -43,7 +43,7 @@ int runCalibrate(const std::vector<std::string> &argv)
     if (args.outFile.empty())
         throw UsageError{"calibrate needs --out CALIBRATION.json"};
     const scenario::PresetLibrary library
-        = io::loadPresetLibrary(args.presetsDir.empty() ? defaultPresetsDirectory() : args.presetsDir);
+        = presetLibrary(args.presetsDir);
     const std::vector<io::Measurement> measurements = io::loadMeasurements(args.paths);
 
     std::optional<scenario::CalibrationSet> start;

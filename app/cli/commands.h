@@ -3,6 +3,8 @@
 // 0 success, 1 infeasible configuration, 2 malformed input or usage error.
 
 #include "gapstudio/model/diagnostics.h"
+#include "gapstudio/scenario/scenario.h"
+#include "gapstudio/scenario/pipeline.h"
 
 #include <string>
 #include <vector>
@@ -21,14 +23,11 @@ struct UsageError {
                           const std::string &systemPath, bool withLayers);
 
 /// `eval SCENARIO.gapstudio.json [--reference-quirks] [--presets DIR] [--layers]`: a native
-/// design compiled from presets; the same statistics as the --calculon form (122 for MoE LLMs).
-/// Corrected model unless `referenceQuirks`; empty `presetsDir` = defaultPresetsDirectory().
+/// design through the scenario pipeline; the same statistics as the --calculon form (122 for MoE
+/// LLMs). Corrected model unless `referenceQuirks`; empty `presetsDir` = the preset search order
+/// (io/preset_locations.h), else that folder alone.
 [[nodiscard]] int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks,
                                   const std::string &presetsDir, bool withLayers);
-
-/// The shipped presets: `../share/gapstudio/presets` next to the installed executable, else the
-/// source tree's presets/ (a developer build).
-[[nodiscard]] std::string defaultPresetsDirectory();
 
 /// `import-hf config.json [--id ID] [--name NAME]`: an llm preset on stdout, approximations on stderr.
 [[nodiscard]] int runImportHf(const std::vector<std::string> &args);
@@ -46,6 +45,10 @@ struct UsageError {
 
 /// `sensitivity --calculon M E S [--json]`: elasticities of step time and MFU, largest first.
 [[nodiscard]] int runSensitivity(const std::vector<std::string> &args);
+
+/// The presets of a command: the folder `presetsDir` alone, or the layered search order
+/// (io::loadPresets; its warnings on stderr) when it is empty.
+[[nodiscard]] scenario::PresetLibrary presetLibrary(const std::string &presetsDir);
 
 /// Arguments of `validate` and `calibrate`: measurement files or folders and options.
 struct ValidateArgs {
@@ -68,6 +71,10 @@ struct ValidateArgs {
 /// first malformed-input diagnostic alone ("error: FILE: /field: message", exit 2), or else one
 /// "error: message" line per diagnostic, the cause first (exit 1).
 [[nodiscard]] int reportDiagnostics(const model::Diagnostics &diagnostics, const std::string &executionFile);
+
+/// The exit status of a pipeline result (0 ok, 2 malformed, 1 infeasible or over capacity) after
+/// printing why on stderr as reportDiagnostics does; `inputFile` names the input in messages.
+[[nodiscard]] int reportStatus(const scenario::PipelineResult &result, const std::string &inputFile);
 
 /// The built-in benchmark configuration (generated from a reference case at build time).
 struct BenchCase {

@@ -2,25 +2,60 @@
 #include "json_output.h"
 
 #include "gapstudio/io/calculon_json.h"
-#include "gapstudio/model/evaluate.h"
+#include "gapstudio/scenario/pipeline.h"
 
 #include <iostream>
 
 namespace gapstudio::cli {
 
+namespace {
+
+/// "error: FILE: /field: message" for a malformed-input diagnostic, "error: message" otherwise.
+void printDiagnostic(const model::Diagnostic &diagnostic, const std::string &file)
+{
+    if (diagnostic.isMalformedInput())
+        std::cerr << "error: " << io::InputError(file, "/" + diagnostic.field, diagnostic.message).what()
+                  << '\n';
+    else
+        std::cerr << "error: " << diagnostic.message << '\n';
+}
+
+} // namespace
+
 int reportDiagnostics(const model::Diagnostics &diagnostics, const std::string &executionFile)
 {
     for (const model::Diagnostic &diagnostic : diagnostics) {
         if (diagnostic.isMalformedInput()) {
-            const io::InputError error(executionFile, "/" + diagnostic.field, diagnostic.message);
-            std::cerr << "error: " << error.what() << '\n';
+            printDiagnostic(diagnostic, executionFile);
             return kExitMalformed;
         }
     }
     if (diagnostics.empty())
         std::cerr << "error: the model rejected the configuration without a diagnostic\n";
     for (const model::Diagnostic &diagnostic : diagnostics)
-        std::cerr << "error: " << diagnostic.message << '\n';
+        printDiagnostic(diagnostic, executionFile);
+    return kExitInfeasible;
+}
+
+int reportStatus(const scenario::PipelineResult &result, const std::string &inputFile)
+{
+    switch (result.status) {
+    case scenario::EvaluationStatus::Ok:
+        return kExitOk;
+    case scenario::EvaluationStatus::Malformed:
+        if (const model::Diagnostic *cause = result.cause())
+            printDiagnostic(*cause, inputFile);
+        else
+            std::cerr << "error: " << inputFile << ": " << result.statusText << '\n';
+        return kExitMalformed;
+    case scenario::EvaluationStatus::Infeasible:
+    case scenario::EvaluationStatus::OverCapacity:
+        break;
+    }
+    if (result.diagnostics.empty())
+        std::cerr << "error: the model rejected the configuration without a diagnostic\n";
+    for (const model::Diagnostic &diagnostic : result.diagnostics)
+        printDiagnostic(diagnostic, inputFile);
     return kExitInfeasible;
 }
 
@@ -32,12 +67,13 @@ int runEval(const std::string &modelPath, const std::string &executionPath, cons
     model::EvaluateOptions options;
     options.withLayers = withLayers;
     options.quirks = in.referenceQuirks();
-    const model::Evaluation evaluation = model::evaluate(in.application, in.execution, in.system, options);
-    if (!evaluation.ok)
-        return reportDiagnostics(evaluation.diagnostics, executionPath);
-    const StatsFormat format = in.format == io::ExecutionFormat::CalculonMoe ? StatsFormat::CalculonMoe
-                                                                             : StatsFormat::Calculon;
-    std::cout << evaluationToJson(evaluation, format, withLayers).dump(2) << '\n' << std::flush;
+    const scenario::PipelineResult result
+        = scenario::runDesign({ in.application, in.execution, in.system }, options);
+    if (!result.ok())
+        return reportStatus(result, executionPath);
+    const StatsFormat format
+        = in.format == io::ExecutionFormat::CalculonMoe ? StatsFormat::CalculonMoe : StatsFormat::Calculon;
+    std::cout << evaluationToJson(result.evaluation, format, withLayers).dump(2) << '\n' << std::flush;
     return kExitOk;
 }
 

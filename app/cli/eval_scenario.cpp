@@ -1,48 +1,47 @@
-// `gapstudio-cli eval SCENARIO.gapstudio.json`: a native design, compiled from presets.
+// `gapstudio-cli eval SCENARIO.gapstudio.json`: a native design, through the scenario pipeline.
 #include "commands.h"
 #include "json_output.h"
 
 #include "gapstudio/io/preset_json.h"
-#include "gapstudio/model/evaluate.h"
+#include "gapstudio/io/preset_locations.h"
+#include "gapstudio/scenario/pipeline.h"
 
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
 #include <iostream>
 
 namespace gapstudio::cli {
 
-std::string defaultPresetsDirectory()
+/// `--presets DIR` alone, else the search order of preset_locations.h.
+scenario::PresetLibrary presetLibrary(const std::string &presetsDir)
 {
-    // Installed: <prefix>/bin/gapstudio-cli next to <prefix>/share/gapstudio/presets.
-    std::error_code ec;
-    const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        const std::filesystem::path installed = exe.parent_path() / ".." / "share" / "gapstudio" / "presets";
-        if (std::filesystem::is_directory(installed, ec))
-            return installed.lexically_normal().string();
-    }
-    return GAPSTUDIO_SOURCE_PRESETS_DIR; // a developer build: the source tree's presets/
+    if (!presetsDir.empty())
+        return io::loadPresetLibrary(presetsDir);
+    io::PresetLibraryLoad load = io::loadPresets();
+    for (const std::string &warning : load.warnings)
+        std::cerr << "warning: " << warning << '\n';
+    return std::move(load.library);
 }
 
 int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const std::string &presetsDir,
                     bool withLayers)
 {
-    const scenario::PresetLibrary library
-        = io::loadPresetLibrary(presetsDir.empty() ? defaultPresetsDirectory() : presetsDir);
-    const scenario::CompiledScenario compiled = io::compileScenarioFile(
-        io::loadScenario(scenarioPath), library, scenarioPath, scenario::CompileOptions { referenceQuirks });
-    const bool moe = compiled.resolved.llm.isMoe();
-    const model::Evaluation evaluation = model::evaluate(compiled.application, compiled.execution, compiled.system,
-                                                         compiled.evaluateOptions(withLayers));
-    if (!evaluation.ok)
-        return reportDiagnostics(evaluation.diagnostics, scenarioPath);
-    const StatsFormat format = moe ? StatsFormat::CalculonMoe : StatsFormat::Calculon;
-    nlohmann::ordered_json out = evaluationToJson(evaluation, format, withLayers);
-    if (compiled.features.any()) {
+    const scenario::PresetLibrary library = presetLibrary(presetsDir);
+    scenario::PipelineOptions options;
+    options.referenceQuirks = referenceQuirks;
+    options.withLayers = withLayers;
+    const scenario::PipelineResult result
+        = scenario::runScenario(io::loadScenario(scenarioPath), library, options);
+    if (!result.ok())
+        return reportStatus(result, scenarioPath);
+    const StatsFormat format
+        = result.compiled->resolved.llm.isMoe() ? StatsFormat::CalculonMoe : StatsFormat::Calculon;
+    nlohmann::ordered_json out = evaluationToJson(result.evaluation, format, withLayers);
+    if (result.compiled->features.any()) {
         // The corrected model's own statistics and its calibration, after the reference's.
-        evaluation.stats.forEachCorrected([&](std::string_view name, double value) { out[std::string(name)] = value; });
-        out["calibration"] = compiled.calibrationNote;
+        result.evaluation.stats.forEachCorrected(
+            [&](std::string_view name, double value) { out[std::string(name)] = value; });
+        out["calibration"] = result.compiled->calibrationNote;
     }
     std::cout << out.dump(2) << '\n' << std::flush;
     return kExitOk;

@@ -36,9 +36,12 @@ Commands:
           An execution file in the calculon-MoE format (33 keys, with "model_MoE") is
           evaluated as that reference and prints its 122 statistics.
           With a SCENARIO.gapstudio.json instead, the design is compiled from the preset
-          library (--presets DIR; default: the installed share/gapstudio/presets, else the
-          source tree's presets/) and evaluated with the corrected model, or with the
-          reference's quirks under --reference-quirks; MoE LLMs print the 122 statistics.
+          library and evaluated with the corrected model, or with the reference's quirks
+          under --reference-quirks; MoE LLMs print the 122 statistics. Presets: --presets DIR
+          alone, else $GAPSTUDIO_PRESETS, then ../share/gapstudio/presets next to the
+          program, then the user's presets ($XDG_DATA_HOME or ~/.local/share, gapstudio/
+          presets), then the source tree's presets/, then the copy built into the program
+          (an id in an earlier folder hides the same id in later ones).
   import-hf  Turn a Hugging Face config.json into an llm preset (stdout); what it had to
           approximate (latent attention, shared experts, dense first layers, ...) goes to
           stderr as "approximation: ..." lines.

@@ -133,9 +133,9 @@ int runSensitivity(const std::vector<std::string> &args)
 {
     const SweepArgs s = parse(args, false);
     const Loaded l = load(s);
-    const model::Evaluation base = model::evaluate(l.design.application, l.design.execution, l.design.system, l.options);
-    if (!base.ok)
-        return reportDiagnostics(base.diagnostics, s.files[1]);
+    const scenario::PipelineResult base = scenario::runDesign(l.design, l.options);
+    if (!base.ok())
+        return reportStatus(base, s.files[1]);
     const std::vector<model::Elasticity> tornado = model::sensitivity(l.design, l.options);
     if (s.json) {
         nlohmann::ordered_json out = nlohmann::ordered_json::array();

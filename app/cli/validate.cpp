@@ -64,7 +64,7 @@ int runValidate(const std::vector<std::string> &argv)
     if (!args.outFile.empty() || !args.gpu.empty() || !args.software.empty())
         throw UsageError{"validate takes no --out, --gpu or --software (those are calibrate's)"};
     const scenario::PresetLibrary library
-        = io::loadPresetLibrary(args.presetsDir.empty() ? defaultPresetsDirectory() : args.presetsDir);
+        = presetLibrary(args.presetsDir);
     const std::vector<io::Measurement> measurements = io::loadMeasurements(args.paths);
     std::optional<scenario::CalibrationSet> calibration;
     if (!args.calibrationFile.empty())

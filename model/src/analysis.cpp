@@ -32,13 +32,16 @@ StepBreakdown stepBreakdown(const Stats &o)
                  {"ep_exposed", "EP all-to-all", o.ep_comm_exposed_time},
                  {"es_exposed", "ES communication", o.es_comm_exposed_time},
                  {"recomm_exposed", "Re-communication", o.recomm_exposed_time},
-                 {"offload", "Offload overhead", o.fw_offload_exposed_time + o.bw_offload_exposed_time}};
+                 {"offload", "Offload overhead", o.fw_offload_exposed_time + o.bw_offload_exposed_time},
+                 {"cp_exposed", "CP communication", o.cp_comm_exposed_time},
+                 {"embedding_head", "Embedding, LM head and loss", o.embedding_head_time}};
     // Overlapped (hidden) communication: link time not seen in the step. EP is never overlapped.
     const auto hidden = [](double link, double exposed) { return std::max(0.0, link - exposed); };
     b.hidden = {{"tp_hidden", "TP communication (hidden)", hidden(o.tp_comm_link_time, o.tp_comm_exposed_time)},
                 {"dp_hidden", "DP communication (hidden)", hidden(o.dp_comm_link_time, o.dp_comm_exposed_time)},
                 {"recomm_hidden", "Re-communication (hidden)",
-                 hidden(o.recomm_link_time, o.recomm_exposed_time)}};
+                 hidden(o.recomm_link_time, o.recomm_exposed_time)},
+                {"cp_hidden", "CP communication (hidden)", hidden(o.cp_comm_link_time, o.cp_comm_exposed_time)}};
     b.total_s = o.total_time;
     return b;
 }
@@ -68,7 +71,8 @@ EfficiencyGap efficiencyGap(const Application &app, const Execution &exe, const 
                 {"ep_exposed", "Exposed EP all-to-all", o.ep_comm_exposed_time / total},
                 {"es_exposed", "Exposed ES communication", o.es_comm_exposed_time / total},
                 {"recomm_exposed", "Re-communication", o.recomm_exposed_time / total},
-                {"offload", "Offload overhead", (o.fw_offload_exposed_time + o.bw_offload_exposed_time) / total}};
+                {"offload", "Offload overhead", (o.fw_offload_exposed_time + o.bw_offload_exposed_time) / total},
+                {"cp_exposed", "Exposed CP communication", o.cp_comm_exposed_time / total}};
     double others = 0;
     for (const TimeComponent &loss : g.losses)
         others += loss.seconds;
@@ -161,13 +165,25 @@ MemoryUse memoryUse(const Application &app, const Execution &exe, const System &
 {
     const detail::CapacityNeeds need = detail::capacityNeeds(exe, blocksPerProc(app, exe), o);
     MemoryUse m;
-    m.tier1 = {{"weights", "Weights", need.weights.tier1},
-               {"weight_grads", "Weight gradients", need.weightGrads.tier1},
-               {"optimizer", "Optimizer state", need.optimizer.tier1},
-               {"activations", "Activations", need.activations.tier1},
-               {"checkpoints", "Activation checkpoints", need.checkpoints.tier1},
-               {"activation_grads", "Activation gradients", need.activationGrads.tier1}};
-    m.tier1Need_B = need.tier1();
+    if (o.stage_weight_space > 0) {
+        // The corrected model: the fullest pipeline stage, the embedding or LM head included.
+        m.tier1 = {{"weights", "Weights", o.stage_weight_space},
+                   {"weight_grads", "Weight gradients", o.stage_weight_grad_space},
+                   {"optimizer", "Optimizer state", o.stage_optimizer_space},
+                   {"activations", "Activations", o.stage_act_space},
+                   {"checkpoints", "Activation checkpoints", o.stage_act_checkpoint_size},
+                   {"activation_grads", "Activation gradients", o.stage_act_grad_space},
+                   {"embedding_head", "Embedding and LM head", o.stage_embedding_head_space}};
+        m.tier1Need_B = o.proc_mem_tier1_cap_req;
+    } else {
+        m.tier1 = {{"weights", "Weights", need.weights.tier1},
+                   {"weight_grads", "Weight gradients", need.weightGrads.tier1},
+                   {"optimizer", "Optimizer state", need.optimizer.tier1},
+                   {"activations", "Activations", need.activations.tier1},
+                   {"checkpoints", "Activation checkpoints", need.checkpoints.tier1},
+                   {"activation_grads", "Activation gradients", need.activationGrads.tier1}};
+        m.tier1Need_B = need.tier1();
+    }
     m.tier1Capacity_B = sys.mem1.capacity_B;
     m.tier2Need_B = need.tier2();
     m.tier2Capacity_B = sys.mem2.capacity_B;

@@ -209,7 +209,7 @@ void computeMemoryAndEfficiency(Run &run, const Block &block, Stats &o) noexcept
     memoryPerProcessor(run, o);
     offloadBandwidths(run, o);
     const CapacityNeeds need = capacityNeeds(run.exe, dbl(run.layout.blocksPerProc), o);
-    o.proc_mem_tier1_cap_req = run.stages.active ? stageTier1Bytes(run, o, need.tier1()) : need.tier1();
+    o.proc_mem_tier1_cap_req = run.stages.active ? stageTier1Bytes(run, o, need) : need.tier1();
     o.proc_mem_tier2_cap_req = need.tier2();
     efficiencies(run, block, o);
 }

@@ -90,7 +90,8 @@ void applyStages(Run &run, Stats &stats) noexcept;
 
 /// Corrected model: HBM need of the fullest pipeline stage, from processor 0's need under the
 /// reference's per-block model (stages.cpp).
-[[nodiscard]] double stageTier1Bytes(const Run &run, const Stats &stats, double firstStageNeed) noexcept;
+/// Fills the stage_* statistics; `firstStage` is processor 0's need under the reference's model.
+[[nodiscard]] double stageTier1Bytes(const Run &run, Stats &stats, const CapacityNeeds &firstStage) noexcept;
 
 /// The layer context of an evaluation: engines, byte sizes and the corrected model's settings.
 [[nodiscard]] LayerContext layerContext(const Execution &exe, const System &sys, const EvaluateOptions &options) noexcept;

@@ -141,9 +141,11 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
     for (I mbs : divisors(t.batch / t.dp))
         if (mbs * app.seqSize % t.tp == 0)
             microbatches.push_back(mbs);
-    const std::vector<TpOverlap> overlaps = t.tp > 1 && space.tpOverlapVariants
-                                                ? std::vector<TpOverlap>{TpOverlap::None, TpOverlap::Ring, TpOverlap::Pipe}
-                                                : std::vector<TpOverlap>{TpOverlap::None};
+    std::vector<TpOverlap> overlaps{TpOverlap::None};
+    if (t.tp > 1 && space.tpOverlap)
+        overlaps = {*space.tpOverlap};
+    else if (t.tp > 1 && space.tpOverlapVariants)
+        overlaps = {TpOverlap::None, TpOverlap::Ring, TpOverlap::Pipe};
     const auto tiers = [nets](I degree) { return degree > 1 ? nets : 1; };
     Execution e;
     e.numProcs = space.numProcs;
@@ -152,7 +154,8 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
     e.dataPar = t.dp;
     e.batchSize = t.batch;
     e.datatype = space.datatype;
-    e.attentionType = AttentionType::MultiHead;
+    e.attentionType = space.attentionType.value_or(AttentionType::MultiHead);
+    e.activationFunction = space.activationFunction.value_or(ActivationFunction::Gelu);
     e.activationRecompute = t.recompute;
     e.pipelineInterleaving = t.interleaving;
     e.optimizerSharding = t.sharding;
@@ -161,7 +164,7 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
     if (moe) {
         e.modelMoE = space.moeExperts > 1;
         e.numExperts = space.moeExperts;
-        e.topKExperts = std::min<I>(2, space.moeExperts);
+        e.topKExperts = space.topKExperts.value_or(std::min<I>(2, space.moeExperts));
         e.expertPar = t.ep;
         e.expertSlice = t.es;
         e.dataParExp = t.dpExp;

@@ -11,6 +11,8 @@
 // each of the v chunks carries 1/v of a stage). Sources: docs/references.md.
 #include "run.h"
 
+#include "capacity.h"
+
 #include "block_builder.h"
 #include "network.h"
 
@@ -190,22 +192,54 @@ void applyStages(Run &run, Stats &o) noexcept
     run.stages.headActivations_B = head.stats.block_act_storage_space + head.stats.block_act_working_space;
 }
 
-double stageTier1Bytes(const Run &run, const Stats &o, double firstStageNeed) noexcept
+double stageTier1Bytes(const Run &run, Stats &o, const CapacityNeeds &firstStage) noexcept
 {
+    // Processor 0's needs hold Lp blocks with min(M, pp) microbatches in flight (1F1B); the
+    // first stage differs by its own block count and the embedding, the last stage holds its
+    // blocks with one microbatch in flight and the LM head with its logits.
     const StageExtras &s = run.stages;
     const double Lp = dbl(run.layout.blocksPerProc);
-    const double staticPerBlock = (o.weight_space + o.weight_grad_space + o.optimizer_space) / Lp;
-    const bool full = run.exe.activationRecompute == Recompute::Full;
-    const double actPerBlock = full ? o.block_act_checkpoint_size : o.block_act_storage_space;
     const double inFlight = dbl(std::min(run.layout.microbatches, run.exe.pipelinePar));
-    const double first = firstStageNeed + (s.firstBlocks - Lp) * (staticPerBlock + actPerBlock * inFlight) +
-                         s.embeddingStatic_B;
-    if (run.exe.pipelinePar == 1)
-        return first + s.headStatic_B + s.headActivations_B;
-    // The last stage has one microbatch in flight (1F1B).
-    const double last = s.lastBlocks * (staticPerBlock + actPerBlock) + o.block_act_working_space +
-                        o.act_grad_space + s.headStatic_B + s.headActivations_B;
-    return std::max(first, last);
+    const bool full = run.exe.activationRecompute == Recompute::Full;
+    const double weights = firstStage.weights.tier1 / Lp;
+    const double grads = firstStage.weightGrads.tier1 / Lp;
+    const double optimizer = firstStage.optimizer.tier1 / Lp;
+    const double activations = full ? 0 : o.block_act_storage_space;
+    const double checkpoints = full ? o.block_act_checkpoint_size : 0;
+    struct Need {
+        double weights, grads, optimizer, activations, checkpoints, activationGrads, ends;
+        [[nodiscard]] double sum() const
+        {
+            return weights + grads + optimizer + activations + checkpoints + activationGrads + ends;
+        }
+    };
+    const double extra = s.firstBlocks - Lp;
+    const bool single = run.exe.pipelinePar == 1;
+    const Need first{firstStage.weights.tier1 + extra * weights,
+                     firstStage.weightGrads.tier1 + extra * grads,
+                     firstStage.optimizer.tier1 + extra * optimizer,
+                     firstStage.activations.tier1 + extra * activations * inFlight,
+                     firstStage.checkpoints.tier1 + extra * checkpoints * inFlight,
+                     firstStage.activationGrads.tier1,
+                     s.embeddingStatic_B + (single ? s.headStatic_B + s.headActivations_B : 0)};
+    const Need last{s.lastBlocks * weights,
+                    s.lastBlocks * grads,
+                    s.lastBlocks * optimizer,
+                    o.block_act_working_space + s.lastBlocks * activations,
+                    s.lastBlocks * checkpoints,
+                    firstStage.activationGrads.tier1,
+                    s.headStatic_B + s.headActivations_B};
+    const Need &fullest = single || first.sum() >= last.sum() ? first : last;
+    o.stage_weight_space = fullest.weights;
+    o.stage_weight_grad_space = fullest.grads;
+    o.stage_optimizer_space = fullest.optimizer;
+    o.stage_act_space = fullest.activations;
+    o.stage_act_checkpoint_size = fullest.checkpoints;
+    o.stage_act_grad_space = fullest.activationGrads;
+    o.stage_embedding_head_space = fullest.ends;
+    return fullest.sum() + firstStage.tier1() - (firstStage.weights.tier1 + firstStage.weightGrads.tier1 +
+                                                 firstStage.optimizer.tier1 + firstStage.activations.tier1 +
+                                                 firstStage.checkpoints.tier1 + firstStage.activationGrads.tier1);
 }
 
 } // namespace gapstudio::model::detail

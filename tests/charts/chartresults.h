@@ -1,54 +1,37 @@
 #pragma once
-// Results of real reference cases for the chart tests: a dense GPT-3 case and a MoE case,
-// evaluated and analysed as the studio does, and results that carry no stats.
+// Results for the chart tests, as the studio computes them (the scenario pipeline on the shipped
+// presets): a dense GPT-3 design, the MoE default, one over memory capacity and one without stats.
 
-#include "gapstudio/io/calculon_json.h"
-#include "gapstudio/model/analysis.h"
-#include "gapstudio/model/evaluate.h"
-#include "results/scenarioresults.h"
+#include "shippedresults.h"
 
 #include <QMetaType>
-#include <QString>
 
 #include <cmath>
 #include <memory>
-#include <string>
 
 namespace gapstudio::test {
 
-inline constexpr const char *kDenseCase = TEST_DATA_DIR "/calculon/cases/18_gpt3-175B_4096_h100_fp8";
-inline constexpr const char *kMoeCase = TEST_DATA_DIR "/calculon-moe/cases/moe18_4096_fullflat_base";
-
-inline io::CalculonInputs loadCase(const QString &dir)
+inline views::ResultsPtr denseResults()
 {
-    const std::string d = dir.toStdString();
-    return io::loadCalculonInputs(d + "/model.json", d + "/execution.json", d + "/system.json");
+    return shippedResults(shippedScenario(kDenseScenario));
 }
 
-/// Evaluates `in` with its reference semantics; analysis only when the evaluation has stats.
-inline views::ResultsPtr evaluateInputs(const io::CalculonInputs &in)
+inline views::ResultsPtr moeResults()
 {
-    auto results = std::make_shared<views::ScenarioResults>();
-    model::EvaluateOptions options;
-    options.quirks = in.referenceQuirks();
-    results->evaluation = model::evaluate(in.application, in.execution, in.system, options);
-    results->diagnostics = results->evaluation.diagnostics;
-    if (results->evaluation.ok)
-        results->analysis = model::analyze(in.application, in.execution, in.system, results->evaluation);
-    return results;
+    return shippedResults(shippedScenario(kMoeScenario));
 }
 
-inline views::ResultsPtr caseResults(const QString &dir)
+inline views::ResultsPtr overCapacityResults()
 {
-    return evaluateInputs(loadCase(dir));
+    return shippedResults(overCapacityScenario());
 }
 
-/// The dense case made malformed (TP 3 does not divide the processors): no stats.
+/// The dense design made malformed (TP 3 divides neither the 96 heads nor the 4096 GPUs): no stats.
 inline views::ResultsPtr resultsWithoutStats()
 {
-    io::CalculonInputs in = loadCase(QString::fromLatin1(kDenseCase));
-    in.execution.tensorPar = 3;
-    return evaluateInputs(in);
+    scenario::Scenario s = shippedScenario(kDenseScenario);
+    s.overrides["layout.tensor_par"] = 3;
+    return shippedResults(s);
 }
 
 /// Relative comparison for plotted doubles.

@@ -102,8 +102,8 @@ private:
 private slots:
     void initTestCase()
     {
-        mDense = test::caseResults(QString::fromLatin1(test::kDenseCase));
-        mMoe = test::caseResults(QString::fromLatin1(test::kMoeCase));
+        mDense = test::denseResults();
+        mMoe = test::moeResults();
         QVERIFY(mDense->hasStats());
         QVERIFY(mMoe->hasStats());
         // The cases exercise what the charts draw: MoE has exposed EP time, both hide some comm.
@@ -361,8 +361,9 @@ private slots:
         QVERIFY(!none->diagnostics.empty());
         const auto chart = makeChart(id);
         chart->setResults(none);
-        const QString expected = QStringLiteral("No results: ") + cf::qs(none->diagnostics.front().message);
-        QCOMPARE(chart->message(), expected);
+        const QString expected = chart->message();
+        QVERIFY(expected.startsWith(QStringLiteral("No results: ")));
+        QVERIFY2(expected.contains(cf::qs(none->cause()->message)), qPrintable(expected)); // the reason
         QCOMPARE(chart->plot()->plottableCount(), 0);
         QCOMPARE(chart->csvRows().size(), qsizetype(1));
         QVERIFY(!chart->plot()->toPixmap(600, 400).isNull()); // draws without crashing
@@ -381,6 +382,39 @@ private slots:
         chart->setResults(nullptr);
         QCOMPARE(chart->message(), QStringLiteral("No results"));
         QCOMPARE(chart->plot()->plottableCount(), 0);
+    }
+
+    // A design over memory capacity cannot run: only the memory chart draws it (with the
+    // overflow); the others say why, in words, and show no time, bandwidth or MFU.
+    void overCapacityShowsOnlyTheMemory_data()
+    {
+        QTest::addColumn<QString>("id");
+        for (const QString &id : kChartIds)
+            QTest::newRow(qPrintable(id)) << id;
+    }
+    void overCapacityShowsOnlyTheMemory()
+    {
+        QFETCH(QString, id);
+        const views::ResultsPtr over = test::overCapacityResults();
+        QCOMPARE(over->status, scenario::EvaluationStatus::OverCapacity);
+        const auto chart = makeChart(id);
+        chart->setResults(over);
+        if (id == QLatin1String("memory")) {
+            QVERIFY(chart->message().isEmpty());
+            QVERIFY(chart->plot()->plottableCount() > 0);
+            QVERIFY2(itemTexts(chart->plot()).join(u' ').contains(QStringLiteral("80")), "the capacity");
+            return;
+        }
+        QCOMPARE(chart->plot()->plottableCount(), 0);
+        QVERIFY2(chart->message().contains(QStringLiteral("does not fit in memory"), Qt::CaseInsensitive),
+                 qPrintable(chart->message()));
+        QVERIFY2(chart->message().contains(QStringLiteral("80 GiB")), qPrintable(chart->message()));
+        QVERIFY(!chart->message().contains(QStringLiteral("MFU")));
+        QVERIFY(!chart->headline().contains(QStringLiteral("MFU")));
+        chart->setResults(mDense); // an over-capacity baseline is not drawn either
+        chart->setBaseline(over);
+        QVERIFY(chart->message().isEmpty());
+        QVERIFY(!chart->headline().contains(QStringLiteral("baseline")));
     }
 
     void toolTipShowsValueAndShare()

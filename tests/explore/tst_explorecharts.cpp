@@ -119,7 +119,7 @@ void tst_ExploreCharts::tornadoLargestElasticityFirst()
 
 void tst_ExploreCharts::heatmapBestCellIsSearchBest()
 {
-    const model::SearchSpace space = explore::sweepSearchSpace(mDesign);
+    const model::SearchSpace space = explore::searchSpaceFor(mDesign);
     const model::SearchOptions options = explore::searchOptionsFor(mOptions, 1);
     const model::SearchResult search
         = model::searchLayouts(mDesign.application, mDesign.system, space, options);
@@ -160,9 +160,10 @@ void tst_ExploreCharts::heatmapBestCellIsSearchBest()
 void tst_ExploreCharts::domainSweepGapsCarryDiagnostics()
 {
     const std::vector<model::SweepPoint> points = explore::sweepDomainSize(mDesign, mOptions);
-    QCOMPARE(points.size(), explore::domainSizes().size());
+    const std::vector<std::int64_t> sizes = explore::domainSizes(mDesign.system.networks.front().size);
+    QCOMPARE(points.size(), sizes.size());
     for (std::size_t i = 0; i < points.size(); ++i)
-        QCOMPARE(points[i].x, static_cast<double>(explore::domainSizes()[i]));
+        QCOMPARE(points[i].x, static_cast<double>(sizes[i]));
     views::DomainSweepChart chart;
     chart.setData(points, mDesign.system.networks.front().size);
     QVERIFY(chart.message().isEmpty());
@@ -187,14 +188,14 @@ void tst_ExploreCharts::domainSweepGapsCarryDiagnostics()
 
 void tst_ExploreCharts::scalingPointsAreBestLayouts()
 {
-    const model::SearchSpace space = explore::sweepSearchSpace(mDesign);
+    const model::SearchSpace space = explore::searchSpaceFor(mDesign);
     const model::SearchOptions options = explore::searchOptionsFor(mOptions, 1);
     const std::vector<std::int64_t> counts { 1024, 2048, 5128 };
     const std::vector<model::SweepPoint> points
         = model::sweepGpuCount(mDesign.application, mDesign.system, space, counts, options);
     views::ScalingChart chart;
-    chart.setData(points, mDesign.application.seqSize, mDesign.execution.numProcs,
-                  QString::fromStdString(explore::sweepSearchNote(space)));
+    chart.setData(points, mDesign.application.seqSize, {},
+                  QString::fromStdString(explore::searchNote(space)));
     QVERIFY(chart.message().isEmpty());
     QCOMPARE(chart.points().size(), counts.size());
     // The design's own count: the search's best sample rate.

@@ -8,6 +8,7 @@
 #include "report/headless.h"
 #include "report/provenance.h"
 #include "report/reportcontent.h"
+#include "studio/recalculator.h"
 #include "gapstudio/model/trainingtime.h"
 
 #include "gapstudio/io/preset_json.h"
@@ -56,7 +57,11 @@ QString pdfText(const QString &path)
     process.start(tool, { path, QStringLiteral("-") });
     if (!process.waitForFinished(30000) || process.exitCode() != 0)
         return QStringLiteral("pdftotext failed");
-    return QString::fromUtf8(process.readAllStandardOutput()).simplified();
+    // pdftotext keeps the fonts' fi/fl ligatures as single characters: spell them out.
+    return QString::fromUtf8(process.readAllStandardOutput())
+        .replace(QChar(0xFB01), QStringLiteral("fi"))
+        .replace(QChar(0xFB02), QStringLiteral("fl"))
+        .simplified();
 }
 
 std::string scenarioText(const scenario::Scenario &s)
@@ -197,6 +202,13 @@ private slots:
             QSKIP("pdftotext (poppler-utils) is not installed");
         QVERIFY(text.contains(QStringLiteral("Mem tier1 needs")));
         QVERIFY(text.contains(QStringLiteral("gpu.hbm_capacity_GiB")));
+        // It cannot run: the report says so and shows the memory, never a time or an MFU.
+        QVERIFY2(text.contains(QStringLiteral("Does not fit in memory: each GPU needs")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("but has 8 GiB")));
+        QVERIFY(text.contains(QStringLiteral("HBM per GPU (needed)")));
+        QVERIFY2(!text.contains(QStringLiteral("MFU")), qPrintable(text));
+        QVERIFY(!text.contains(QStringLiteral("Token throughput")));
+        QVERIFY(!text.contains(QStringLiteral("Time to train")));
     }
 
     void exportChartsWritesEveryFormatWithProvenance()
@@ -211,7 +223,7 @@ private slots:
         // The same results the headless run plotted, to compare the CSV with.
         const auto library = io::loadPresetLibrary(PRESETS_DIR);
         views::ChartsPanel panel;
-        panel.setResults(views::headlessResults(mDefault, library));
+        panel.setResults(views::computeResults(mDefault, library));
         QCOMPARE(panel.charts().size(), 4);
         const QMap<QString, QByteArray> signatures { { QStringLiteral("png"),
                                                        QByteArray("\x89PNG\r\n\x1a\n") },

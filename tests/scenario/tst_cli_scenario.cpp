@@ -2,6 +2,7 @@
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/model/stats.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -21,9 +22,14 @@ struct Result {
     QByteArray out, err;
 };
 
-Result run(const QStringList &arguments)
+Result run(const QStringList &arguments, const QString &presetsVariable = {})
 {
     QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.remove(QStringLiteral("GAPSTUDIO_PRESETS"));
+    if (!presetsVariable.isEmpty())
+        environment.insert(QStringLiteral("GAPSTUDIO_PRESETS"), presetsVariable);
+    process.setProcessEnvironment(environment);
     process.start(QStringLiteral(GAPSTUDIO_CLI), arguments);
     process.waitForFinished(120000);
     return { process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError() };
@@ -102,6 +108,39 @@ private slots:
         const Result r = run({ "eval", QString::fromStdString(path) });
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("Mem tier1 needs"), r.err.constData());
+    }
+
+    // $GAPSTUDIO_PRESETS comes first in the search order and the shipped presets fill in the rest:
+    // a folder with one renamed H100 runs case 18 on it, with case 18's numbers.
+    void presetsVariableComesFirst()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("gpus")));
+        scenario::Gpu gpu
+            = std::get<scenario::Gpu>(io::loadPresetFile(PRESETS_DIR "/gpus/nvidia-h100-sxm-80gb.json"));
+        gpu.info.id = "test-variable-only-gpu";
+        io::savePresetFile(gpu, (dir.path() + QStringLiteral("/gpus/mine.json")).toStdString());
+        scenario::Scenario s
+            = io::loadScenario((kScenarios + "gpt3-175b-4096-h100-fp8.gapstudio.json").toStdString());
+        s.gpu.presetId = gpu.info.id;
+        const std::string path = (dir.path() + QStringLiteral("/mine.gapstudio.json")).toStdString();
+        io::saveScenario(s, path);
+
+        const Result mine = run({ "eval", QString::fromStdString(path) }, dir.path());
+        QCOMPARE(mine.exitCode, 0);
+        const Result shipped = run({ "eval", kScenarios + "gpt3-175b-4096-h100-fp8.gapstudio.json" });
+        // The same numbers; the calibration note names the GPU preset it was looked up for.
+        nlohmann::json mineJson = nlohmann::json::parse(mine.out.constData());
+        nlohmann::json shippedJson = nlohmann::json::parse(shipped.out.constData());
+        QVERIFY(mineJson["calibration"].get<std::string>().find("test-variable-only-gpu") != std::string::npos);
+        mineJson.erase("calibration");
+        shippedJson.erase("calibration");
+        QCOMPARE(mineJson.dump(), shippedJson.dump());
+        QCOMPARE(run({ "eval", QString::fromStdString(path) }).exitCode, 2); // unknown without it
+        const Result missing
+            = run({ "eval", QString::fromStdString(path) }, dir.path() + QStringLiteral("/none"));
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY2(missing.err.contains("not a directory of presets"), missing.err.constData());
     }
 
     void importHf()

@@ -28,12 +28,17 @@ private slots:
         QTest::addColumn<QString>("field"); // the scenario key the drop must set
         QTest::newRow("gpu onto a domain") << BlockKind::Gpu << "nvidia-b200" << Part::Gpu << "gpu";
         QTest::newRow("interconnect onto the scale-up link")
-            << BlockKind::Interconnect << "nvlink-5" << Part::ScaleUpLink << "scale_up";
+            << BlockKind::Interconnect << "nvlink5" << Part::ScaleUpLink << "scale_up";
         QTest::newRow("interconnect onto the scale-out link")
             << BlockKind::Interconnect << "infiniband-xdr" << Part::ScaleOutLink << "scale_out";
-        QTest::newRow("topology onto the fabric") << BlockKind::Topology << "two-tier-4" << Part::Fabric << "topology";
+        // On the default's FullFlat fabric a two-tier topology with the same links times the same;
+        // a three-tier one with 256-GPU leaves cannot hold its 512-GPU expert groups.
+        QTest::newRow("topology onto the fabric")
+            << BlockKind::Topology << "three-tier-8-leaf256-2to1" << Part::Fabric << "topology";
         QTest::newRow("llm anywhere") << BlockKind::Llm << "megatron-1t" << Part::Total << "llm";
-        QTest::newRow("layout anywhere") << BlockKind::Layout << "tp8-pp8-dp64" << Part::Llm << "layout";
+        // The other MoE layout equals the default's: the dense case-18 layout (no experts) changes it.
+        QTest::newRow("layout anywhere")
+            << BlockKind::Layout << "case18-gpt3-175b-4096-fp8" << Part::Llm << "layout";
     }
 
     void dropEachBlockKind()
@@ -43,8 +48,8 @@ private slots:
         QFETCH(Part, target);
         QFETCH(QString, field);
 
-        ScenarioDocument document(builtinLibrary());
-        document.reset(studioDefaultScenario(document.library()));
+        ScenarioDocument document(loadStudioLibrary()); // the shipped presets and default
+        document.reset(studioDefaultScenario());
         Recalculator recalculator(&document);
         CanvasScene scene(&document);
         CanvasView view(&scene);
@@ -91,21 +96,23 @@ private slots:
 
     void dropBlockDirectly()
     {
-        ScenarioDocument document(builtinLibrary());
-        document.reset(studioDefaultScenario(document.library()));
+        ScenarioDocument document(loadStudioLibrary()); // the shipped presets and default
+        document.reset(studioDefaultScenario());
         Recalculator recalculator(&document);
         CanvasScene scene(&document);
         recalculator.recalculateNow();
         scene.setResults(recalculator.latest());
-        QVERIFY(scene.dropBlock(BlockKind::Interconnect, QStringLiteral("nvlink-5"), scene.partCenter(Part::ScaleUpLink)));
-        QCOMPARE(document.scenario().scaleUp.presetId, std::string("nvlink-5"));
+        QVERIFY(scene.dropBlock(BlockKind::Interconnect, QStringLiteral("nvlink5"),
+                                scene.partCenter(Part::ScaleUpLink)));
+        QCOMPARE(document.scenario().scaleUp.presetId, std::string("nvlink5"));
         QVERIFY(!scene.dropBlock(BlockKind::Gpu, QStringLiteral("no-such-gpu"), {}));
-        QVERIFY(!scene.dropBlock(BlockKind::Interconnect, QStringLiteral("nvlink-5"), scene.partCenter(Part::ScaleUpLink)));
+        QVERIFY(!scene.dropBlock(BlockKind::Interconnect, QStringLiteral("nvlink5"),
+                                 scene.partCenter(Part::ScaleUpLink)));
     }
 
     void paletteCarriesTheBlockPayload()
     {
-        const scenario::PresetLibrary library = builtinLibrary();
+        const scenario::PresetLibrary library = loadStudioLibrary();
         BlockPalette palette(library);
         QTreeWidgetItem *gpus = palette.tree()->topLevelItem(0);
         QVERIFY(gpus->childCount() > 0);
@@ -125,8 +132,8 @@ private slots:
 
     void selectingABlockReportsItsPart()
     {
-        ScenarioDocument document(builtinLibrary());
-        document.reset(studioDefaultScenario(document.library()));
+        ScenarioDocument document(loadStudioLibrary()); // the shipped presets and default
+        document.reset(studioDefaultScenario());
         Recalculator recalculator(&document);
         CanvasScene scene(&document);
         recalculator.recalculateNow();

@@ -20,9 +20,9 @@ class tst_StudioDocument : public QObject {
 
 private:
     struct Fixture {
-        ScenarioDocument document{builtinLibrary()};
+        ScenarioDocument document { loadStudioLibrary() }; // the shipped presets
         Recalculator recalculator{&document};
-        Fixture() { document.reset(studioDefaultScenario(document.library())); }
+        Fixture() { document.reset(studioDefaultScenario()); } // the GPT-4-class MoE on FullFlat
     };
 
 private slots:
@@ -89,7 +89,7 @@ private slots:
         step([&] { f.document.setOverride(overrides::kScaleUpBandwidth, 900); });
         step([&] { f.document.editLayout("tensor_par", [](model::Execution &e) { e.tensorPar = 4; }); });
         step([&] { f.document.setGpuCount(2048); });
-        step([&] { QVERIFY(f.document.applyPreset(BlockKind::Interconnect, "nvlink-5", true)); });
+        step([&] { QVERIFY(f.document.applyPreset(BlockKind::Interconnect, "nvlink5", true)); });
         step([&] { QVERIFY(f.document.applyPreset(BlockKind::Llm, "megatron-1t")); });
         QCOMPARE(f.document.undoStack()->count(), 6);
         for (int i = 6; i > 0; --i) {
@@ -113,7 +113,7 @@ private slots:
         QString error;
         QVERIFY2(f.document.saveAs(path, &error), qPrintable(error));
         QVERIFY(!f.document.isModified());
-        ScenarioDocument reopened(builtinLibrary());
+        ScenarioDocument reopened(loadStudioLibrary());
         QVERIFY2(reopened.open(path, &error), qPrintable(error));
         QCOMPARE(scenarioToJsonText(reopened.scenario()), scenarioToJsonText(f.document.scenario()));
         QCOMPARE(reopened.fileName(), path);

@@ -1,117 +1,94 @@
-#include "gapstudio/model/evaluate.h"
+// Key results: what the table shows goes by the design's status, and for a design that runs it
+// lists every component of the step, which sum to the step time.
 #include "results/resultstable.h"
-#include "scenario/defaultscenario.h"
+#include "shippedresults.h"
 
-#include <QFile>
 #include <QTableWidget>
 #include <QTest>
 
+#include <cmath>
+
 using namespace gapstudio;
+
+namespace {
+
+bool tableContains(const QTableWidget &table, const QString &text)
+{
+    for (int row = 0; row < table.rowCount(); ++row)
+        for (int column = 0; column < table.columnCount(); ++column)
+            if (const QTableWidgetItem *item = table.item(row, column); item && item->text().contains(text))
+                return true;
+    return false;
+}
+
+} // namespace
 
 class tst_ResultsTable : public QObject {
     Q_OBJECT
 
-private:
-    static bool tableContains(const QTableWidget &table, const QString &text)
-    {
-        for (int row = 0; row < table.rowCount(); ++row)
-            for (int column = 0; column < table.columnCount(); ++column)
-                if (const QTableWidgetItem *item = table.item(row, column);
-                    item && item->text().contains(text))
-                    return true;
-        return false;
-    }
-
 private slots:
-    void defaultScenarioParses()
+    void rowsSumToTheStepTime_data()
     {
-        const io::CalculonInputs scenario = views::defaultScenario();
-        QCOMPARE(scenario.application.hidden, std::int64_t(12288));
-        QCOMPARE(scenario.application.numBlocks, std::int64_t(96));
-        QCOMPARE(scenario.execution.numProcs, std::int64_t(4096));
-        QCOMPARE(scenario.execution.tensorPar * scenario.execution.pipelinePar * scenario.execution.dataPar,
-                 scenario.execution.numProcs);
-        QCOMPARE(scenario.system.networks.size(), std::size_t(2));
+        QTest::addColumn<QString>("scenario");
+        QTest::newRow("dense gpt3-175b") << QString::fromLatin1(test::kDenseScenario);
+        QTest::newRow("moe default") << QString::fromLatin1(test::kMoeScenario);
     }
-
-    // The embedded scenario is a copy of validation case 18; this keeps the copies identical.
-    void defaultScenarioMatchesValidationCase_data()
+    void rowsSumToTheStepTime()
     {
-        QTest::addColumn<QString>("resource");
-        QTest::addColumn<QString>("caseFile");
-        const QString caseDir = QStringLiteral(TEST_DATA_DIR "/calculon/cases/18_gpt3-175B_4096_h100_fp8/");
-        QTest::newRow("model") << QString::fromUtf8(views::kDefaultModelResource)
-                               << caseDir + QStringLiteral("model.json");
-        QTest::newRow("execution") << QString::fromUtf8(views::kDefaultExecutionResource)
-                                   << caseDir + QStringLiteral("execution.json");
-        QTest::newRow("system") << QString::fromUtf8(views::kDefaultSystemResource)
-                                << caseDir + QStringLiteral("system.json");
-    }
-
-    void defaultScenarioMatchesValidationCase()
-    {
-        QFETCH(QString, resource);
-        QFETCH(QString, caseFile);
-        QFile embedded(resource);
-        QFile validation(caseFile);
-        QVERIFY2(embedded.open(QIODevice::ReadOnly), qPrintable(resource));
-        QVERIFY2(validation.open(QIODevice::ReadOnly), qPrintable(caseFile));
-        QCOMPARE(embedded.readAll(), validation.readAll());
-    }
-
-    void defaultScenarioShowsRows()
-    {
-        const io::CalculonInputs scenario = views::defaultScenario();
+        QFETCH(QString, scenario);
+        const views::ResultsPtr results = test::shippedResults(test::shippedScenario(scenario.toStdString()));
+        QVERIFY2(results->ok(), results->statusText.c_str());
         views::ResultsTable table;
-        const model::Evaluation evaluation
-            = model::evaluate(scenario.application, scenario.execution, scenario.system);
-        QVERIFY(evaluation.ok); // what the GUI shows at start-up is a feasible configuration
-        table.showEvaluation(evaluation);
-        QVERIFY(table.rowCount() > 0);
-        QVERIFY(tableContains(table, QStringLiteral("Step time")));
-        QVERIFY(tableContains(table, QStringLiteral("Pipeline bubble")));
+        table.showResults(*results);
+        // The step-component rows carry their seconds; their sum is the model's own total
+        // (Stats::total_time, the reference's sum, not the table's).
+        double sum = 0;
+        QStringList components;
+        for (int row = 0; row < table.rowCount(); ++row)
+            if (const QTableWidgetItem *value = table.item(row, 1);
+                value && value->data(views::ResultsTable::kSecondsRole).isValid()) {
+                sum += value->data(views::ResultsTable::kSecondsRole).toDouble();
+                components << table.item(row, 0)->text();
+            }
+        const double total = results->evaluation.stats.total_time;
+        QVERIFY2(std::fabs(sum - total) <= 1e-12 * total,
+                 qPrintable(QStringLiteral("rows %1 s, step %2 s: %3")
+                                .arg(sum, 0, 'g', 17)
+                                .arg(total, 0, 'g', 17)
+                                .arg(components.join(QStringLiteral(", ")))));
+        QVERIFY(components.contains(QStringLiteral("Forward compute")));
+        QVERIFY(tableContains(table, QStringLiteral("Total efficiency (MFU)")));
+        if (results->compiled->execution.modelMoE) // the MoE all-to-all is part of its step
+            QVERIFY2(components.contains(QStringLiteral("EP all-to-all")), qPrintable(components.join(u',')));
     }
 
-    void feasibleEvaluationShowsKeyResults()
+    void overCapacityShowsTheMemoryNotPerformance()
     {
-        model::Evaluation evaluation;
-        evaluation.ok = true;
-        evaluation.stats.total_time = 1.25;
-        evaluation.stats.sample_rate = 1600;
-        evaluation.stats.total_efficiency = 0.447;
-        evaluation.stats.fw_time = 0.35;
-        evaluation.stats.proc_mem_tier1_cap_req = 8.0 * 1024 * 1024 * 1024;
-
+        const views::ResultsPtr results = test::shippedResults(test::overCapacityScenario());
+        QCOMPARE(results->status, scenario::EvaluationStatus::OverCapacity);
         views::ResultsTable table;
-        table.show();
-        table.showEvaluation(evaluation);
-        QVERIFY(table.rowCount() >= 15);
-        QVERIFY(tableContains(table, QStringLiteral("Step time")));
-        QVERIFY(tableContains(table, QStringLiteral("Forward")));
-        QVERIFY(tableContains(table, QStringLiteral("DP comm (exposed)")));
-        const QLocale locale;
-        QVERIFY(tableContains(table, locale.toString(1.25, 'f', 4)));  // step time in s
-        QVERIFY(tableContains(table, locale.toString(350.0, 'f', 1))); // forward in ms
-        QVERIFY(tableContains(table, locale.toString(44.7, 'f', 2)));  // efficiency in %
-        QVERIFY(tableContains(table, locale.toString(8.0, 'f', 3) + QStringLiteral(" GiB")));
-    }
-
-    void infeasibleEvaluationShowsDiagnostics()
-    {
-        model::Evaluation evaluation;
-        evaluation.ok = false;
-        evaluation.stats.total_time = 123.0; // must not be shown
-        evaluation.diagnostics.push_back({ model::DiagnosticCode::Tier1CapacityExceeded, "",
-                                           "Mem tier1 needs 443.306 GiB but only has 80.000 GiB" });
-        evaluation.diagnostics.push_back(
-            { model::DiagnosticCode::MalformedExecution, "tensor_par", "tensor_par must divide attn_heads" });
-
-        views::ResultsTable table;
-        table.showEvaluation(evaluation);
-        QVERIFY(tableContains(table, QStringLiteral("Mem tier1 needs 443.306 GiB but only has 80.000 GiB")));
-        QVERIFY(tableContains(table, QStringLiteral("tensor_par must divide attn_heads")));
-        QVERIFY(tableContains(table, QStringLiteral("tensor_par")));
+        table.showResults(*results);
+        QVERIFY(tableContains(table, QStringLiteral("Does not fit in GPU memory")));
+        QVERIFY(tableContains(table, QStringLiteral("HBM per GPU (needed)")));
+        QVERIFY(
+            tableContains(table, QLocale().toString(80.0, 'f', 3) + QStringLiteral(" GiB"))); // H100: 80 GiB
+        QVERIFY(!tableContains(table, QStringLiteral("MFU")));
         QVERIFY(!tableContains(table, QStringLiteral("Step time")));
+        QVERIFY(!tableContains(table, QStringLiteral("samples/s")));
+    }
+
+    void malformedShowsTheDiagnostics()
+    {
+        scenario::Scenario s = test::shippedScenario(test::kDenseScenario);
+        s.overrides["layout.tensor_par"] = 7; // divides neither the 96 heads nor the 4096 GPUs
+        const views::ResultsPtr results = test::shippedResults(s);
+        QCOMPARE(results->status, scenario::EvaluationStatus::Malformed);
+        views::ResultsTable table;
+        table.showResults(*results);
+        QVERIFY(tableContains(table, QStringLiteral("cannot be evaluated")));
+        QVERIFY(tableContains(table, QString::fromStdString(results->cause()->message)));
+        QVERIFY(!tableContains(table, QStringLiteral("Step time")));
+        QVERIFY(!tableContains(table, QStringLiteral("MFU")));
     }
 };
 

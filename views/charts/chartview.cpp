@@ -83,14 +83,21 @@ void ChartView::setBaseline(ResultsPtr baseline)
     refresh();
 }
 
+bool ChartView::shows(const ResultsPtr &results) const
+{
+    return results && results->hasStats()
+           && (results->ok()
+               || (results->status == scenario::EvaluationStatus::OverCapacity && showsOverCapacity()));
+}
+
 const model::Analysis *ChartView::currentAnalysis() const
 {
-    return mCurrent && mCurrent->hasStats() ? &*mCurrent->analysis : nullptr;
+    return shows(mCurrent) ? &*mCurrent->analysis : nullptr;
 }
 
 const model::Analysis *ChartView::baselineAnalysis() const
 {
-    return mBaseline && mBaseline->hasStats() ? &*mBaseline->analysis : nullptr;
+    return shows(mBaseline) ? &*mBaseline->analysis : nullptr;
 }
 
 void ChartView::setHeadline(const QString &text)
@@ -128,11 +135,11 @@ void ChartView::refresh()
             if (QCPLayoutElement *item = mPlot->legend->elementAt(i))
                 item->setMargins(QMargins(0, 1, 0, 3));
         fitLegend(exportSize().width());
+    } else if (mCurrent->status == scenario::EvaluationStatus::OverCapacity) {
+        showMessage(tr("Not shown: the design cannot run. %1. See the Memory chart.")
+                        .arg(QString::fromStdString(mCurrent->statusText)));
     } else {
-        const QString reason = mCurrent->diagnostics.empty()
-                                   ? tr("the configuration could not be evaluated")
-                                   : QString::fromStdString(mCurrent->diagnostics.front().message);
-        showMessage(tr("No results: %1").arg(reason));
+        showMessage(tr("No results: %1").arg(QString::fromStdString(mCurrent->statusText)));
     }
     mPlot->replot(QCustomPlot::rpQueuedReplot);
 }

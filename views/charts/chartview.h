@@ -4,7 +4,8 @@
  * The common base of the studio's charts: one QCustomPlot showing one set of results, optionally
  * against a baseline, with a title, a legend below the plot, hover tool tips and CSV rows of
  * exactly what is plotted. Charts read views::ScenarioResults (model::Analysis); they compute no
- * model formula.
+ * model formula. They go by the results' status: a design that is not Ok is never drawn as a
+ * result; the chart shows the reason instead (except the memory chart for OverCapacity).
  */
 
 #include "results/scenarioresults.h"
@@ -68,9 +69,13 @@ protected:
     /// cleared plot. Called after every setResults / setBaseline.
     virtual void rebuild(const model::Analysis &current, const model::Analysis *baseline) = 0;
 
-    /// Current and baseline analyses, or nullptr when absent or without stats.
+    /// Current and baseline analyses when this chart may show them (shows()), else nullptr.
     [[nodiscard]] const model::Analysis *currentAnalysis() const;
     [[nodiscard]] const model::Analysis *baselineAnalysis() const;
+    /// Whether the chart draws a design over memory capacity (the memory chart does: the overflow
+    /// is its point). The others show why not instead: such a design never runs, so its times,
+    /// bandwidths and MFU are not results.
+    [[nodiscard]] virtual bool showsOverCapacity() const { return false; }
 
     void setHeadline(const QString &text);
     /// Registers the hover text of the data point at `key` of `plottable`.
@@ -83,6 +88,7 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    [[nodiscard]] bool shows(const ResultsPtr &results) const;
     void refresh();
     /// Wraps the legend into as many columns as fit in `width` pixels.
     void fitLegend(int width);

@@ -19,6 +19,7 @@ public:
     [[nodiscard]] QList<QStringList> csvRows() const override;
 
 protected:
+    [[nodiscard]] bool showsOverCapacity() const override { return true; }
     void rebuild(const model::Analysis &current, const model::Analysis *baseline) override;
 };
 

@@ -30,11 +30,29 @@ void DomainSweepChart::setData(std::vector<model::SweepPoint> points, std::int64
     rebuild();
 }
 
+const model::SweepPoint *DomainSweepChart::designPoint() const
+{
+    for (const model::SweepPoint &point : mPoints)
+        if (mCurrentSize > 0 && point.x == static_cast<double>(mCurrentSize))
+            return &point;
+    return nullptr;
+}
+
 void DomainSweepChart::rebuild()
 {
     clearPlot();
     if (mPoints.empty()) {
         showMessage(tr("The system has no network tier to resize"));
+        return;
+    }
+    const auto feasible = std::find_if(mPoints.begin(), mPoints.end(),
+                                       [](const model::SweepPoint &p) { return p.evaluation.ok; });
+    if (feasible == mPoints.end()) { // nothing to plot: say why instead of empty axes
+        const model::Diagnostics &d = mPoints.front().evaluation.diagnostics;
+        showMessage(tr("No scale-up domain size from %1 to %2 GPUs makes the design feasible%3")
+                        .arg(static_cast<qint64>(mPoints.front().x))
+                        .arg(static_cast<qint64>(mPoints.back().x))
+                        .arg(d.empty() ? QString() : QStringLiteral(": ") + cf::qs(d.front().message)));
         return;
     }
     QCustomPlot *p = plot();

@@ -1,8 +1,9 @@
 #pragma once
 /**
  * @file domainsweepchart.h
- * Step time and MFU of the design against the scale-up domain size (8 to 512 GPUs; network tier 0
- * size, model::sweepParameter with HardwareParameter::ScaleUpDomainSize). The layout is kept, so
+ * Step time and MFU of the design against the scale-up domain size (8 to 512 GPUs and the
+ * design's own; network tier 0 size, model::sweepParameter with
+ * HardwareParameter::ScaleUpDomainSize). The layout is kept, so
  * some sizes are infeasible (e.g. a domain smaller than TP must be filled): those are gaps,
  * marked on the axis with the model's diagnostic in the tool tip.
  */
@@ -24,6 +25,8 @@ public:
     /// Shows `points` (x = domain size in GPUs); `currentSize` > 0 marks the design's own size.
     void setData(std::vector<model::SweepPoint> points, std::int64_t currentSize = 0);
     [[nodiscard]] const std::vector<model::SweepPoint> &points() const { return mPoints; }
+    /// "This design": the point at the design's own domain size, if among the points.
+    [[nodiscard]] const model::SweepPoint *designPoint() const;
 
     [[nodiscard]] QList<QStringList> csvRows() const override;
 

@@ -22,35 +22,45 @@ model::EvaluateOptions defaultEvaluateOptions(const model::Design &design)
 
 model::SearchSpace searchSpaceFor(const model::Design &design)
 {
+    const model::Execution &e = design.execution;
     model::SearchSpace space;
-    space.numProcs = design.execution.numProcs;
-    space.maxBatchSize = design.execution.batchSize;
-    space.datatype = design.execution.datatype;
+    space.numProcs = e.numProcs;
+    space.maxBatchSize = e.batchSize;
+    space.datatype = e.datatype;
     space.mbsBreak = true;
-    if (design.execution.modelMoE)
-        space.moeExperts = design.execution.numExperts;
-    return space;
-}
-
-model::SearchSpace sweepSearchSpace(const model::Design &design)
-{
-    model::SearchSpace space = searchSpaceFor(design);
+    space.tpOverlap = e.tensorParOverlap;
     space.tpOverlapVariants = false;
-    space.dpOverlap = model::OverlapChoice::On;
+    space.dpOverlap = e.dataParOverlap ? model::OverlapChoice::On : model::OverlapChoice::Off;
+    space.tpCommTypes = { e.tensorParCommType };
+    space.fused
+        = e.fusedActivation ? model::FusedActivationChoice::True : model::FusedActivationChoice::False;
+    space.attentionType = e.attentionType;
+    space.activationFunction = e.activationFunction;
+    if (e.modelMoE) {
+        space.moeExperts = e.numExperts;
+        space.topKExperts = e.topKExperts;
+    }
     return space;
 }
 
-std::string sweepSearchNote(const model::SearchSpace &space)
+std::string searchNote(const model::SearchSpace &space)
 {
+    static constexpr const char *kOverlap[] = { "none", "ring", "pipe" };
+    static constexpr const char *kCommType[]
+        = { "all-reduce", "p2p reduce-scatter/all-gather", "reduce-scatter/all-gather" };
     std::string note = "Best layout per point: layout search over batch " + std::to_string(space.maxBatchSize)
                        + ", " + model::datatypeName(space.datatype);
     if (space.moeExperts > 0)
         note += ", " + std::to_string(space.moeExperts) + " experts";
-    note += space.mbsBreak ? ", -m" : "";
-    note += space.tpOverlapVariants ? "" : ", TP overlap none";
+    if (space.tpOverlap)
+        note += std::string(", TP overlap ") + kOverlap[static_cast<int>(*space.tpOverlap)];
+    else if (!space.tpOverlapVariants)
+        note += ", TP overlap none";
     note += space.dpOverlap == model::OverlapChoice::On    ? ", DP overlap on"
             : space.dpOverlap == model::OverlapChoice::Off ? ", DP overlap off"
                                                            : "";
+    if (space.tpCommTypes.size() == 1)
+        note += std::string(", TP ") + kCommType[static_cast<int>(space.tpCommTypes.front())];
     return note;
 }
 
@@ -76,9 +86,14 @@ std::vector<I> scalingGpuCounts(I numProcs)
     return counts;
 }
 
-std::vector<I> domainSizes()
+std::vector<I> domainSizes(I current)
 {
-    return { 8, 16, 32, 64, 128, 256, 512 };
+    std::vector<I> sizes = { 8, 16, 32, 64, 128, 256, 512 };
+    if (current > 0 && std::find(sizes.begin(), sizes.end(), current) == sizes.end()) {
+        sizes.push_back(current);
+        std::sort(sizes.begin(), sizes.end());
+    }
+    return sizes;
 }
 
 std::vector<model::SweepPoint> sweepDomainSize(const model::Design &design,
@@ -88,7 +103,7 @@ std::vector<model::SweepPoint> sweepDomainSize(const model::Design &design,
     if (current <= 0)
         return {};
     std::vector<double> factors;
-    for (I size : domainSizes())
+    for (I size : domainSizes(std::llround(current)))
         factors.push_back(static_cast<double>(size) / current);
     return model::sweepParameter(design, model::HardwareParameter::ScaleUpDomainSize, factors, options);
 }
@@ -164,21 +179,10 @@ ExploreResults computeExplore(const model::Design &design, const model::Evaluate
     };
     const auto cancelled = [&] { return cancel && cancel->load(); };
 
-    // 1. The design itself, its sensitivity, its variants and its domain-size sweep: a few dozen
-    // evaluations.
-    const model::Evaluation base
-        = model::evaluate(design.application, design.execution, design.system, options);
-    out.designValid = base.ok;
-    if (!base.ok && !base.diagnostics.empty())
-        out.designDiagnostic = base.diagnostics.front().message;
-    if (base.ok)
-        out.sensitivity = model::sensitivity(design, options);
-    out.variants = model::sweepVariants(design, options);
-    out.domain = sweepDomainSize(design, options);
-    report(0.05);
+    report(0.0);
 
-    // 2. The scaling curve: one search per GPU count (the slow part), progress per count.
-    const model::SearchSpace space = sweepSearchSpace(design);
+    // 1. The scaling curve: one search per GPU count (the slow part), progress per count.
+    const model::SearchSpace space = searchSpaceFor(design);
     model::SearchOptions search = searchOptionsFor(options, 1);
     search.cancel = cancel;
     const std::vector<I> counts = scalingGpuCounts(design.execution.numProcs);
@@ -186,8 +190,7 @@ ExploreResults computeExplore(const model::Design &design, const model::Evaluate
     for (std::size_t i = 0; i < counts.size() && !cancelled(); ++i) {
         search.progress = [&, i](std::size_t done, std::size_t total) {
             const double within = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
-            report(0.05
-                   + kScalingShare * (static_cast<double>(i) + within) / static_cast<double>(counts.size()));
+            report(kScalingShare * (static_cast<double>(i) + within) / static_cast<double>(counts.size()));
         };
         std::vector<model::SweepPoint> point
             = model::sweepGpuCount(design.application, design.system, space, { counts[i] }, search);
@@ -195,11 +198,11 @@ ExploreResults computeExplore(const model::Design &design, const model::Evaluate
             out.scaling.insert(out.scaling.end(), point.begin(), point.end());
     }
 
-    // 3. The TP x PP heatmap at the design's GPU count.
+    // 2. The TP x PP heatmap at the design's GPU count.
     if (!cancelled()) {
         search.progress = [&](std::size_t done, std::size_t total) {
             const double within = total ? static_cast<double>(done) / static_cast<double>(total) : 1.0;
-            report(0.05 + kScalingShare + (0.95 - kScalingShare) * within);
+            report(kScalingShare + (1.0 - kScalingShare) * within);
         };
         out.heatmap = computeHeatmap(design.application, design.system, space, search);
     }

@@ -23,15 +23,15 @@ namespace gapstudio::views::explore {
 /// execution (what `gapstudio-cli eval/sweep` use for the same files).
 [[nodiscard]] model::EvaluateOptions defaultEvaluateOptions(const model::Design &design);
 
-/// The search space around the design: its GPU count, global batch (as the maximum batch),
-/// datatype and, for an MoE execution, its expert count; -m on; TP/DP overlap variants on.
+/// The search space around the design, with the design's own settings: its GPU count, global
+/// batch (as the maximum batch), datatype, TP overlap, DP overlap, TP communication type, fused
+/// activation, attention type and activation function (and, for an MoE execution, its expert count
+/// and top-k); -m on. The search dialog lets the user widen it; the sweeps use it as it is, so the
+/// layouts they compare differ from the design only in what a layout search varies.
 [[nodiscard]] model::SearchSpace searchSpaceFor(const model::Design &design);
 
-/// The faster space of the sweeps (scaling curve and heatmap, one search per point): as
-/// searchSpaceFor, but TP overlap none only and DP overlap on only (about 6x fewer layouts).
-[[nodiscard]] model::SearchSpace sweepSearchSpace(const model::Design &design);
 /// One line naming that space, for the charts' subtitles.
-[[nodiscard]] std::string sweepSearchNote(const model::SearchSpace &space);
+[[nodiscard]] std::string searchNote(const model::SearchSpace &space);
 
 /// Search options with `quirks` for the dense and the MoE search alike.
 [[nodiscard]] model::SearchOptions searchOptionsFor(const model::EvaluateOptions &evaluate, std::size_t topN);
@@ -40,12 +40,12 @@ namespace gapstudio::views::explore {
 /// plus numProcs itself.
 [[nodiscard]] std::vector<std::int64_t> scalingGpuCounts(std::int64_t numProcs);
 
-/// Scale-up domain sizes of the domain sweep: 8, 16, ..., 512 GPUs.
-[[nodiscard]] std::vector<std::int64_t> domainSizes();
+/// Scale-up domain sizes of the domain sweep: 8, 16, ..., 512 GPUs and `current`, ascending.
+[[nodiscard]] std::vector<std::int64_t> domainSizes(std::int64_t current);
 
 /// Step time and MFU of the design at each scale-up domain size (model::sweepParameter with
-/// ScaleUpDomainSize factors size/current). The layout is kept; infeasible points carry the
-/// model's diagnostic.
+/// ScaleUpDomainSize factors size/current; the design's own size is one of them). The layout is
+/// kept; infeasible points carry the model's diagnostic.
 [[nodiscard]] std::vector<model::SweepPoint> sweepDomainSize(const model::Design &design,
                                                              const model::EvaluateOptions &options);
 
@@ -90,20 +90,14 @@ inline constexpr std::size_t kDefaultHeatmapHits = 2000;
                                          const model::SearchSpace &space, model::SearchOptions options,
                                          std::size_t maxHits = kDefaultHeatmapHits);
 
-/// Everything the explore panel shows for one design.
+/// What the explore panel computes on its worker thread for one design.
 struct ExploreResults {
-    std::vector<model::SweepPoint> scaling;     ///< sweepGpuCount: best layout per GPU count
-    std::vector<model::SweepPoint> domain;      ///< sweepDomainSize
-    std::vector<model::Elasticity> sensitivity; ///< model::sensitivity (tornado order)
-    std::vector<model::SweepPoint> variants;    ///< model::sweepVariants (a handful of evaluations)
-    bool designValid = false;                   ///< the design itself evaluates
-    std::string designDiagnostic;               ///< why not
+    std::vector<model::SweepPoint> scaling; ///< sweepGpuCount: best layout per GPU count
     HeatmapData heatmap;
     bool cancelled = false;
 };
 
-/// Computes all five (the slow parts are the GPU-count sweep and the heatmap's search, both over
-/// sweepSearchSpace).
+/// The slow charts: the GPU-count sweep and the heatmap's search, both over searchSpaceFor().
 /// `progress(fraction)` is called from worker threads with 0..1.
 [[nodiscard]] ExploreResults computeExplore(const model::Design &design,
                                             const model::EvaluateOptions &options,

@@ -96,6 +96,24 @@ bool ExplorePanel::isRunning() const
     return mJob->isRunning();
 }
 
+void ExplorePanel::setResults(const ResultsPtr &results)
+{
+    if (results && results->compiled) {
+        explore(*results->design(), results);
+        return;
+    }
+    if (isRunning())
+        mJob->cancel();
+    mDesign.reset();
+    mBase = results;
+    const QString why = results ? QString::fromStdString(results->statusText) : tr("No design yet.");
+    for (ExploreChart *chart : charts())
+        chart->showMessage(tr("Nothing to explore: %1").arg(why));
+    setRunning(false);
+    mStatus->setText(why);
+    mSweepsCurrent = false;
+}
+
 void ExplorePanel::setDesign(const model::Design &design)
 {
     setDesign(design, explore::defaultEvaluateOptions(design));
@@ -103,8 +121,15 @@ void ExplorePanel::setDesign(const model::Design &design)
 
 void ExplorePanel::setDesign(const model::Design &design, const model::EvaluateOptions &options)
 {
+    explore(design, std::make_shared<const ScenarioResults>(scenario::runDesign(design, options)));
+}
+
+void ExplorePanel::explore(const model::Design &design, ResultsPtr base)
+{
     mDesign = design;
-    mOptions = options;
+    mBase = std::move(base);
+    mOptions = mBase->evaluateOptions;
+    mOptions.withLayers = false;
     if (isRunning()) {
         mJob->cancel(); // its results would belong to the previous design
         mScaling->showMessage(tr("The design changed: press Run sweeps"));
@@ -118,18 +143,23 @@ void ExplorePanel::setDesign(const model::Design &design, const model::EvaluateO
     mSweepsCurrent = false;
 }
 
+model::SweepPoint ExplorePanel::designPoint() const
+{
+    model::SweepPoint point;
+    point.x = static_cast<double>(mDesign->execution.numProcs);
+    point.label = "this design";
+    point.evaluation = mBase->evaluation;
+    point.layout = mDesign->execution;
+    return point;
+}
+
 void ExplorePanel::updateFastCharts()
 {
     const model::Design &d = *mDesign;
-    const model::Evaluation base = model::evaluate(d.application, d.execution, d.system, mOptions);
-    if (base.ok) {
-        mTornado->setData(model::sensitivity(d, mOptions), d);
-    } else {
-        mTornado->showMessage(tr("No sensitivity: the design is not feasible\n%1")
-                                  .arg(base.diagnostics.empty()
-                                           ? QString()
-                                           : QString::fromStdString(base.diagnostics.front().message)));
-    }
+    if (mBase->ok())
+        mTornado->setData(model::sensitivity(d, mOptions), d, mBase->evaluation.stats);
+    else
+        mTornado->showMessage(tr("No sensitivity: %1").arg(QString::fromStdString(mBase->statusText)));
     mVariants->setData(model::sweepVariants(d, mOptions));
     mDomain->setData(
         explore::sweepDomainSize(d, mOptions),
@@ -199,16 +229,16 @@ void ExplorePanel::runSweeps()
 
 void ExplorePanel::showResults(const explore::ExploreResults &results)
 {
-    const model::Design &d = *mDesign;
     if (results.cancelled) {
         mScaling->showMessage(tr("Cancelled: press Run sweeps again"));
         mHeatmap->showMessage(tr("Cancelled: press Run sweeps again"));
         mStatus->setText(tr("Sweeps cancelled."));
         return;
     }
-    const QString note = QString::fromStdString(explore::sweepSearchNote(explore::sweepSearchSpace(d)));
-    mScaling->setData(results.scaling, d.application.seqSize, d.execution.numProcs, note);
-    mHeatmap->setData(results.heatmap);
+    const model::Design &d = *mDesign;
+    const QString note = QString::fromStdString(explore::searchNote(explore::searchSpaceFor(d)));
+    mScaling->setData(results.scaling, d.application.seqSize, designPoint(), note);
+    mHeatmap->setData(results.heatmap, designPoint());
     mSweepsCurrent = true;
 }
 

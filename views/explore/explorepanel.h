@@ -4,9 +4,16 @@
  * Design-space exploration for the current design: five charts in tabs (scaling with GPU count,
  * scale-up domain size, sensitivity tornado, design variants, TP x PP heatmap), "Search layouts…"
  * (SearchDialog) and "Run sweeps". The tornado, the variants and the domain sweep are a few dozen
- * evaluations and follow every setDesign(); the scaling curve and the heatmap need a layout search per point and run on a
- * worker thread when asked (progress and Cancel below the buttons).
+ * evaluations and follow every design; the scaling curve and the heatmap need a layout search
+ * per point and run on a worker thread when asked (progress and Cancel below the buttons).
+ *
+ * The design is evaluated once, by the scenario pipeline (the studio's results, or
+ * scenario::runDesign for a bare design); every what-if uses the same evaluation options, the
+ * searches keep the design's own settings (explore::searchSpaceFor), and "this design" in every
+ * chart is that one evaluation.
  */
+
+#include "results/scenarioresults.h"
 
 #include "gapstudio/model/sweep.h"
 
@@ -42,14 +49,18 @@ public:
     explicit ExplorePanel(QWidget *parent = nullptr);
     ~ExplorePanel() override;
 
-    /// The design to explore, evaluated with its reference semantics
-    /// (explore::defaultEvaluateOptions). Updates the tornado, the variants and the domain sweep
-    /// at once; the
-    /// scaling curve and the heatmap are marked out of date until the next runSweeps().
+    /// The studio's results: the design they compiled, explored with their evaluation options.
+    /// Updates the tornado, the variants and the domain sweep at once; the scaling curve and the
+    /// heatmap are marked out of date until the next runSweeps(). Results that did not compile
+    /// leave nothing to explore.
+    void setResults(const ResultsPtr &results);
+    /// A bare design, evaluated with its reference semantics (explore::defaultEvaluateOptions).
     void setDesign(const model::Design &design);
-    /// The same with explicit evaluation options (e.g. the studio's quirks).
+    /// The same with explicit evaluation options.
     void setDesign(const model::Design &design, const model::EvaluateOptions &options);
     [[nodiscard]] const std::optional<model::Design> &design() const { return mDesign; }
+    /// The design's own evaluation: "this design" in every chart.
+    [[nodiscard]] ResultsPtr designResults() const { return mBase; }
 
     [[nodiscard]] ScalingChart *scalingChart() const { return mScaling; }
     [[nodiscard]] DomainSweepChart *domainSweepChart() const { return mDomain; }
@@ -78,11 +89,15 @@ signals:
     void sweepsFinished();
 
 private:
+    void explore(const model::Design &design, ResultsPtr base);
     void updateFastCharts();
+    /// The design's own point for the charts (x = its GPU count).
+    [[nodiscard]] model::SweepPoint designPoint() const;
     void showResults(const explore::ExploreResults &results);
     void setRunning(bool running);
 
     std::optional<model::Design> mDesign;
+    ResultsPtr mBase; ///< the design's evaluation by the pipeline
     model::EvaluateOptions mOptions;
     BackgroundJob *mJob = nullptr;
     SearchDialog *mDialog = nullptr;

@@ -5,6 +5,7 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -59,9 +60,10 @@ void HeatmapChart::onCleared()
         grid->simplify();
 }
 
-void HeatmapChart::setData(explore::HeatmapData data)
+void HeatmapChart::setData(explore::HeatmapData data, std::optional<model::SweepPoint> design)
 {
     mData = std::move(data);
+    mDesign = std::move(design);
     rebuild();
 }
 
@@ -163,7 +165,35 @@ void HeatmapChart::rebuild()
     bestEntry->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(QColor(0xE15759), 3), Qt::NoBrush, 10));
 
-    // 5. Axes: TP across, PP up, labelled with the degrees.
+    // 5. This design's own cell, dashed, with its own throughput (its layout may differ from the
+    //    cell's best in microbatch, recompute, interleaving, ...).
+    if (mDesign && mDesign->layout) {
+        const model::Execution &e = *mDesign->layout;
+        const auto column = std::find(mData.tps.begin(), mData.tps.end(), e.tensorPar);
+        const auto row = std::find(mData.pps.begin(), mData.pps.end(), e.pipelinePar);
+        const QColor green(0x3B7A34);
+        if (column != mData.tps.end() && row != mData.pps.end()) {
+            const double x = static_cast<double>(column - mData.tps.begin());
+            const double y = static_cast<double>(row - mData.pps.begin());
+            auto *mine = new QCPItemRect(p);
+            mine->topLeft->setCoords(x - 0.42, y + 0.42);
+            mine->bottomRight->setCoords(x + 0.42, y - 0.42);
+            mine->setPen(QPen(green, 2.5, Qt::DashLine));
+        }
+        auto *designEntry = p->addGraph();
+        designEntry->setName(
+            mDesign->evaluation.ok
+                ? tr("This design (TP %1 x PP %2): %3 samples/s")
+                      .arg(e.tensorPar)
+                      .arg(e.pipelinePar)
+                      .arg(cf::number(mDesign->evaluation.stats.sample_rate, 2))
+                : tr("This design (TP %1 x PP %2): not feasible").arg(e.tensorPar).arg(e.pipelinePar));
+        designEntry->setLineStyle(QCPGraph::lsNone);
+        designEntry->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(green, 2.5, Qt::DashLine), Qt::NoBrush, 10));
+    }
+
+    // 6. Axes: TP across, PP up, labelled with the degrees.
     QSharedPointer<QCPAxisTickerText> xTicks(new QCPAxisTickerText), yTicks(new QCPAxisTickerText);
     for (int column = 0; column < nx; ++column)
         xTicks->addTick(column, QString::number(mData.tps[static_cast<std::size_t>(column)]));
@@ -223,15 +253,28 @@ QString HeatmapChart::toolTipAt(const QPointF &pos) const
 QList<QStringList> HeatmapChart::csvRows() const
 {
     QList<QStringList> rows { { QStringLiteral("tp"), QStringLiteral("pp"), QStringLiteral("samples_per_s"),
-                                QStringLiteral("mfu"), QStringLiteral("best_layout") } };
+                                QStringLiteral("mfu"), QStringLiteral("best_layout"),
+                                QStringLiteral("point") } };
     for (std::size_t row = 0; row < mData.pps.size(); ++row)
         for (std::size_t column = 0; column < mData.tps.size(); ++column) {
             const auto &hit = mData.cell(row, column);
-            rows << QStringList { QString::number(mData.tps[column]), QString::number(mData.pps[row]),
+            rows << QStringList { QString::number(mData.tps[column]),
+                                  QString::number(mData.pps[row]),
                                   hit ? cf::exact(hit->stats.sample_rate) : QString(),
                                   hit ? cf::exact(hit->stats.total_efficiency) : QString(),
-                                  hit ? layoutformat::summary(hit->execution) : QString() };
+                                  hit ? layoutformat::summary(hit->execution) : QString(),
+                                  QStringLiteral("best in cell") };
         }
+    if (mDesign && mDesign->layout) {
+        const model::Execution &e = *mDesign->layout;
+        const bool ok = mDesign->evaluation.ok;
+        rows << QStringList { QString::number(e.tensorPar),
+                              QString::number(e.pipelinePar),
+                              ok ? cf::exact(mDesign->evaluation.stats.sample_rate) : QString(),
+                              ok ? cf::exact(mDesign->evaluation.stats.total_efficiency) : QString(),
+                              layoutformat::summary(e),
+                              QStringLiteral("this design") };
+    }
     return rows;
 }
 

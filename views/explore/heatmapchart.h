@@ -4,7 +4,7 @@
  * Throughput over the TP x PP plane at the design's GPU count (QCPColorMap): each cell is the
  * sample rate of the best layout the search finds with that TP and PP (explore::computeHeatmap:
  * the best of the search's top hits per cell; DP = N / (TP*PP) follows). Empty cells have no
- * valid layout. The best cell is outlined.
+ * valid layout. The best cell is outlined, and so is this design's own cell.
  */
 
 #include "explore/explorechart.h"
@@ -23,8 +23,12 @@ class HeatmapChart final : public ExploreChart {
 public:
     explicit HeatmapChart(QWidget *parent = nullptr);
 
-    void setData(explore::HeatmapData data);
+    /// Shows `data`; `design` is the design's own evaluation ("this design": its (TP, PP) cell is
+    /// outlined and its own throughput named, next to the best layout of that cell).
+    void setData(explore::HeatmapData data, std::optional<model::SweepPoint> design = {});
     [[nodiscard]] const explore::HeatmapData &data() const { return mData; }
+    /// "This design", as given to setData.
+    [[nodiscard]] const std::optional<model::SweepPoint> &designPoint() const { return mDesign; }
     /// (TP, PP) of the outlined best cell, if any cell is filled.
     [[nodiscard]] std::optional<std::pair<std::int64_t, std::int64_t>> bestTpPp() const;
 
@@ -38,6 +42,7 @@ private:
     void rebuild();
 
     explore::HeatmapData mData;
+    std::optional<model::SweepPoint> mDesign;
     QCPColorScale *mScale = nullptr;
 };
 

@@ -33,11 +33,11 @@ ScalingChart::ScalingChart(QWidget *parent)
 }
 
 void ScalingChart::setData(std::vector<model::SweepPoint> points, std::int64_t seqSize,
-                           std::int64_t currentGpus, const QString &note)
+                           std::optional<model::SweepPoint> design, const QString &note)
 {
     mPoints = std::move(points);
     mSeqSize = std::max<std::int64_t>(1, seqSize);
-    mCurrentGpus = currentGpus;
+    mDesign = std::move(design);
     mNote = note;
     rebuild();
 }
@@ -108,6 +108,24 @@ void ScalingChart::rebuild()
     }
     if (!anyInvalid)
         invalid->removeFromLegend();
+    // This design with its own layout: at most as fast as the best layout at its count when the
+    // search space holds its layout.
+    if (mDesign && mDesign->evaluation.ok) {
+        const model::Stats &s = mDesign->evaluation.stats;
+        auto *self = p->addGraph(p->xAxis, p->yAxis);
+        self->setName(tr("This design (its own layout)"));
+        self->setLineStyle(QCPGraph::lsNone);
+        self->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssStar, QPen(QColor(0x3B7A34), 2.2), Qt::NoBrush, 14));
+        self->addData(mDesign->x, s.sample_rate);
+        maxRate = std::max(maxRate, s.sample_rate);
+        setToolTip(self, mDesign->x,
+                   tr("This design on %1 GPUs\n%2 samples/s, MFU %3, step time %4\nLayout: %5")
+                       .arg(static_cast<qint64>(mDesign->x))
+                       .arg(cf::number(s.sample_rate, 2), cf::percent(s.total_efficiency),
+                            cf::ms(s.total_time),
+                            mDesign->layout ? layoutformat::summary(*mDesign->layout) : tr("-")));
+    }
 
     // Axes: GPU count on a log scale with a tick at each count; samples/s and tokens/s share the
     // left side (the outer axis is the inner one times the sequence length), MFU on the right.
@@ -128,8 +146,8 @@ void ScalingChart::rebuild()
     p->yAxis2->setLabel(tr("MFU (%)"));
     p->yAxis2->setRange(0, maxMfu > 0 ? std::min(100.0, maxMfu * 1.25) : 100);
 
-    if (mCurrentGpus > 0)
-        markCurrent(static_cast<double>(mCurrentGpus));
+    if (mDesign)
+        markCurrent(mDesign->x);
     replot();
 }
 
@@ -138,8 +156,8 @@ QList<QStringList> ScalingChart::csvRows() const
     QList<QStringList> rows { { QStringLiteral("gpus"), QStringLiteral("valid"),
                                 QStringLiteral("samples_per_s"), QStringLiteral("tokens_per_s"),
                                 QStringLiteral("mfu"), QStringLiteral("step_time_s"),
-                                QStringLiteral("best_layout") } };
-    for (const model::SweepPoint &point : mPoints) {
+                                QStringLiteral("best_layout"), QStringLiteral("point") } };
+    const auto row = [&](const model::SweepPoint &point, const QString &kind) {
         const model::Stats &s = point.evaluation.stats;
         const bool ok = point.evaluation.ok;
         rows << QStringList { QString::number(static_cast<qint64>(point.x)),
@@ -148,8 +166,13 @@ QList<QStringList> ScalingChart::csvRows() const
                               ok ? cf::exact(s.sample_rate * static_cast<double>(mSeqSize)) : QString(),
                               ok ? cf::exact(s.total_efficiency) : QString(),
                               ok ? cf::exact(s.total_time) : QString(),
-                              point.layout ? layoutformat::summary(*point.layout) : QString() };
-    }
+                              point.layout ? layoutformat::summary(*point.layout) : QString(),
+                              kind };
+    };
+    for (const model::SweepPoint &point : mPoints)
+        row(point, QStringLiteral("best layout"));
+    if (mDesign)
+        row(*mDesign, QStringLiteral("this design"));
     return rows;
 }
 

@@ -10,6 +10,7 @@
 
 #include "gapstudio/model/sweep.h"
 
+#include <optional>
 #include <vector>
 
 class QCPAxis;
@@ -24,12 +25,16 @@ public:
 
     /**
      * Shows `points` (x = GPU count, layout = the best layout, as sweepGpuCount returns them).
-     * `seqSize` (tokens per sample) converts samples/s to tokens/s; `currentGpus` > 0 marks the
-     * design's own count; `note` says which search space was swept (shown as the subtitle).
+     * `seqSize` (tokens per sample) converts samples/s to tokens/s; `design` is the design's own
+     * evaluation at its GPU count ("this design": marked, and drawn as its own point when feasible,
+     * next to the best layout found at that count); `note` says which search space was swept
+     * (shown as the subtitle).
      */
-    void setData(std::vector<model::SweepPoint> points, std::int64_t seqSize, std::int64_t currentGpus = 0,
-                 const QString &note = {});
+    void setData(std::vector<model::SweepPoint> points, std::int64_t seqSize,
+                 std::optional<model::SweepPoint> design = {}, const QString &note = {});
     [[nodiscard]] const std::vector<model::SweepPoint> &points() const { return mPoints; }
+    /// "This design", as given to setData.
+    [[nodiscard]] const std::optional<model::SweepPoint> &designPoint() const { return mDesign; }
 
     [[nodiscard]] QList<QStringList> csvRows() const override;
 
@@ -38,7 +43,7 @@ private:
 
     std::vector<model::SweepPoint> mPoints;
     std::int64_t mSeqSize = 1;
-    std::int64_t mCurrentGpus = 0;
+    std::optional<model::SweepPoint> mDesign;
     QString mNote;
     QCPAxis *mTokensAxis = nullptr; ///< outer left axis: the samples/s axis times the sequence length
 };

@@ -66,6 +66,7 @@ SearchDialog::SearchDialog(const model::Design &current, const model::EvaluateOp
     : QDialog(parent)
     , mApplication(current.application)
     , mSystem(current.system)
+    , mDesignSpace(explore::searchSpaceFor(current))
     , mOptions(options)
     , mJob(new BackgroundJob(this))
     , mModel(new SearchResultsModel(this))
@@ -106,19 +107,28 @@ void SearchDialog::buildForm(const model::Design &current)
     mMbsBreak = new QCheckBox(tr("-m: stop growing the microbatch once a size gives no valid layout"));
     mMbsBreak->setObjectName(QStringLiteral("mbsBreakCheck"));
     mMbsBreak->setChecked(true);
-    mTpOverlap = new QCheckBox(tr("Try TP overlap variants (none, ring, pipe)"));
+    // The design's own settings by default; each box widens the search beyond them.
+    static constexpr const char *kOverlap[] = { "none", "ring", "pipe" };
+    static constexpr const char *kCommType[]
+        = { "all-reduce", "p2p reduce-scatter/all-gather", "reduce-scatter/all-gather" };
+    mTpOverlap = new QCheckBox(tr("Try every TP overlap (none, ring, pipe); unchecked: the design's (%1)")
+                                   .arg(QLatin1String(kOverlap[static_cast<int>(e.tensorParOverlap)])));
     mTpOverlap->setObjectName(QStringLiteral("tpOverlapCheck"));
-    mTpOverlap->setChecked(true);
+    mTpOverlap->setChecked(false);
+    mTpComm = new QCheckBox(tr("Try every TP communication; unchecked: the design's (%1)")
+                                .arg(QLatin1String(kCommType[static_cast<int>(e.tensorParCommType)])));
+    mTpComm->setObjectName(QStringLiteral("tpCommCheck"));
+    mTpComm->setChecked(false);
     mDpOverlap = comboBox(QStringLiteral("dpOverlapCombo"),
                           { { tr("both (on and off)"), int(model::OverlapChoice::Both) },
                             { tr("on only"), int(model::OverlapChoice::On) },
                             { tr("off only"), int(model::OverlapChoice::Off) } },
-                          int(model::OverlapChoice::Both));
+                          int(mDesignSpace.dpOverlap));
     mFused = comboBox(QStringLiteral("fusedCombo"),
                       { { tr("fused"), int(model::FusedActivationChoice::True) },
                         { tr("not fused"), int(model::FusedActivationChoice::False) },
                         { tr("both"), int(model::FusedActivationChoice::Both) } },
-                      int(model::FusedActivationChoice::True));
+                      int(mDesignSpace.fused));
     mRankBy = comboBox(QStringLiteral("rankByCombo"),
                        { { tr("sample rate (samples/s)"), int(model::RankBy::SampleRate) },
                          { tr("MFU"), int(model::RankBy::Mfu) } },
@@ -133,6 +143,7 @@ void SearchDialog::buildForm(const model::Design &current)
     auto *right = new QFormLayout;
     right->addRow(mMbsBreak);
     right->addRow(mTpOverlap);
+    right->addRow(mTpComm);
     right->addRow(tr("DP overlap:"), mDpOverlap);
     right->addRow(tr("Activation:"), mFused);
     right->addRow(tr("Rank by:"), mRankBy);
@@ -199,14 +210,21 @@ void SearchDialog::buildForm(const model::Design &current)
 
 model::SearchSpace SearchDialog::searchSpace() const
 {
-    model::SearchSpace s;
+    model::SearchSpace s = mDesignSpace; // what the form does not show stays the design's
     s.numProcs = mGpus->value();
     s.maxBatchSize = mMaxBatch->value();
     s.datatype = static_cast<model::Datatype>(mDatatype->currentData().toInt());
     s.mbsBreak = mMbsBreak->isChecked();
-    s.tpOverlapVariants = mTpOverlap->isChecked();
+    if (mTpOverlap->isChecked()) {
+        s.tpOverlap.reset();
+        s.tpOverlapVariants = true;
+    }
+    if (mTpComm->isChecked())
+        s.tpCommTypes = { model::TpCommType::Ar, model::TpCommType::P2pRsAg, model::TpCommType::RsAg };
     s.dpOverlap = static_cast<model::OverlapChoice>(mDpOverlap->currentData().toInt());
     s.moeExperts = mExperts->value();
+    if (s.moeExperts != mDesignSpace.moeExperts)
+        s.topKExperts.reset(); // another expert count: the reference's top-k
     s.fused = static_cast<model::FusedActivationChoice>(mFused->currentData().toInt());
     s.rankBy = static_cast<model::RankBy>(mRankBy->currentData().toInt());
     return s;
@@ -231,8 +249,9 @@ void SearchDialog::setSearching(bool searching)
 {
     mStart->setEnabled(!searching);
     mCancel->setEnabled(searching);
-    for (QWidget *w : std::initializer_list<QWidget *> { mGpus, mMaxBatch, mDatatype, mExperts, mTopN,
-                                                         mMbsBreak, mTpOverlap, mDpOverlap, mFused, mRankBy })
+    for (QWidget *w :
+         std::initializer_list<QWidget *> { mGpus, mMaxBatch, mDatatype, mExperts, mTopN, mMbsBreak,
+                                            mTpOverlap, mTpComm, mDpOverlap, mFused, mRankBy })
         w->setEnabled(!searching);
     mApply->setEnabled(!searching && mModel->rowCount() > 0);
 }

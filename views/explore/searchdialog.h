@@ -2,7 +2,9 @@
 /**
  * @file searchdialog.h
  * The fastest-layout search (model::searchLayouts, the reference's `llm-optimal-execution`
- * space) for the current design: the search space is prefilled from the design; Start runs the
+ * space) for the current design: the search space is prefilled from the design, with the design's
+ * own settings (TP and DP overlap, TP communication, activation; explore::searchSpaceFor) unless
+ * the user widens them; Start runs the
  * search on a worker thread (the window stays responsive, progress per search task, Cancel stops
  * it within one task); the top N layouts then fill a sortable table, and "Apply this layout"
  * emits the selected one (by default the best).
@@ -72,6 +74,7 @@ private:
 
     model::Application mApplication;
     model::System mSystem;
+    model::SearchSpace mDesignSpace; ///< explore::searchSpaceFor(the design): the form's defaults
     model::EvaluateOptions mOptions;
     model::SearchResult mResult;
     BackgroundJob *mJob = nullptr;
@@ -85,6 +88,7 @@ private:
     QSpinBox *mTopN = nullptr;
     QCheckBox *mMbsBreak = nullptr;
     QCheckBox *mTpOverlap = nullptr;
+    QCheckBox *mTpComm = nullptr;
     QComboBox *mDpOverlap = nullptr;
     QComboBox *mFused = nullptr;
     QComboBox *mRankBy = nullptr;

@@ -39,8 +39,10 @@ TornadoChart::TornadoChart(QWidget *parent)
 }
 
 void TornadoChart::setData(std::vector<model::Elasticity> elasticities,
-                           const std::optional<model::Design> &design)
+                           const std::optional<model::Design> &design,
+                           const std::optional<model::Stats> &designStats)
 {
+    mDesignStats = designStats;
     std::stable_sort(elasticities.begin(), elasticities.end(),
                      [](const model::Elasticity &a, const model::Elasticity &b) {
                          if (a.valid != b.valid)
@@ -59,8 +61,13 @@ void TornadoChart::rebuild(const std::optional<model::Design> &design)
         return;
     }
     QCustomPlot *p = plot();
-    setSubtitle(tr("Elasticity of step time: the %-change of the step for +1 % of the parameter; "
-                   "longest bar = what buys the most"));
+    QString subtitle = tr("Elasticity of step time: the %-change of the step for +1 % of the parameter; "
+                          "longest bar = what buys the most");
+    if (mDesignStats)
+        subtitle += tr("\nAround this design: step time %1, %2 samples/s, MFU %3")
+                        .arg(cf::ms(mDesignStats->total_time), cf::number(mDesignStats->sample_rate, 2),
+                             cf::percent(mDesignStats->total_efficiency));
+    setSubtitle(subtitle);
 
     // Categories run down the left axis (key axis = yAxis), elasticities along the bottom.
     auto *shortens = new QCPBars(p->yAxis, p->xAxis);

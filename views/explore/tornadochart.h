@@ -24,11 +24,14 @@ public:
 
     /// Shows `elasticities` (any order; shown by decreasing |step-time elasticity|, parameters
     /// whose perturbed design was infeasible last). With `design`, the labels show each
-    /// parameter's current value.
-    void setData(std::vector<model::Elasticity> elasticities,
-                 const std::optional<model::Design> &design = {});
+    /// parameter's current value; with `designStats` (the design's own evaluation) the subtitle
+    /// says which step the elasticities are taken around.
+    void setData(std::vector<model::Elasticity> elasticities, const std::optional<model::Design> &design = {},
+                 const std::optional<model::Stats> &designStats = {});
     /// The bars from top to bottom.
     [[nodiscard]] const std::vector<model::Elasticity> &bars() const { return mBars; }
+    /// "This design": the evaluation the elasticities are taken around, when given.
+    [[nodiscard]] const std::optional<model::Stats> &designStats() const { return mDesignStats; }
 
     [[nodiscard]] QList<QStringList> csvRows() const override;
 
@@ -36,6 +39,7 @@ private:
     void rebuild(const std::optional<model::Design> &design);
 
     std::vector<model::Elasticity> mBars;
+    std::optional<model::Stats> mDesignStats;
 };
 
 /// The parameter's current value with its unit ("989.4 TFLOP/s", "80.0 GiB", "8 GPUs").

@@ -68,6 +68,14 @@ void VariantsChart::setMetric(Metric metric)
         rebuild();
 }
 
+const model::SweepPoint *VariantsChart::designPoint() const
+{
+    for (const model::SweepPoint &point : mPoints)
+        if (point.label == "as designed")
+            return &point;
+    return nullptr;
+}
+
 std::optional<double> VariantsChart::keyOf(const QString &label) const
 {
     const auto it = mKeys.constFind(label);
@@ -92,10 +100,7 @@ void VariantsChart::rebuild()
     const auto valueText = [rate](double v) { return rate ? rateText(v) : timeText(v); };
 
     // The design as it is: the reference of every other bar.
-    const model::SweepPoint *designed = nullptr;
-    for (const model::SweepPoint &point : mPoints)
-        if (point.label == "as designed")
-            designed = &point;
+    const model::SweepPoint *designed = designPoint();
     const bool haveReference = designed && designed->evaluation.ok && valueOf(*designed) > 0;
     const double reference = haveReference ? valueOf(*designed) : 0;
     const QString designedType

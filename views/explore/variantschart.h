@@ -36,6 +36,8 @@ public:
     [[nodiscard]] Metric metric() const { return mMetric; }
     /// The variants in the model's order (the order of csvRows()).
     [[nodiscard]] const std::vector<model::SweepPoint> &points() const { return mPoints; }
+    /// "This design": the variant "as designed", if any.
+    [[nodiscard]] const model::SweepPoint *designPoint() const;
     /// The bar key (left-axis coordinate) of the variant labelled `label`, if shown.
     [[nodiscard]] std::optional<double> keyOf(const QString &label) const;
 

@@ -9,9 +9,9 @@
 #include "report/report.h"
 
 #include "gapstudio/io/preset_json.h"
+#include "gapstudio/io/preset_locations.h"
 
 #include <QCommandLineParser>
-#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 
@@ -42,25 +42,34 @@ struct Loaded {
     int exitCode = kHeadlessOk;
 };
 
-Loaded load(const QString &path, const scenario::PresetLibrary &library)
+/// Evaluates `scenario` read from `file`; a scenario that does not compile is a wrong file.
+Loaded evaluate(const scenario::Scenario &scenario, const QString &file,
+                const scenario::PresetLibrary &library)
 {
     Loaded loaded;
-    loaded.file = path;
+    loaded.file = file;
+    loaded.results = computeResults(scenario, library); // the studio's own pipeline: report and studio agree
+    if (!loaded.results->compiled) { // a missing preset or a bad override: the file is wrong
+        const model::Diagnostic &d = loaded.results->diagnostics.front();
+        printError(QStringLiteral("%1: /%2: %3")
+                       .arg(file, QString::fromStdString(d.field), QString::fromStdString(d.message)));
+        loaded.exitCode = kHeadlessBadInput;
+    }
+    return loaded;
+}
+
+Loaded load(const QString &path, const scenario::PresetLibrary &library)
+{
     QString error;
     const std::optional<scenario::Scenario> scenario = restoreScenario(path, &error);
     if (!scenario) {
         printError(error);
+        Loaded loaded;
+        loaded.file = path;
         loaded.exitCode = kHeadlessBadInput;
         return loaded;
     }
-    loaded.results = headlessResults(*scenario, library);
-    if (!loaded.results->compiled) { // a missing preset or a bad override: the file is wrong
-        const model::Diagnostic &d = loaded.results->diagnostics.front();
-        printError(QStringLiteral("%1: /%2: %3")
-                       .arg(path, QString::fromStdString(d.field), QString::fromStdString(d.message)));
-        loaded.exitCode = kHeadlessBadInput;
-    }
-    return loaded;
+    return evaluate(*scenario, path, library);
 }
 
 int exportCharts(const QString &dir, const ScenarioResults &current, const ScenarioResults *baseline)
@@ -139,22 +148,6 @@ QList<QCommandLineOption> headlessOptions()
     };
 }
 
-QString headlessPresetsDirectory()
-{
-    if (qEnvironmentVariableIsSet("GAPSTUDIO_PRESETS"))
-        return qEnvironmentVariable("GAPSTUDIO_PRESETS");
-    const QString installed
-        = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/gapstudio/presets");
-    if (QFileInfo(installed).isDir())
-        return QDir::cleanPath(installed);
-    return QStringLiteral(GAPSTUDIO_REPORT_SOURCE_PRESETS_DIR);
-}
-
-ResultsPtr headlessResults(const scenario::Scenario &scenario, const scenario::PresetLibrary &library)
-{
-    return computeResults(scenario, library); // the studio's own rule, so report and studio agree
-}
-
 int runHeadless(const QStringList &arguments)
 {
     QCommandLineParser parser;
@@ -183,19 +176,31 @@ int runHeadless(const QStringList &arguments)
         }
     }
 
-    const QString presets = parser.isSet(kPresets) ? parser.value(kPresets) : headlessPresetsDirectory();
+    // --presets DIR alone (and its default scenario), else the search order of preset_locations.h.
+    const QString presets = parser.value(kPresets);
     scenario::PresetLibrary library;
+    std::optional<scenario::Scenario> shippedDefault;
     try {
-        library = io::loadPresetLibrary(presets.toStdString());
+        if (!presets.isEmpty()) {
+            library = io::loadPresetLibrary(presets.toStdString());
+        } else {
+            io::PresetLibraryLoad load = io::loadPresets();
+            for (const std::string &warning : load.warnings)
+                printError(QString::fromStdString(warning));
+            library = std::move(load.library);
+            if (!parser.isSet(kScenario))
+                shippedDefault = io::loadShippedScenario(io::kDefaultScenarioFile);
+        }
     } catch (const std::exception &error) {
         printError(QString::fromUtf8(error.what()));
         return kHeadlessBadInput;
     }
-    const QString scenarioFile
-        = parser.isSet(kScenario)
-              ? parser.value(kScenario)
-              : QDir(presets).filePath(QStringLiteral("scenarios/default.gapstudio.json"));
-    const Loaded current = load(scenarioFile, library);
+    const QString scenarioFile = parser.isSet(kScenario) ? parser.value(kScenario)
+                                 : shippedDefault
+                                     ? QFileInfo(QString::fromLatin1(io::kDefaultScenarioFile)).fileName()
+                                     : QDir(presets).filePath(QString::fromLatin1(io::kDefaultScenarioFile));
+    const Loaded current
+        = shippedDefault ? evaluate(*shippedDefault, scenarioFile, library) : load(scenarioFile, library);
     if (current.exitCode != kHeadlessOk)
         return current.exitCode;
     std::optional<Loaded> baseline;
@@ -222,10 +227,9 @@ int runHeadless(const QStringList &arguments)
         if (code != kHeadlessOk)
             return code;
     }
-    if (!current.results->evaluation.ok) {
-        printError(
-            QObject::tr("%1: the design is infeasible (%2); the outputs show why")
-                .arg(scenarioFile, QString::fromStdString(current.results->diagnostics.front().message)));
+    if (!current.results->ok()) { // infeasible or over capacity
+        printError(QObject::tr("%1: %2; the outputs show why")
+                       .arg(scenarioFile, QString::fromStdString(current.results->statusText)));
         return kHeadlessInfeasible;
     }
     return kHeadlessOk;

@@ -7,10 +7,12 @@
  *             --export-report OUT.pdf
  *   gapstudio [--scenario FILE] [--baseline FILE] [--presets DIR] --export-charts DIR
  *
- * (both exports may be given at once). Without --scenario the default scenario
- * (<presets>/scenarios/default.gapstudio.json) is used. FILE may be a scenario file or any
- * GapStudio export that carries one (PNG, SVG, PDF, CSV, report PDF). --export-charts writes
- * DIR/<chart id>.{png,pdf,svg,csv} for each of the four charts, with the scenario embedded.
+ * (both exports may be given at once). The presets are those of --presets DIR alone, else of the
+ * search order of io/preset_locations.h. Without --scenario the default scenario
+ * (scenarios/default.gapstudio.json of DIR, else of the first preset folder that has it) is used.
+ * The results come from the studio's computeResults (the scenario pipeline). FILE may be a scenario file or
+ * any GapStudio export that carries one (PNG, SVG, PDF, CSV, report PDF). --export-charts writes DIR/<chart
+ * id>.{png,pdf,svg,csv} for each of the four charts, with the scenario embedded.
  *
  * Exit codes: 0 success; 1 the design is infeasible (the model rejects it or it exceeds memory:
  * the report and charts are written anyway, the report's diagnostics say why, because a report
@@ -46,15 +48,5 @@ void preferOffscreenForHeadless(int argc, char **argv);
 /// Runs the exports `arguments` ask for (arguments()[0] is the program). Needs a QApplication.
 /// Returns the exit code (see above); messages go to stdout / stderr.
 [[nodiscard]] int runHeadless(const QStringList &arguments);
-
-/// The presets folder: $GAPSTUDIO_PRESETS, else <exe dir>/../share/gapstudio/presets when
-/// installed, else the source tree's presets/.
-[[nodiscard]] QString headlessPresetsDirectory();
-
-/// Compiles `scenario`, evaluates it with the corrected model (scenario::scenarioQuirks(false,
-/// moe)) and analyses it; stats are kept when the only problem is memory capacity (as the
-/// studio does). Never throws.
-[[nodiscard]] ResultsPtr headlessResults(const scenario::Scenario &scenario,
-                                         const scenario::PresetLibrary &library);
 
 } // namespace gapstudio::views

@@ -7,7 +7,3 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/report/report.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/report.h
     ${CMAKE_CURRENT_SOURCE_DIR}/report/headless.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/headless.h
 )
-# Where a developer build finds the presets (headless.cpp; an installed app uses
-# <prefix>/share/gapstudio/presets next to its bin/).
-set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/report/headless.cpp PROPERTIES
-    COMPILE_DEFINITIONS GAPSTUDIO_REPORT_SOURCE_PRESETS_DIR="${PROJECT_SOURCE_DIR}/presets")

@@ -166,17 +166,19 @@ QList<Table> parameterTables(const ScenarioResults &results)
 
 QList<Metric> keyMetrics(const ScenarioResults &results, double tokenBudget)
 {
-    const bool ok = results.hasStats() && results.compiled.has_value();
+    // Performance only for a design that runs (Ok); the memory it needs also over capacity.
+    const bool ok = results.ok() && results.compiled.has_value();
+    const bool memory = results.hasStats() && results.compiled.has_value();
     const model::Stats &st = results.evaluation.stats;
-    const model::Analysis *a = ok ? &*results.analysis : nullptr;
-    const std::int64_t gpus = ok ? results.compiled->execution.numProcs : 0;
+    const model::Analysis *a = memory ? &*results.analysis : nullptr;
+    const std::int64_t gpus = results.compiled ? results.compiled->execution.numProcs : 0;
     const model::TrainingTime train
         = ok ? model::trainingTime(tokenBudget, st.total_time, results.compiled->execution.batchSize,
                             results.compiled->application.seqSize, gpus)
              : model::TrainingTime {};
     const QString budget = formatValue(tokenBudget / 1e9) + QStringLiteral("B tokens");
     QList<Metric> m {
-        { QStringLiteral("GPUs"), QString(), double(gpus), ok },
+        { QStringLiteral("GPUs"), QString(), double(gpus), results.compiled.has_value() },
         { QStringLiteral("Step time"), QStringLiteral("s"), st.total_time, ok },
         { QStringLiteral("Token throughput"), QStringLiteral("tokens/s"), a ? a->tokensPerSecond : 0, ok },
         { QStringLiteral("Sample throughput"), QStringLiteral("samples/s"), st.sample_rate, ok },
@@ -184,16 +186,16 @@ QList<Metric> keyMetrics(const ScenarioResults &results, double tokenBudget)
         { QStringLiteral("Compute efficiency"), QStringLiteral("%"), st.compute_efficiency * 100, ok },
         { QStringLiteral("System efficiency"), QStringLiteral("%"), st.system_efficiency * 100, ok },
         { QStringLiteral("HBM per GPU (needed)"), QStringLiteral("GiB"),
-          a ? a->memory.tier1Need_B / kBytesPerGiB : 0, ok },
+          a ? a->memory.tier1Need_B / kBytesPerGiB : 0, memory },
         { QStringLiteral("HBM per GPU (capacity)"), QStringLiteral("GiB"),
-          a ? a->memory.tier1Capacity_B / kBytesPerGiB : 0, ok },
+          a ? a->memory.tier1Capacity_B / kBytesPerGiB : 0, memory },
         { QStringLiteral("HBM use"), QStringLiteral("% of capacity"),
           a && a->memory.tier1Capacity_B > 0 ? 100 * a->memory.tier1Need_B / a->memory.tier1Capacity_B : 0,
-          ok && a->memory.tier1Capacity_B > 0 },
+          memory && a->memory.tier1Capacity_B > 0 },
         { QStringLiteral("Tier-2 memory per GPU (needed)"), QStringLiteral("GiB"),
-          a ? a->memory.tier2Need_B / kBytesPerGiB : 0, ok },
+          a ? a->memory.tier2Need_B / kBytesPerGiB : 0, memory },
         { QStringLiteral("Tier-2 memory per GPU (capacity)"), QStringLiteral("GiB"),
-          a ? a->memory.tier2Capacity_B / kBytesPerGiB : 0, ok },
+          a ? a->memory.tier2Capacity_B / kBytesPerGiB : 0, memory },
         { QStringLiteral("Time to train %1").arg(budget), QStringLiteral("days"),
           train.seconds / kSecondsPerDay, ok && train.seconds > 0 },
         { QStringLiteral("GPU-hours to train %1").arg(budget), QStringLiteral("GPU-hours"), train.gpuHours,
@@ -209,8 +211,10 @@ Table keyResultsTable(const ScenarioResults &results, double tokenBudget)
     table.weights = { 0.6, 0.4 };
     table.rightAligned = { false, true };
     table.widthFraction = 0.65;
+    table.rows << QStringList { QStringLiteral("Status"), qs(results.statusText) };
     for (const Metric &m : keyMetrics(results, tokenBudget))
-        table.rows << QStringList { m.name, metricText(m) };
+        if (m.available) // a design that cannot run has no time, throughput or MFU to list
+            table.rows << QStringList { m.name, metricText(m) };
     return table;
 }
 

@@ -40,8 +40,10 @@ struct Metric {
 [[nodiscard]] QList<Table> parameterTables(const ScenarioResults &results);
 
 /// Step time, throughput, MFU, memory against capacity and the time and GPU-hours to train
-/// `tokenBudget` tokens (not available without stats).
+/// `tokenBudget` tokens: the performance only for a design that runs (status Ok), the memory also
+/// over capacity.
 [[nodiscard]] QList<Metric> keyMetrics(const ScenarioResults &results, double tokenBudget);
+/// The status in words, then the available key metrics.
 [[nodiscard]] Table keyResultsTable(const ScenarioResults &results, double tokenBudget);
 
 /// Metric | Baseline | Current | Change | Change %.

@@ -8,63 +8,25 @@ namespace gapstudio::views {
 
 namespace {
 
-using model::Stats;
-
-enum class Unit { Seconds, Milliseconds, SamplesPerSecond, Percent, GiB };
-
-struct Row {
-    const char *quantity;
-    double Stats::*stat;
-    const char *statName; ///< the reference's name, shown as the tool tip
-    Unit unit;
-};
+constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
 
 // Display conversions only; every number is a model output.
-QString formatValue(double value, Unit unit)
+QString seconds(double value)
 {
-    const QLocale locale;
-    switch (unit) {
-    case Unit::Seconds:
-        return QStringLiteral("%1 s").arg(locale.toString(value, 'f', 4));
-    case Unit::Milliseconds:
-        return QStringLiteral("%1 ms").arg(locale.toString(value * 1e3, 'f', 1));
-    case Unit::SamplesPerSecond:
-        return QStringLiteral("%1 samples/s").arg(locale.toString(value, 'f', 2));
-    case Unit::Percent:
-        return QStringLiteral("%1 %").arg(locale.toString(value * 100.0, 'f', 2));
-    case Unit::GiB:
-        return QStringLiteral("%1 GiB").arg(locale.toString(value / (1024.0 * 1024.0 * 1024.0), 'f', 3));
-    }
-    return {};
+    return QStringLiteral("%1 s").arg(QLocale().toString(value, 'f', 4));
 }
-
-// clang-format off
-#define STAT(name) &Stats::name, #name
-const Row kSummaryRows[] = {
-    {"Step time",                STAT(total_time),              Unit::Seconds},
-    {"Sample rate",              STAT(sample_rate),             Unit::SamplesPerSecond},
-    {"Total efficiency (MFU)",   STAT(total_efficiency),        Unit::Percent},
-    {"Compute efficiency",       STAT(compute_efficiency),      Unit::Percent},
-    {"System efficiency",        STAT(system_efficiency),       Unit::Percent},
-    {"Tier-1 memory (HBM)",      STAT(proc_mem_tier1_cap_req),  Unit::GiB},
-};
-
-// The terms that add up to the step time (reference total_time).
-const Row kBreakdownRows[] = {
-    {"Forward",                  STAT(fw_time),                 Unit::Milliseconds},
-    {"Backward",                 STAT(bw_time),                 Unit::Milliseconds},
-    {"Optimizer",                STAT(optim_step_time),         Unit::Milliseconds},
-    {"Recompute",                STAT(recompute_time),          Unit::Milliseconds},
-    {"Recompute comm (exposed)", STAT(recomm_exposed_time),     Unit::Milliseconds},
-    {"Pipeline bubble",          STAT(bubble_time),             Unit::Milliseconds},
-    {"TP comm (exposed)",        STAT(tp_comm_exposed_time),    Unit::Milliseconds},
-    {"PP comm (exposed)",        STAT(pp_comm_exposed_time),    Unit::Milliseconds},
-    {"DP comm (exposed)",        STAT(dp_comm_exposed_time),    Unit::Milliseconds},
-    {"FW offload (exposed)",     STAT(fw_offload_exposed_time), Unit::Milliseconds},
-    {"BW offload (exposed)",     STAT(bw_offload_exposed_time), Unit::Milliseconds},
-};
-#undef STAT
-// clang-format on
+QString milliseconds(double value)
+{
+    return QStringLiteral("%1 ms").arg(QLocale().toString(value * 1e3, 'f', 1));
+}
+QString percent(double fraction)
+{
+    return QStringLiteral("%1 %").arg(QLocale().toString(fraction * 100.0, 'f', 2));
+}
+QString gib(double bytes)
+{
+    return QStringLiteral("%1 GiB").arg(QLocale().toString(bytes / kBytesPerGiB, 'f', 3));
+}
 
 } // namespace
 
@@ -83,14 +45,27 @@ ResultsTable::ResultsTable(QWidget *parent)
     horizontalHeader()->setStretchLastSection(true);
 }
 
-void ResultsTable::showEvaluation(const model::Evaluation &evaluation)
+void ResultsTable::showResults(const ScenarioResults &results)
 {
     setRowCount(0);
-    if (!evaluation.ok) {
-        addSection(tr("Configuration cannot be evaluated"));
-        if (evaluation.diagnostics.empty())
-            addRow(tr("Model"), tr("No results and no diagnostics were returned."));
-        for (const model::Diagnostic &diagnostic : evaluation.diagnostics) {
+    const QString status = QString::fromStdString(results.statusText);
+    if (results.status == scenario::EvaluationStatus::OverCapacity && results.analysis) {
+        // It cannot run: no time or efficiency is a result; the memory it would need is.
+        addSection(tr("Does not fit in GPU memory"));
+        addRow(tr("Status"), status, status);
+        const model::MemoryUse &m = results.analysis->memory;
+        addRow(tr("HBM per GPU (needed)"), gib(m.tier1Need_B), {}, Qt::AlignRight);
+        addRow(tr("HBM per GPU (capacity)"), gib(m.tier1Capacity_B), {}, Qt::AlignRight);
+        if (m.tier2Need_B > 0 || m.tier2Capacity_B > 0) {
+            addRow(tr("Tier-2 memory per GPU (needed)"), gib(m.tier2Need_B), {}, Qt::AlignRight);
+            addRow(tr("Tier-2 memory per GPU (capacity)"), gib(m.tier2Capacity_B), {}, Qt::AlignRight);
+        }
+        return;
+    }
+    if (!results.ok() || !results.analysis) {
+        addSection(tr("The design cannot be evaluated"));
+        addRow(tr("Status"), status, status);
+        for (const model::Diagnostic &diagnostic : results.diagnostics) {
             const QString message = QString::fromStdString(diagnostic.message);
             const QString field
                 = diagnostic.field.empty() ? tr("Configuration") : QString::fromStdString(diagnostic.field);
@@ -99,14 +74,32 @@ void ResultsTable::showEvaluation(const model::Evaluation &evaluation)
         return;
     }
 
-    const auto addStatRows = [&](const QString &title, const auto &rows) {
-        addSection(title);
-        for (const Row &row : rows)
-            addRow(tr(row.quantity), formatValue(evaluation.stats.*row.stat, row.unit),
-                   QString::fromUtf8(row.statName), Qt::AlignRight);
-    };
-    addStatRows(tr("Summary"), kSummaryRows);
-    addStatRows(tr("Step time breakdown"), kBreakdownRows);
+    const model::Stats &s = results.evaluation.stats;
+    const model::Analysis &a = *results.analysis;
+    const QLocale locale;
+    addSection(tr("Summary"));
+    addRow(tr("Step time"), seconds(a.step.total_s), {}, Qt::AlignRight);
+    addRow(tr("Sample rate"), tr("%1 samples/s").arg(locale.toString(s.sample_rate, 'f', 2)), {},
+           Qt::AlignRight);
+    addRow(tr("Token rate"), tr("%1 tokens/s").arg(locale.toString(a.tokensPerSecond, 'f', 0)), {},
+           Qt::AlignRight);
+    addRow(tr("Total efficiency (MFU)"), percent(a.gap.mfu), {}, Qt::AlignRight);
+    addRow(tr("Compute efficiency"), percent(s.compute_efficiency), {}, Qt::AlignRight);
+    addRow(tr("System efficiency"), percent(s.system_efficiency), {}, Qt::AlignRight);
+    addRow(tr("HBM per GPU (needed)"), gib(a.memory.tier1Need_B), {}, Qt::AlignRight);
+    addRow(tr("HBM per GPU (capacity)"), gib(a.memory.tier1Capacity_B), {}, Qt::AlignRight);
+
+    // Every part of the step (model::Analysis::step), in the model's order; they sum to the step.
+    addSection(tr("Step time breakdown"));
+    for (const model::TimeComponent &c : a.step.exposed) {
+        if (c.seconds == 0)
+            continue; // a part this design does not have (EP in a dense model, offload off, ...)
+        QTableWidgetItem *value
+            = addRow(QString::fromStdString(c.label), milliseconds(c.seconds),
+                     tr("%1 % of the step").arg(locale.toString(100 * c.seconds / a.step.total_s, 'f', 1)),
+                     Qt::AlignRight);
+        value->setData(kSecondsRole, c.seconds);
+    }
 }
 
 void ResultsTable::showError(const QString &message)
@@ -129,8 +122,8 @@ void ResultsTable::addSection(const QString &title)
     setSpan(row, 0, 1, columnCount());
 }
 
-void ResultsTable::addRow(const QString &quantity, const QString &value, const QString &toolTip,
-                          Qt::Alignment valueAlignment)
+QTableWidgetItem *ResultsTable::addRow(const QString &quantity, const QString &value, const QString &toolTip,
+                                       Qt::Alignment valueAlignment)
 {
     const int row = rowCount();
     insertRow(row);
@@ -141,6 +134,7 @@ void ResultsTable::addRow(const QString &quantity, const QString &value, const Q
     valueItem->setToolTip(toolTip);
     setItem(row, 0, quantityItem);
     setItem(row, 1, valueItem);
+    return valueItem;
 }
 
 } // namespace gapstudio::views

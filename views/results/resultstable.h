@@ -1,12 +1,14 @@
 #pragma once
 /**
  * @file resultstable.h
- * A two-column table (quantity, value) of one evaluation's key results: step time, throughput,
- * efficiencies, tier-1 memory and the step-time breakdown. For an infeasible configuration it
- * lists the model's diagnostics instead. It only reads model::Stats; it computes no formula.
+ * A two-column table (quantity, value) of one design's key results, by its status: for Ok the
+ * summary (step time, throughput, efficiencies, memory) and every component of the step from
+ * model::Analysis::step (rows that sum to the step time); over memory capacity only the memory
+ * numbers and why; otherwise the diagnostics. It reads the pipeline's result; it computes no
+ * formula.
  */
 
-#include "gapstudio/model/evaluate.h"
+#include "results/scenarioresults.h"
 
 #include <QTableWidget>
 
@@ -16,18 +18,21 @@ class ResultsTable : public QTableWidget {
     Q_OBJECT
 
 public:
+    /// Item data role of the step-component rows' value cells: the component in seconds (double).
+    static constexpr int kSecondsRole = Qt::UserRole + 1;
+
     explicit ResultsTable(QWidget *parent = nullptr);
 
-    /// Shows the key results of `evaluation`, or its diagnostics when `!evaluation.ok`.
-    void showEvaluation(const model::Evaluation &evaluation);
+    /// Shows the key results of `results` as its status allows (see the file comment).
+    void showResults(const ScenarioResults &results);
 
     /// Shows one error (e.g. unreadable input) in place of results.
     void showError(const QString &message);
 
 private:
     void addSection(const QString &title);
-    void addRow(const QString &quantity, const QString &value, const QString &toolTip = {},
-                Qt::Alignment valueAlignment = Qt::AlignLeft);
+    QTableWidgetItem *addRow(const QString &quantity, const QString &value, const QString &toolTip = {},
+                             Qt::Alignment valueAlignment = Qt::AlignLeft);
 };
 
 } // namespace gapstudio::views

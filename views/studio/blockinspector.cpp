@@ -118,7 +118,7 @@ void BlockInspector::refresh()
     case Part::Total:
         addRow(tr("GPUs"), format::count(r.gpuCount));
         addRow(tr("Scale-up domain size"), format::count(r.topology.scaleUpDomainSize));
-        if (mResults->analysis)
+        if (mResults->ok())
             addRow(tr("Throughput"), tr("%1 tokens/s").arg(format::si(mResults->analysis->tokensPerSecond)));
         break;
     case Part::Llm:

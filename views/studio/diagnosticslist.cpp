@@ -27,10 +27,10 @@ void DiagnosticsList::setResults(const ResultsPtr &results)
         auto *item = new QListWidgetItem(
             style()->standardIcon(capacity ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxCritical),
             field + QString::fromStdString(d.message), this);
-        item->setToolTip(capacity ? tr("Over capacity: the charts still show the design, with the overflow")
+        item->setToolTip(capacity ? tr("Does not fit in GPU memory: the Memory chart shows the overflow")
                                   : tr("Infeasible: fix the field named here"));
     }
-    if (mProblems == 0 && results->analysis) {
+    if (results->ok()) {
         const model::Analysis &a = *results->analysis;
         new QListWidgetItem(style()->standardIcon(QStyle::SP_DialogApplyButton),
                             tr("Feasible: step %1, MFU %2, %3 tokens/s")

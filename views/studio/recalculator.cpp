@@ -8,32 +8,8 @@ namespace gapstudio::views {
 
 ResultsPtr computeResults(const scenario::Scenario &scenario, const scenario::PresetLibrary &library)
 {
-    auto results = std::make_shared<ScenarioResults>();
-    results->scenario = scenario;
-    try {
-        scenario::CompileResult compiled = compileScenario(scenario, library);
-        results->diagnostics = std::move(compiled.diagnostics);
-        results->compiled = std::move(compiled.compiled);
-        if (results->compiled) {
-            const scenario::CompiledScenario &c = *results->compiled;
-            model::EvaluateOptions options;
-            options.quirks = scenario::scenarioQuirks(false, c.resolved.llm.isMoe());
-            results->evaluation = model::evaluate(c.application, c.execution, c.system, options);
-            const model::Diagnostics &d = results->evaluation.diagnostics;
-            results->diagnostics.insert(results->diagnostics.end(), d.begin(), d.end());
-            // Over capacity the stats are still meaningful: the memory chart shows the overflow.
-            const bool capacityOnly = std::all_of(d.begin(), d.end(), [](const model::Diagnostic &x) {
-                return x.code == model::DiagnosticCode::Tier1CapacityExceeded ||
-                       x.code == model::DiagnosticCode::Tier2CapacityExceeded;
-            });
-            if (results->evaluation.ok || (!d.empty() && capacityOnly))
-                results->analysis = model::analyze(c.application, c.execution, c.system, results->evaluation);
-        }
-    } catch (const std::exception &error) { // a model bug must not take the GUI down
-        results->analysis.reset();
-        results->diagnostics.push_back({model::DiagnosticCode::InvalidScenario, "", error.what()});
-    }
-    return results;
+    // The corrected model for native scenarios; the pipeline never throws.
+    return std::make_shared<const ScenarioResults>(scenario::runScenario(scenario, library));
 }
 
 Recalculator::Recalculator(ScenarioDocument *document, QObject *parent)

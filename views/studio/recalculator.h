@@ -1,10 +1,10 @@
 #pragma once
 /**
  * @file recalculator.h
- * Turns document changes into results: compile, evaluate (corrected quirks for native
- * scenarios), analyze, then resultsReady(ResultsPtr). Throttled to at most one run per
- * kIntervalMs (PlotJuggler's DelayedCallback, with a leading edge: the first change after a quiet
- * period runs at once, later ones wait for the end of the interval). Never throws: an infeasible
+ * Turns document changes into results through the scenario pipeline (scenario::runScenario:
+ * compile, evaluate with the corrected model, analyze, status), then resultsReady(ResultsPtr). Throttled to
+ * at most one run per kIntervalMs (PlotJuggler's DelayedCallback, with a leading edge: the first change after
+ * a quiet period runs at once, later ones wait for the end of the interval). Never throws: an infeasible
  * design is a result with diagnostics.
  */
 
@@ -18,8 +18,8 @@ namespace gapstudio::views {
 
 class ScenarioDocument;
 
-/// Computes the results for `scenario` (pure apart from the library; used by the recalculator
-/// and by tools that need results synchronously).
+/// The results for `scenario` (scenario::runScenario with the studio's options; used by the
+/// recalculator, the headless report and tools that need results synchronously).
 [[nodiscard]] ResultsPtr computeResults(const scenario::Scenario &scenario, const scenario::PresetLibrary &library);
 
 class Recalculator : public QObject {

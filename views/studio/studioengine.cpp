@@ -1,15 +1,10 @@
 #include "studio/studioengine.h"
 
-#include "studio/builtinpresets.h"
-
 #include "gapstudio/io/preset_json.h"
+#include "gapstudio/io/preset_locations.h"
 
 #include <nlohmann/json.hpp>
 
-#include <QCoreApplication>
-#include <QFile>
-#include <QFileInfo>
-#include <QStandardPaths>
 #include <QSaveFile>
 
 #include <array>
@@ -33,62 +28,31 @@ std::optional<BlockKind> blockKindFromName(const QString &name)
     return std::nullopt;
 }
 
-scenario::PresetLibrary builtinLibrary()
-{
-    return fallback::library();
-}
-
-QString presetsDirectory()
-{
-    QStringList candidates;
-    if (qEnvironmentVariableIsSet("GAPSTUDIO_PRESETS"))
-        candidates << qEnvironmentVariable("GAPSTUDIO_PRESETS");
-    candidates << QCoreApplication::applicationDirPath() + QStringLiteral("/../share/gapstudio/presets");
-    candidates << QStandardPaths::locateAll(QStandardPaths::AppDataLocation, QStringLiteral("presets"),
-                                            QStandardPaths::LocateDirectory);
-    candidates << QStringLiteral(GAPSTUDIO_SOURCE_PRESETS_DIR);
-    for (const QString &dir : candidates)
-        if (!dir.isEmpty() && QFileInfo(dir + QStringLiteral("/gpus")).isDir())
-            return QFileInfo(dir).canonicalFilePath();
-    return {};
-}
-
 scenario::PresetLibrary loadStudioLibrary()
 {
-    const QString dir = presetsDirectory();
-    if (!dir.isEmpty()) {
-        try {
-            return io::loadPresetLibrary(dir.toStdString());
-        } catch (const std::exception &error) {
-            qWarning("presets in %s not loaded (%s); using the built-in library", qPrintable(dir), error.what());
-        }
+    std::vector<io::PresetFolder> order = io::presetSearchOrder();
+    io::PresetLibraryLoad load;
+    try {
+        load = io::loadPresets(order);
+    } catch (const std::exception &error) { // a wrong $GAPSTUDIO_PRESETS: the studio still opens
+        qWarning("%s (left out)", error.what());
+        std::erase_if(order,
+                      [](const io::PresetFolder &f) { return f.source == io::PresetSource::Environment; });
+        load = io::loadPresets(order);
     }
-    return builtinLibrary();
+    for (const std::string &warning : load.warnings)
+        qWarning("%s", warning.c_str());
+    return std::move(load.library);
 }
 
-scenario::CompileResult compileScenario(const scenario::Scenario &scenario, const scenario::PresetLibrary &library)
+scenario::Scenario studioDefaultScenario()
 {
     try {
-        return scenario::compile(scenario, library);
-    } catch (const std::exception &error) {
-        scenario::CompileResult result;
-        result.diagnostics.push_back({model::DiagnosticCode::InvalidScenario, "", error.what()});
-        return result;
+        return io::loadShippedScenario(io::kDefaultScenarioFile);
+    } catch (const std::exception &error) { // a broken copy in a preset folder: the embedded one
+        qWarning("%s", error.what());
+        return io::loadShippedScenario(io::kDefaultScenarioFile, { io::PresetFolder {} });
     }
-}
-
-scenario::Scenario studioDefaultScenario(const scenario::PresetLibrary &library)
-{
-    const QString dir = presetsDirectory();
-    if (!dir.isEmpty()) {
-        try {
-            scenario::Scenario s = io::loadScenario((dir + QStringLiteral("/scenarios/default.gapstudio.json")).toStdString());
-            if (compileScenario(s, library).compiled)
-                return s;
-        } catch (const std::exception &) { // fall back below
-        }
-    }
-    return fallback::defaultScenario();
 }
 
 std::string scenarioToJsonText(const scenario::Scenario &scenario)

@@ -1,10 +1,9 @@
 #pragma once
 /**
  * @file studioengine.h
- * The studio's one door to the scenario layer of the model: the preset library, compile(), the
- * scenario file format (io/preset_json.h) and the default scenario. Without a presets/ folder it
- * falls back to a small built-in library (builtinpresets.cpp); the rest of the studio never
- * knows which one it talks to.
+ * The studio's one door to the scenario layer of the model: the preset library (the search order
+ * of io/preset_locations.h), the scenario file format (io/preset_json.h) and the default scenario.
+ * Results come from the scenario pipeline (recalculator.h).
  */
 
 #include "gapstudio/scenario/scenario.h"
@@ -22,23 +21,13 @@ enum class BlockKind { Gpu, Interconnect, Topology, Llm, Layout };
 [[nodiscard]] QString blockKindName(BlockKind kind);            ///< "gpu", "interconnect", ...
 [[nodiscard]] std::optional<BlockKind> blockKindFromName(const QString &name);
 
-/// The presets folder of this session: $GAPSTUDIO_PRESETS, share/gapstudio/presets next to the
-/// executable, the AppDataLocation "presets" folders, then the source tree; empty if none.
-[[nodiscard]] QString presetsDirectory();
-
-/// The presets of this session: presetsDirectory(), else the built-in fallback.
+/// The presets of this session: the layered library of io::presetSearchOrder() (a wrong
+/// $GAPSTUDIO_PRESETS or a broken user folder is reported with qWarning and left out).
 [[nodiscard]] scenario::PresetLibrary loadStudioLibrary();
 
-/// The built-in fallback library (a few GPUs, links, topologies, LLMs and layouts).
-[[nodiscard]] scenario::PresetLibrary builtinLibrary();
-
-/// Compiles `scenario` against `library` (never throws).
-[[nodiscard]] scenario::CompileResult compileScenario(const scenario::Scenario &scenario,
-                                                      const scenario::PresetLibrary &library);
-
-/// The scenario the studio opens with: presets/scenarios/default.gapstudio.json when `library`
-/// has its blocks, else GPT-3 175B on 4096 H100 of the built-in library (validation case 18).
-[[nodiscard]] scenario::Scenario studioDefaultScenario(const scenario::PresetLibrary &library);
+/// The scenario the studio opens with: scenarios/default.gapstudio.json of the first preset folder
+/// that has it (io::loadShippedScenario; the embedded copy at the latest).
+[[nodiscard]] scenario::Scenario studioDefaultScenario();
 
 /// Whether two scenarios are the same design (compared through their file text, since the
 /// model's input structs have no operator==).

@@ -2,6 +2,7 @@
 // library. The block bodies are in preset_blocks.cpp.
 #include "gapstudio/io/preset_json.h"
 
+#include "scenario/library_builder.h"
 #include "scenario/preset_blocks.h"
 
 #include <algorithm>
@@ -9,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <map>
 #include <vector>
 
 namespace gapstudio::io {
@@ -21,8 +21,6 @@ namespace {
 constexpr std::array<const char *, 8> kFileTypes
     = { "gapstudio.gpu",      "gapstudio.interconnect", "gapstudio.topology", "gapstudio.llm",
         "gapstudio.layout",   "gapstudio.scenario",     "gapstudio.software", "gapstudio.calibration" };
-/// Files under a presets folder that are not presets (skipped by loadPresetLibrary).
-constexpr const char *kMeasurementFileType = "gapstudio.measurement";
 
 // ---- Migration chain ---------------------------------------------------------------------------
 // kMigrations[i] turns a file of version kPresetMinVersion + i into version kPresetMinVersion + i + 1.
@@ -295,34 +293,34 @@ std::string toText(const nlohmann::ordered_json &json)
     return json.dump(4) + "\n";
 }
 
-PresetFile loadPresetFile(const std::string &path)
+PresetFile parsePresetFile(const nlohmann::json &raw, const std::string &origin)
 {
-    return presetFromJson(readJsonFile(path), path);
-}
-
-PresetFile presetFromJson(const nlohmann::json &raw, const std::string &path)
-{
-    const PresetKind kind = kindOf(JsonCursor(raw, path));
-    const nlohmann::json json = migratePreset(raw, kind, path);
+    const PresetKind kind = kindOf(JsonCursor(raw, origin));
+    const nlohmann::json json = migratePreset(raw, kind, origin);
     switch (kind) {
     case PresetKind::Gpu:
-        return parseGpu(json, path);
+        return parseGpu(json, origin);
     case PresetKind::Interconnect:
-        return parseInterconnect(json, path);
+        return parseInterconnect(json, origin);
     case PresetKind::Topology:
-        return parseTopology(json, path);
+        return parseTopology(json, origin);
     case PresetKind::Llm:
-        return parseLlm(json, path);
+        return parseLlm(json, origin);
     case PresetKind::Layout:
-        return parseLayout(json, path);
+        return parseLayout(json, origin);
     case PresetKind::Software:
-        return parseSoftware(json, path);
+        return parseSoftware(json, origin);
     case PresetKind::Calibration:
-        return parseCalibration(json, path);
+        return parseCalibration(json, origin);
     case PresetKind::Scenario:
         break;
     }
-    return parseScenario(json, path);
+    return parseScenario(json, origin);
+}
+
+PresetFile loadPresetFile(const std::string &path)
+{
+    return parsePresetFile(readJsonFile(path), path);
 }
 
 nlohmann::ordered_json toJson(const PresetFile &preset)
@@ -362,38 +360,10 @@ scenario::PresetLibrary loadPresetLibrary(const std::string &directory)
         throw InputError(directory, "/", "cannot list the directory: " + ec.message());
     std::sort(files.begin(), files.end()); // deterministic order, so duplicate errors are stable
 
-    scenario::PresetLibrary library;
-    std::map<std::pair<int, std::string>, std::string> seen; // (kind, id) -> file
-    const auto add = [&](auto &map, PresetKind kind, auto block, const std::string &file) {
-        const auto [it, inserted] = seen.emplace(std::pair { static_cast<int>(kind), block.info.id }, file);
-        if (!inserted)
-            throw InputError(file, "/id",
-                             "duplicate " + std::string(presetFileType(kind)) + " id \"" + block.info.id
-                                 + "\" (also in " + it->second + ")");
-        map.emplace(block.info.id, std::move(block));
-    };
-    for (const std::string &file : files) {
-        const nlohmann::json raw = readJsonFile(file);
-        if (raw.is_object() && raw.contains("fileType") && raw["fileType"] == kMeasurementFileType)
-            continue; // a measured run (validation data), not a building block
-        PresetFile preset = presetFromJson(raw, file);
-        if (auto *gpu = std::get_if<scenario::Gpu>(&preset))
-            add(library.gpus, PresetKind::Gpu, std::move(*gpu), file);
-        else if (auto *link = std::get_if<scenario::Interconnect>(&preset))
-            add(library.interconnects, PresetKind::Interconnect, std::move(*link), file);
-        else if (auto *topology = std::get_if<scenario::Topology>(&preset))
-            add(library.topologies, PresetKind::Topology, std::move(*topology), file);
-        else if (auto *llm = std::get_if<scenario::Llm>(&preset))
-            add(library.llms, PresetKind::Llm, std::move(*llm), file);
-        else if (auto *layout = std::get_if<scenario::Layout>(&preset))
-            add(library.layouts, PresetKind::Layout, std::move(*layout), file);
-        else if (auto *software = std::get_if<scenario::Software>(&preset))
-            add(library.software, PresetKind::Software, std::move(*software), file);
-        else if (auto *calibration = std::get_if<scenario::CalibrationSet>(&preset))
-            add(library.calibrations, PresetKind::Calibration, std::move(*calibration), file);
-        // scenario files are designs, not presets: skipped
-    }
-    return library;
+    detail::LibraryBuilder library;
+    for (const std::string &file : files)
+        library.addJson(readJsonFile(file), file);
+    return library.take();
 }
 
 scenario::CompiledScenario compileScenarioFile(const scenario::Scenario &scenario,

@@ -1,4 +1,5 @@
-# The building blocks (issue 4): scenario compile, preset/scenario JSON, the preset library.
+# The building blocks (issue 4): scenario compile, preset/scenario JSON, the preset library; the
+# scenario pipeline and the preset search order with the embedded copy of presets/.
 target_sources(gapstudio_model PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/resolve.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/compile.cpp
@@ -10,4 +11,11 @@ target_sources(gapstudio_model PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/calibrate.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_files.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/hf_import.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/pipeline.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_locations.cpp
 )
+# Developer builds find the shipped presets in the source tree (preset_locations.h, step 4).
+set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_locations.cpp PROPERTIES
+    COMPILE_DEFINITIONS GAPSTUDIO_SOURCE_PRESETS_DIR="${PROJECT_SOURCE_DIR}/presets")
+include(${PROJECT_SOURCE_DIR}/cmake/EmbedPresets.cmake)
+gapstudio_embed_presets(gapstudio_model ${PROJECT_SOURCE_DIR}/presets)

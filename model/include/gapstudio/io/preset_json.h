@@ -67,10 +67,11 @@ enum class PresetKind { Gpu, Interconnect, Topology, Llm, Layout, Scenario, Soft
 using PresetFile = std::variant<scenario::Gpu, scenario::Interconnect, scenario::Topology, scenario::Llm,
                                 scenario::Layout, scenario::Scenario, scenario::Software, scenario::CalibrationSet>;
 
-/// Reads a file, picks the kind from its `fileType`, migrates and parses it.
+/// Picks the kind of a whole file's JSON from its `fileType`, migrates and parses it; `origin`
+/// names the file in errors.
+[[nodiscard]] PresetFile parsePresetFile(const nlohmann::json &json, const std::string &origin);
+/// Reads a file and parsePresetFile()s it.
 [[nodiscard]] PresetFile loadPresetFile(const std::string &path);
-/// The same for a file's JSON already read (`path` names it in errors).
-[[nodiscard]] PresetFile presetFromJson(const nlohmann::json &json, const std::string &path);
 [[nodiscard]] nlohmann::ordered_json toJson(const PresetFile &preset);
 /// Writes toText(toJson(preset)); throws InputError if the file cannot be written.
 void savePresetFile(const PresetFile &preset, const std::string &path);

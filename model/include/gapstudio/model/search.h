@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace gapstudio::model {
@@ -40,6 +41,12 @@ struct SearchSpace {
     std::int64_t moeExperts = 0;    ///< E > 0: the MoE search (evaluated with calculon-MoE semantics)
     FusedActivationChoice fused = FusedActivationChoice::True; ///< -f
     RankBy rankBy = RankBy::SampleRate;
+
+    // Settings kept at a design's values (the studio's Explore); unset = the reference's search.
+    std::optional<TpOverlap> tpOverlap;                   ///< with TP > 1, instead of tpOverlapVariants
+    std::optional<AttentionType> attentionType;           ///< reference: multi-head
+    std::optional<ActivationFunction> activationFunction; ///< reference: GeLU
+    std::optional<std::int64_t> topKExperts;              ///< MoE search; reference: min(2, E)
 };
 
 struct SearchHit {

@@ -144,12 +144,22 @@ namespace gapstudio::model {
 /// Statistics of the corrected model only (model::Features); 0 in both reference modes and not
 /// part of their outputs. embedding_head_time: the embedding, LM head and loss on the critical
 /// pipeline stage; stage_imbalance_time: how uneven stages change the pipeline's fill and drain
-/// (already in bubble_time; negative when the other stages are lighter).
+/// (already in bubble_time; negative when the other stages are lighter). stage_*: HBM of the
+/// fullest pipeline stage (first or last) by kind, their sum being proc_mem_tier1_cap_req;
+/// stage_embedding_head_space holds the embedding or LM head weights, gradients, optimizer state
+/// and logits.
 #define GAPSTUDIO_CORRECTED_EXTRA_STATS(X) \
     X(cp_comm_link_time) \
     X(cp_comm_exposed_time) \
     X(embedding_head_time) \
-    X(stage_imbalance_time)
+    X(stage_imbalance_time) \
+    X(stage_weight_space) \
+    X(stage_weight_grad_space) \
+    X(stage_optimizer_space) \
+    X(stage_act_space) \
+    X(stage_act_checkpoint_size) \
+    X(stage_act_grad_space) \
+    X(stage_embedding_head_space)
 
 /// The 122 statistics of calculon-MoE (e3eb609) in its order: X(output name, Stats field).
 #define GAPSTUDIO_CALCULON_MOE_STATS(X) \
