@@ -432,7 +432,9 @@ CalibrationFit fitCalibration(const std::vector<io::Measurement> &input, const P
 
     if (options.leaveOneFamilyOut && families.size() > 1) {
         for (const std::string &family : families) {
+            // Start from the priors, not from a calibration that has seen the family.
             CalibrationFitOptions held = options;
+            held.start = nullptr;
             const Problem without(prepare(measurements, library, held, { family }), held);
             if (without.runs().empty())
                 continue;
