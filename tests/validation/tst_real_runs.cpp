@@ -127,7 +127,7 @@ private slots:
         summary.families = fit.leftOutByFamily;
         printTable("leave-one-family-out:", summary);
         // Regression guard (the goal is 12 %; the closing note reports the figure).
-        QVERIFY2(fit.leftOutStats.meanAbsError <= 0.19, qPrintable(QString::number(fit.leftOutStats.meanAbsError)));
+        QVERIFY2(fit.leftOutStats.meanAbsError <= 0.17, qPrintable(QString::number(fit.leftOutStats.meanAbsError)));
         // The fit itself is at least as good in-sample as the shipped calibration it reproduces.
         QVERIFY(fit.afterStats.meanAbsError <= 0.10);
     }
