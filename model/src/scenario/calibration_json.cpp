@@ -15,13 +15,6 @@ namespace {
 
 constexpr double kUsPerSecond = 1e6;
 
-constexpr std::array<std::pair<const char *, model::Datatype>, model::kDatatypeCount> kDatatypeKeys = { {
-    { "fp32", model::Datatype::Float32 },
-    { "bf16", model::Datatype::Bfloat16 },
-    { "fp16", model::Datatype::Float16 },
-    { "fp8", model::Datatype::Float8 },
-    { "fp4", model::Datatype::Float4 },
-} };
 
 void optionalNumber(const JsonCursor &c, const char *key, std::optional<double> &out, double low, bool lowIncluded,
                     double high, double unit = 1)

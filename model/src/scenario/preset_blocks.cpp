@@ -34,14 +34,6 @@ double toSi(double value, double factor, bool divide)
 
 // -----------------------------------------------------------------------------------------------
 
-/// JSON key names of the datatypes, in the order files list them.
-constexpr std::array<std::pair<const char *, model::Datatype>, model::kDatatypeCount> kDatatypeKeys = { {
-    { "fp32", model::Datatype::Float32 },
-    { "bf16", model::Datatype::Bfloat16 },
-    { "fp16", model::Datatype::Float16 },
-    { "fp8", model::Datatype::Float8 },
-    { "fp4", model::Datatype::Float4 },
-} };
 
 
 template <std::size_t N>

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <utility>
 #include <cmath>
 #include <initializer_list>
 #include <string_view>
@@ -18,6 +19,15 @@ namespace gapstudio::io::detail {
 /// Requires an object with every key of `required` and no key outside `required` + `optional`.
 void requireKeys(const JsonCursor &cursor, std::initializer_list<std::string_view> required,
                  std::initializer_list<std::string_view> optional = {});
+
+/// JSON key names of the datatypes, in the order files list them.
+inline constexpr std::array<std::pair<const char *, model::Datatype>, model::kDatatypeCount> kDatatypeKeys = { {
+    { "fp32", model::Datatype::Float32 },
+    { "bf16", model::Datatype::Bfloat16 },
+    { "fp16", model::Datatype::Float16 },
+    { "fp8", model::Datatype::Float8 },
+    { "fp4", model::Datatype::Float4 },
+} };
 
 /// The header keys of a whole file and of an inline block.
 inline constexpr std::array<std::string_view, 5> kFileHeader

@@ -1,7 +1,7 @@
 // Predicted against measured iteration times (validation.h).
 #include "gapstudio/scenario/validation.h"
 
-#include "gapstudio/model/evaluate.h"
+#include "gapstudio/scenario/pipeline.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,14 +33,6 @@ std::string joined(const model::Diagnostics &diagnostics)
     return text;
 }
 
-bool capacityOnly(const model::Diagnostics &diagnostics)
-{
-    return !diagnostics.empty() && std::all_of(diagnostics.begin(), diagnostics.end(), [](const model::Diagnostic &d) {
-        return d.code == model::DiagnosticCode::Tier1CapacityExceeded
-               || d.code == model::DiagnosticCode::Tier2CapacityExceeded;
-    });
-}
-
 ValidationRow validateOne(const io::Measurement &m, const PresetLibrary &library, const CalibrationSet *calibration)
 {
     ValidationRow row;
@@ -55,26 +47,28 @@ ValidationRow validateOne(const io::Measurement &m, const PresetLibrary &library
         scenario.calibration.presetId.clear();
         scenario.calibration.inlineBlock = *calibration;
     }
-    const CompileResult compiled = compile(scenario, library);
-    if (!compiled.compiled) {
+    const PipelineResult result = runScenario(scenario, library);
+    if (result.compiled)
+        row.calibrationNote = result.compiled->calibrationNote;
+    switch (result.status) {
+    case EvaluationStatus::Malformed:
         row.status = RunStatus::Invalid;
-        row.cause = joined(compiled.diagnostics);
+        row.cause = joined(result.diagnostics);
         return row;
-    }
-    const CompiledScenario &c = *compiled.compiled;
-    row.calibrationNote = c.calibrationNote;
-    const model::Evaluation e = model::evaluate(c.application, c.execution, c.system, c.evaluateOptions());
-    if (!e.ok && !capacityOnly(e.diagnostics)) {
+    case EvaluationStatus::Infeasible:
         row.status = RunStatus::Infeasible;
-        row.cause = joined(e.diagnostics);
+        row.cause = joined(result.diagnostics);
         return row;
-    }
-    if (!e.ok) {
+    case EvaluationStatus::OverCapacity:
+        // The run did happen: the time is still predicted, the memory model's shortfall noted.
         row.status = RunStatus::OverCapacity;
-        row.cause = joined(e.diagnostics);
+        row.cause = result.statusText;
+        break;
+    case EvaluationStatus::Ok:
+        break;
     }
-    row.predicted_s = e.stats.total_time;
-    row.error = m.measuredIterationTime_s / e.stats.total_time - 1;
+    row.predicted_s = result.evaluation.stats.total_time;
+    row.error = m.measuredIterationTime_s / result.evaluation.stats.total_time - 1;
     return row;
 }
 
