@@ -113,8 +113,10 @@ double gemmPrior(model::Datatype type)
     return 0.8;
 }
 constexpr double kKernelPriorSigma = 0.5;
-constexpr double kAttentionPrior = 0.4;
-constexpr double kAttentionPriorSigma = 1.0;
+/// Spread of one GPU architecture's efficiencies around the default GPU's (logit space).
+constexpr double kDeviationSigma = 0.5;
+constexpr double kAttentionPrior = 0.45;
+constexpr double kAttentionPriorSigma = 0.5;
 
 class Problem {
 public:
@@ -203,6 +205,15 @@ public:
             if (b.moeOverhead >= 0)
                 software.moeBlockOverhead_s = value(x, b.moeOverhead);
         }
+        GpuCalibration &anyGpu = set.gpus["default"];
+        for (std::size_t t = 0; t < model::kDatatypeCount; ++t) {
+            const auto type = static_cast<model::Datatype>(t);
+            const std::string name = "gpus/default/gemm_efficiency/" + dtClass(type);
+            if (has(name))
+                anyGpu.gemmEfficiency[t] = value(x, find(name));
+        }
+        anyGpu.attentionEfficiency = value(x, find("gpus/default/attention_efficiency"));
+        anyGpu.hbmEfficiency = value(x, find("gpus/default/hbm_efficiency"));
         SoftwareCalibration &fallback = set.software["default"];
         fallback.computeEfficiency = value(x, find("software/default/compute_efficiency"));
         fallback.blockOverhead_s = value(x, find("software/default/block_overhead"));
@@ -267,6 +278,11 @@ private:
         return static_cast<int>(mParams.size()) - 1;
     }
 
+    [[nodiscard]] bool has(const std::string &name) const
+    {
+        return std::any_of(mParams.begin(), mParams.end(), [&](const Parameter &p) { return p.name == name; });
+    }
+
     [[nodiscard]] int find(const std::string &name) const
     {
         for (std::size_t i = 0; i < mParams.size(); ++i)
@@ -297,11 +313,19 @@ private:
         // The GEMMs' datatype: the low-precision one of an FP8/FP4 run, else the run's.
         b.gemmType = run.compiled.execution.datatype;
         const auto gemmIndex = static_cast<std::size_t>(b.gemmType);
-        b.gemm = add(b.gpuKey + "/gemm_efficiency/" + dtClass(b.gemmType), Kind::Efficiency, gemmPrior(b.gemmType),
-                     kKernelPriorSigma, -1, start(s.gemmEfficiency[gemmIndex]));
-        b.attention = add(b.gpuKey + "/attention_efficiency", Kind::Efficiency, kAttentionPrior, kAttentionPriorSigma, -1,
+        // GPU architectures are deviations from a "default" GPU, which a GPU without runs (another
+        // vendor, a projected part) falls back to.
+        const std::string dt = dtClass(b.gemmType);
+        const int gemmDefault = add("gpus/default/gemm_efficiency/" + dt, Kind::Efficiency, gemmPrior(b.gemmType),
+                                    kKernelPriorSigma);
+        const int attentionDefault
+            = add("gpus/default/attention_efficiency", Kind::Efficiency, kAttentionPrior, kAttentionPriorSigma);
+        const int hbmDefault = add("gpus/default/hbm_efficiency", Kind::Efficiency, 0.8, 1.0);
+        b.gemm = add(b.gpuKey + "/gemm_efficiency/" + dt, Kind::Efficiency, 0, kDeviationSigma, gemmDefault,
+                     start(s.gemmEfficiency[gemmIndex]));
+        b.attention = add(b.gpuKey + "/attention_efficiency", Kind::Efficiency, 0, kDeviationSigma, attentionDefault,
                           start(s.attentionEfficiency));
-        b.hbm = add(b.gpuKey + "/hbm_efficiency", Kind::Efficiency, 0.8, 1.0, -1, start(s.hbmEfficiency));
+        b.hbm = add(b.gpuKey + "/hbm_efficiency", Kind::Efficiency, 0, kDeviationSigma, hbmDefault, start(s.hbmEfficiency));
         b.halfDepth = add("gemm_half_depth", Kind::Positive, 128, 1.0, -1, start(s.gemmHalfDepth));
         const int compute = add("software/default/compute_efficiency", Kind::Efficiency, 0.9, 1.0);
         const int overhead = add("software/default/block_overhead", Kind::Positive, 30e-6, 1.5);
