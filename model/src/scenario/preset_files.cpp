@@ -2,12 +2,12 @@
 // library. The block bodies are in preset_blocks.cpp.
 #include "gapstudio/io/preset_json.h"
 
+#include "gapstudio/io/safe_file.h"
 #include "scenario/preset_blocks.h"
 
 #include <algorithm>
 #include <array>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <vector>
@@ -93,11 +93,7 @@ scenario::BlockRef<Block> parseBlockRef(const JsonCursor &cursor, Parse parse)
 
 void writeText(const std::string &text, const std::string &path)
 {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out)
-        throw InputError(path, "/", "cannot write the file");
+    writeFileAtomically(path, text); // complete or untouched, never truncated
 }
 
 } // namespace
