@@ -6,6 +6,7 @@
 #include "checks.h"
 
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -17,6 +18,13 @@ namespace {
 std::string str(std::int64_t v)
 {
     return std::to_string(v);
+}
+
+/// a * b, saturated at INT64_MAX: products of unchecked inputs must not overflow (positive only).
+std::int64_t times(std::int64_t a, std::int64_t b)
+{
+    std::int64_t product = 0;
+    return __builtin_mul_overflow(a, b, &product) ? INT64_MAX : product;
 }
 
 class Checker {
@@ -66,8 +74,9 @@ bool checkExecutionRules(const Execution &e, Checker &c)
     ok &= c.malformed(e.pipelineInterleaving > 0, "pipeline_interleaving", [&] { return std::string("pipeline_interleaving must be positive, got " + str(e.pipelineInterleaving)); });
     if (!ok)
         return false;
-    ok &= c.malformed(e.numProcs == e.tensorPar * e.pipelinePar * e.dataPar, "num_procs", [&] { return std::string("num_procs " + str(e.numProcs) + " must equal tensor_par * pipeline_par * data_par = " +
-                          str(e.tensorPar * e.pipelinePar * e.dataPar)); });
+    const std::int64_t procs = times(times(e.tensorPar, e.pipelinePar), e.dataPar);
+    ok &= c.malformed(e.numProcs == procs, "num_procs", [&] { return std::string("num_procs " + str(e.numProcs) + " must equal tensor_par * pipeline_par * data_par = " +
+                          str(procs)); });
     if (c.malformed(e.batchSize % e.dataPar == 0, "batch_size", [&] { return std::string("batch_size " + str(e.batchSize) + " must be divisible by data_par " + str(e.dataPar)); })) {
         const std::int64_t local = e.batchSize / e.dataPar;
         ok &= c.malformed(local % e.microbatchSize == 0, "microbatch_size", [&] { return std::string("microbatch_size " + str(e.microbatchSize) + " must divide the local batch " + str(local)); });
@@ -104,7 +113,7 @@ bool checkTierProducts(const std::array<TierUse, N> &uses, const System &sys, Ch
         const char *field = nullptr;
         for (const TierUse &u : uses) {
             if (u.tier == tier && u.degree > 1) { // a degree of 1 does not use its network
-                size *= u.degree;
+                size = times(size, u.degree);
                 field = field ? field : u.field;
             }
         }
@@ -185,7 +194,7 @@ bool checkMoeRules(const Execution &e, const Application &app, Checker &c)
         ok &= c.malformed(e.numExperts % e.expertPar == 0, "expert_par", [&] {
             return "The number of experts should be multiples of expert parallelism (num_experts " + str(e.numExperts) + ", expert_par " + str(e.expertPar) + ")";
         });
-    ok &= c.malformed(e.numProcs == e.expertPar * e.expertSlice * e.pipelinePar * e.dataParExp, "num_procs", [&] {
+    ok &= c.malformed(e.numProcs == times(times(times(e.expertPar, e.expertSlice), e.pipelinePar), e.dataParExp), "num_procs", [&] {
         return "expert_par " + str(e.expertPar) + " * expert_slice " + str(e.expertSlice) + " * pipeline_par " + str(e.pipelinePar) +
                " * data_par_exp " + str(e.dataParExp) + " != num_procs " + str(e.numProcs);
     });
@@ -217,6 +226,11 @@ Diagnostics checkConfiguration(const Application &app, const Execution &exe, con
     Checker c(out, explain);
     checkApplication(app, c);
     if (!out.empty() || !checkExecutionRules(exe, c) || !checkMoeRules(exe, app, c))
+        return out;
+    // What the model cannot compute with (limits.h): from here on, products of inputs are safe.
+    checkCounts(app, exe, explain, out);
+    checkSystemRanges(exe, sys, explain, out);
+    if (!out.empty())
         return out;
     // Block construction asserts: TP must split the layer widths evenly.
     const std::int64_t tp = exe.tensorPar;

@@ -6,6 +6,9 @@
 #include "checks.h"
 #include "run.h"
 
+#include <optional>
+#include <utility>
+
 namespace gapstudio::model {
 
 namespace detail {
@@ -85,6 +88,12 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
 
     computeBatchStats(run, o);
     computeMemoryAndEfficiency(run, block, o);
+
+    // The final guard: finite, non-negative results, or an error naming the likeliest input.
+    if (std::optional<Diagnostic> guard = checkResults(app, exe, sys, o, options.explain)) {
+        result.diagnostics.push_back(std::move(*guard));
+        return result;
+    }
 
     result.ok = true;
     const auto capacity = [&](double need, double has, DiagnosticCode code, const char *memory) {

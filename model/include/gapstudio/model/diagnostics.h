@@ -21,6 +21,8 @@ enum class DiagnosticCode {
     Tier1CapacityExceeded,///< "Mem tier1 needs X GiB but only has Y GiB"
     Tier2CapacityExceeded,
     InvalidScenario,      ///< a scenario that cannot be compiled (missing preset, bad override, ...)
+    OutOfRange,           ///< a number outside model/limits.h, or sizes beyond limits::kMaxCount
+    NonFiniteResult,      ///< the evaluation produced a NaN, infinite or negative result
 };
 
 struct Diagnostic {
@@ -31,7 +33,8 @@ struct Diagnostic {
     [[nodiscard]] bool isMalformedInput() const noexcept
     {
         return code == DiagnosticCode::MalformedExecution || code == DiagnosticCode::MissingDatatype ||
-               code == DiagnosticCode::InvalidScenario;
+               code == DiagnosticCode::InvalidScenario || code == DiagnosticCode::OutOfRange ||
+               code == DiagnosticCode::NonFiniteResult;
     }
 };
 

@@ -1,0 +1,167 @@
+// Inputs the model cannot compute with (limits.h): numbers of the system outside their ranges, and
+// integer inputs whose products would exceed limits::kMaxCount. Both are malformed input
+// (DiagnosticCode::OutOfRange) found before any formula runs, so that an evaluation never
+// overflows its 64-bit counts (seq_size 1e9 once gave a negative step time) and never divides
+// by zero (an HBM bandwidth of 0 once gave null statistics).
+#include "checks.h"
+
+#include "gapstudio/model/limits.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <initializer_list>
+#include <string>
+#include <utility>
+
+namespace gapstudio::model {
+
+namespace {
+
+std::string number(double value)
+{
+    std::array<char, 32> text {};
+    std::snprintf(text.data(), text.size(), "%.6g", value);
+    return text.data();
+}
+
+class RangeChecker {
+public:
+    RangeChecker(Diagnostics &out, bool explain) : mOut(out), mExplain(explain) { }
+
+    /// `what` is the human name, `field` a path into the system (e.g. "networks/0/bandwidth").
+    void require(double value, const Range &range, const std::string &field, const char *what, const char *unit)
+    {
+        if (range.contains(value))
+            return;
+        mOut.push_back({ DiagnosticCode::OutOfRange, field,
+                         mExplain ? std::string(what) + " " + number(value) + " " + unit + " is outside "
+                                        + range.text() + " " + unit + ", the range the model computes with"
+                                  : std::string() });
+    }
+
+    void table(const EfficiencyTable &table, const std::string &field, const char *what)
+    {
+        for (const auto &[threshold, efficiency] : table.rows) {
+            require(threshold, limits::kThreshold, field, what, "(threshold)");
+            require(efficiency, limits::kEfficiency, field, what, "(efficiency)");
+        }
+    }
+
+    void engines(const std::array<std::optional<ComputeEngine>, kDatatypeCount> &engines, const char *name)
+    {
+        for (std::size_t i = 0; i < kDatatypeCount; ++i) {
+            if (!engines[i])
+                continue;
+            const std::string field = std::string(name) + "/" + datatypeName(static_cast<Datatype>(i));
+            require(engines[i]->peak_flops, limits::kPeakFlops, field + "/peak_flops", "peak", "flop/s");
+            table(engines[i]->efficiency, field + "/efficiency", "compute efficiency");
+        }
+    }
+
+    void op(const NetworkOp &op, const std::string &field, bool collective)
+    {
+        require(op.scalar, limits::kCollectiveScalar, field, "collective scalar", "");
+        if (collective)
+            require(op.offset, limits::kCollectiveOffset, field, "collective offset", "");
+        if (op.efficiency != 0)
+            require(op.efficiency, limits::kEfficiency, field, "operation efficiency", "");
+    }
+
+private:
+    Diagnostics &mOut;
+    bool mExplain;
+};
+
+/// One count the model forms from integer inputs (with its constant factor), and the inputs.
+struct Count {
+    const char *what;
+    std::initializer_list<std::pair<const char *, double>> factors;
+    double constant;
+};
+
+} // namespace
+
+std::string Range::text() const
+{
+    return std::string(lowIncluded ? "[" : "(") + number(low) + ", " + number(high) + (highIncluded ? "]" : ")");
+}
+
+void checkSystemRanges(const Execution &exe, const System &sys, bool explain, Diagnostics &out)
+{
+    RangeChecker c(out, explain);
+    c.engines(sys.matrix, "matrix");
+    c.engines(sys.vector, "vector");
+    c.require(sys.mem1.capacity_B, limits::kCapacity, "mem1/capacity", "HBM capacity", "B");
+    c.require(sys.mem1.bandwidth_Bps, limits::kBandwidth, "mem1/bandwidth", "HBM bandwidth", "B/s");
+    c.table(sys.mem1.efficiency, "mem1/efficiency", "HBM efficiency");
+    c.require(sys.mem2.capacity_B, limits::kOptionalCapacity, "mem2/capacity", "tier-2 capacity", "B");
+    c.require(sys.mem2.bandwidth_Bps, limits::kOptionalBandwidth, "mem2/bandwidth", "tier-2 bandwidth", "B/s");
+    c.table(sys.mem2.efficiency, "mem2/efficiency", "tier-2 efficiency");
+    if ((exe.weightOffload || exe.activationsOffload || exe.optimizerOffload) && !(sys.mem2.bandwidth_Bps > 0))
+        out.push_back({ DiagnosticCode::OutOfRange, "mem2/bandwidth",
+                        explain ? "offloading needs a tier-2 memory with a bandwidth above 0" : "" });
+    for (std::size_t i = 0; i < sys.networks.size(); ++i) {
+        const NetworkTier &n = sys.networks[i];
+        const std::string tier = "networks/" + std::to_string(i);
+        c.require(n.bandwidth_Bps, limits::kBandwidth, tier + "/bandwidth", "network bandwidth", "B/s");
+        c.require(n.efficiency, limits::kEfficiency, tier + "/efficiency", "network efficiency", "");
+        c.require(n.latency_s, limits::kLatency, tier + "/latency", "network latency", "s");
+        c.require(n.processorUsage, limits::kProcessorUsage, tier + "/processor_usage", "processor usage", "");
+        c.require(static_cast<double>(n.size), Range { 1, true, 9007199254740992.0, true }, tier + "/size",
+                  "network size", "processors");
+        c.op(n.p2p, tier + "/ops/p2p", false);
+        c.op(n.allToAll, tier + "/ops/all_to_all", false);
+        c.op(n.reduceScatter, tier + "/ops/reduce_scatter", true);
+        c.op(n.allGather, tier + "/ops/all_gather", true);
+        c.op(n.allReduce, tier + "/ops/all_reduce", true);
+    }
+}
+
+void checkCounts(const Application &app, const Execution &exe, bool explain, Diagnostics &out)
+{
+    // Upper bounds (in doubles, which cannot overflow here) of the largest counts the block
+    // builders (block_builder.h, block.cpp, moe_block.cpp) and the batch formulas form in int64,
+    // with their constant factors; TP, EP and ES only ever divide them, so they are left out.
+    const auto d = [](std::int64_t v) { return static_cast<double>(v); };
+    const double mbs = d(exe.microbatchSize), s = d(app.seqSize), h = d(app.hidden), f = d(app.feedforward);
+    const double a = d(app.attnHeads), dh = d(app.attnSize), blocks = d(app.numBlocks), batch = d(exe.batchSize);
+    const double k = exe.modelMoE ? d(exe.topKExperts) : 1, experts = exe.modelMoE ? d(exe.numExperts) : 1;
+    const double es = exe.modelMoE ? d(exe.expertSlice) : 1;
+    const std::array<Count, 7> counts { {
+        { "attention-score flops", { { "seq_size", s }, { "microbatch_size", mbs }, { "attn_heads", a } },
+          16 * mbs * a * s * s * std::max(dh, 1.0) },
+        { "attention projection flops",
+          { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h }, { "attn_heads", a } },
+          6 * mbs * s * h * a * dh },
+        { "MLP flops", { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h }, { "feedforward", f } },
+          16 * mbs * s * h * f },
+        { "expert flops", { { "seq_size", s }, { "hidden", h }, { "feedforward", f }, { "top_k_experts", k } },
+          16 * mbs * s * k * h * f },
+        { "routed activations",
+          { { "seq_size", s }, { "hidden", h }, { "top_k_experts", k }, { "expert_slice", es } },
+          16 * mbs * s * k * es * h },
+        { "router flops", { { "seq_size", s }, { "hidden", h }, { "num_experts", experts } },
+          16 * mbs * s * h * experts },
+        { "blocks times microbatches", { { "num_blocks", blocks }, { "batch_size", batch } }, blocks * batch },
+    } };
+    for (const Count &count : counts) {
+        if (count.constant <= limits::kMaxCount)
+            continue;
+        // The largest factor is the input to name (and to reduce).
+        const auto largest = std::max_element(count.factors.begin(), count.factors.end(),
+                                              [](const auto &x, const auto &y) { return x.second < y.second; });
+        std::string inputs;
+        for (const auto &[name, value] : count.factors)
+            inputs += (inputs.empty() ? "" : ", ") + std::string(name) + " " + number(value);
+        out.push_back({ DiagnosticCode::OutOfRange, largest->first,
+                        explain ? std::string(largest->first) + " " + number(largest->second)
+                                      + " is too large: with " + inputs + " one layer would count "
+                                      + number(count.constant) + " " + count.what
+                                      + ", more than the 2^58 the model can compute with"
+                                : std::string() });
+        return; // one is enough: the others name the same inputs
+    }
+}
+
+} // namespace gapstudio::model
