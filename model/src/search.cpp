@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <thread>
 
 namespace gapstudio::model {
@@ -31,13 +32,13 @@ std::vector<I> interleavings(I blocks, I pp)
 /// calculon-MoE's legacy search outer loops (its `optimal_execution_MoE.py`): EP = E, TP over the
 /// divisors of N/EP that divide h and the heads, ES = TP, PP over the divisors of
 /// min(N/(TP*EP), L), DP = N/(PP*TP), expert DP = N/(TP*EP*PP), recompute none/full/attn_only.
-std::vector<Task> makeMoeTasks(const Application &app, const SearchSpace &space)
+/// `visit(task)` returns false to stop.
+template <typename Visit> void forEachMoeTask(const Application &app, const SearchSpace &space, Visit &&visit)
 {
-    std::vector<Task> tasks;
     const I n = space.numProcs;
     const I ep = space.moeExperts;
     if (n % ep != 0)
-        return tasks;
+        return;
     for (I tp : divisors(n / ep)) {
         if (app.hidden % tp != 0 || app.attnHeads % tp != 0)
             continue;
@@ -52,17 +53,17 @@ std::vector<Task> makeMoeTasks(const Application &app, const SearchSpace &space)
                 for (Recompute r : {Recompute::None, Recompute::Full, Recompute::AttnOnly})
                     for (bool sharding : dp > 1 ? std::vector<bool>{true, false} : std::vector<bool>{false})
                         for (TpCommType c : space.tpCommTypes)
-                            tasks.push_back({tp, pp, dp, v, batch, r, sharding, c, ep, tp, n / tp / ep / pp});
+                            if (!visit(Task{tp, pp, dp, v, batch, r, sharding, c, ep, tp, n / tp / ep / pp}))
+                                return;
         }
     }
-    return tasks;
 }
 
-std::vector<Task> makeTasks(const Application &app, const SearchSpace &space)
+/// The reference's outer loops (steps 1-5), in its order; `visit(task)` returns false to stop.
+template <typename Visit> void forEachTask(const Application &app, const SearchSpace &space, Visit &&visit)
 {
     if (space.moeExperts > 0)
-        return makeMoeTasks(app, space);
-    std::vector<Task> tasks;
+        return forEachMoeTask(app, space, visit);
     const I n = space.numProcs;
     for (I tp : divisors(n)) {
         if (app.hidden % tp != 0 || app.attnHeads % tp != 0)
@@ -78,39 +79,83 @@ std::vector<Task> makeTasks(const Application &app, const SearchSpace &space)
                 for (Recompute r : {Recompute::Full, Recompute::AttnOnly, Recompute::None})
                     for (bool sharding : dp > 1 ? std::vector<bool>{true, false} : std::vector<bool>{false})
                         for (TpCommType c : space.tpCommTypes)
-                            tasks.push_back({tp, pp, dp, v, batch, r, sharding, c});
+                            if (!visit(Task{tp, pp, dp, v, batch, r, sharding, c}))
+                                return;
         }
     }
+}
+
+std::vector<Task> makeTasks(const Application &app, const SearchSpace &space)
+{
+    std::vector<Task> tasks;
+    forEachTask(app, space, [&tasks](const Task &t) {
+        tasks.push_back(t);
+        return true;
+    });
     return tasks;
 }
 
-struct TaskResult {
-    std::uint64_t configurations = 0;
-    std::uint64_t valid = 0;
-    std::vector<SearchHit> top;
+/// A hit while the search runs: `hit.index` counts within its task until the merge, which knows
+/// every task's size and makes it the position in the whole enumeration.
+struct Candidate {
+    SearchHit hit;
+    std::size_t task = 0;
 };
 
-/// Keeps the best `n` hits, best first; a later hit with an equal score goes after the
-/// earlier ones (the reference's stable sort).
-void offer(std::vector<SearchHit> &top, std::size_t n, SearchHit &&hit)
+/// Whether `a` ranks before `b`: the higher score, and on a tie the one enumerated first (the
+/// reference's stable sort). A total order, so the result does not depend on the threads.
+bool ranksBefore(const Candidate &a, const Candidate &b) noexcept
 {
-    if (top.size() == n && !(hit.score > top.back().score))
-        return;
-    const auto at = std::upper_bound(top.begin(), top.end(), hit.score,
-                                     [](double score, const SearchHit &h) { return score > h.score; });
-    top.insert(at, std::move(hit));
-    if (top.size() > n)
-        top.pop_back();
+    if (a.hit.score != b.hit.score)
+        return a.hit.score > b.hit.score;
+    return a.task != b.task ? a.task < b.task : a.hit.index < b.hit.index;
 }
+
+/// The best `n` candidates, kept as a heap with the worst on top: O(log n) per hit whatever n
+/// (a sorted vector made --top 100000 quadratic), one per thread rather than one per task.
+class TopHits {
+public:
+    explicit TopHits(std::size_t n) : mN(n) { }
+
+    /// Whether a hit of `score`, enumerated after every candidate kept so far, would be kept.
+    [[nodiscard]] bool wants(double score) const noexcept
+    {
+        return mN > 0 && (mHeap.size() < mN || score > mHeap.front().hit.score);
+    }
+    void offer(Candidate &&candidate)
+    {
+        if (mN == 0 || (mHeap.size() == mN && !ranksBefore(candidate, mHeap.front())))
+            return;
+        if (mHeap.size() == mN) {
+            std::pop_heap(mHeap.begin(), mHeap.end(), ranksBefore);
+            mHeap.pop_back();
+        }
+        mHeap.push_back(std::move(candidate));
+        std::push_heap(mHeap.begin(), mHeap.end(), ranksBefore);
+    }
+    /// The candidates, best first (the heap is left empty).
+    [[nodiscard]] std::vector<Candidate> take()
+    {
+        std::sort_heap(mHeap.begin(), mHeap.end(), ranksBefore);
+        return std::move(mHeap);
+    }
+
+private:
+    std::size_t mN;
+    std::vector<Candidate> mHeap;
+};
+
+struct TaskCount {
+    std::uint64_t configurations = 0;
+    std::uint64_t valid = 0;
+};
 
 template <typename T> std::vector<T> pick(bool condition, std::vector<T> yes, std::vector<T> no)
 {
     return condition ? yes : no;
 }
 
-/// Step 6: the executions of one task, in the reference's loop order. `visit(execution)`
-/// returns whether the execution was valid; with -m a microbatch size without any valid
-/// network mapping ends the microbatch loop.
+/// The data_par_overlap values tried: none without DP, else as the user chose.
 std::vector<bool> overlapChoices(bool possible, OverlapChoice choice)
 {
     if (!possible || choice == OverlapChoice::Off)
@@ -122,9 +167,31 @@ std::vector<bool> overlapChoices(bool possible, OverlapChoice choice)
 /// returns whether the execution was valid; with -m a microbatch size without any valid
 /// network mapping ends the microbatch loop. The MoE search also maps DPe, EP and ES onto tiers
 /// and has no offloading or all-gather redo.
-template <typename Visit>
-void forEachExecution(const Application &app, const System &sys, const SearchSpace &space, const Task &t,
-                      bool mbsBreak, Visit &&visit)
+/// The inner loops of one task (step 6): the values each takes, in the reference's order.
+struct Loops {
+    std::vector<bool> redo, dpOverlap;
+    std::vector<TpOverlap> overlaps;
+    std::vector<bool> weightOffload, activationsOffload, optimizerOffload, fused;
+    std::vector<I> microbatches;
+    I tpNets = 1, ppNets = 1, dpNets = 1, dpExpNets = 1, epNets = 1, esNets = 1;
+
+    /// Executions of the task (without -m), saturated at UINT64_MAX.
+    [[nodiscard]] std::uint64_t count() const noexcept
+    {
+        std::uint64_t n = 1;
+        for (const std::size_t size : {redo.size(), dpOverlap.size(), overlaps.size(), weightOffload.size(),
+                                       activationsOffload.size(), optimizerOffload.size(), fused.size(),
+                                       microbatches.size()})
+            if (__builtin_mul_overflow(n, static_cast<std::uint64_t>(size), &n))
+                return UINT64_MAX;
+        for (const I nets : {tpNets, ppNets, dpNets, dpExpNets, epNets, esNets})
+            if (__builtin_mul_overflow(n, static_cast<std::uint64_t>(nets), &n))
+                return UINT64_MAX;
+        return n;
+    }
+};
+
+Loops loopsOf(const Application &app, const System &sys, const SearchSpace &space, const Task &t)
 {
     const bool moe = space.moeExperts > 0;
     const bool mem2 = !moe && sys.mem2.capacity_B > 0;
@@ -132,19 +199,46 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
     const bool canRedo = !moe && t.commType == TpCommType::RsAg && t.recompute != Recompute::Full;
     const std::vector<bool> tf = {true, false};
     const std::vector<bool> f = {false};
-    std::vector<bool> fused;
+    Loops l;
+    l.redo = pick(canRedo, tf, f);
+    l.dpOverlap = overlapChoices(t.dp > 1, space.dpOverlap);
+    l.overlaps = t.tp > 1 && space.tpOverlapVariants
+                     ? std::vector<TpOverlap>{TpOverlap::None, TpOverlap::Ring, TpOverlap::Pipe}
+                     : std::vector<TpOverlap>{TpOverlap::None};
+    l.weightOffload = pick(mem2, tf, f);
+    l.activationsOffload = pick(mem2 && t.recompute != Recompute::Full, tf, f);
+    l.optimizerOffload = pick(mem2, tf, f);
     if (space.fused != FusedActivationChoice::False)
-        fused.push_back(true);
+        l.fused.push_back(true);
     if (space.fused != FusedActivationChoice::True)
-        fused.push_back(false);
-    std::vector<I> microbatches;
+        l.fused.push_back(false);
+    // mbs * seq_size may exceed 64 bits (both are up to 2^53): multiplied in 128 bits.
+    __extension__ using Wide = __int128;
     for (I mbs : divisors(t.batch / t.dp))
-        if (mbs * app.seqSize % t.tp == 0)
-            microbatches.push_back(mbs);
-    const std::vector<TpOverlap> overlaps = t.tp > 1 && space.tpOverlapVariants
-                                                ? std::vector<TpOverlap>{TpOverlap::None, TpOverlap::Ring, TpOverlap::Pipe}
-                                                : std::vector<TpOverlap>{TpOverlap::None};
+        if (static_cast<Wide>(mbs) * app.seqSize % t.tp == 0)
+            l.microbatches.push_back(mbs);
     const auto tiers = [nets](I degree) { return degree > 1 ? nets : 1; };
+    l.tpNets = tiers(t.tp);
+    l.ppNets = tiers(t.pp);
+    l.dpNets = tiers(t.dp);
+    if (moe) {
+        l.dpExpNets = tiers(t.dpExp);
+        l.epNets = tiers(t.ep);
+        l.esNets = tiers(t.es);
+    }
+    return l;
+}
+
+/// Step 6: the executions of one task, in the reference's loop order. `visit(execution)`
+/// returns whether the execution was valid; with -m a microbatch size without any valid
+/// network mapping ends the microbatch loop. The MoE search also maps DPe, EP and ES onto tiers
+/// and has no offloading or all-gather redo.
+template <typename Visit>
+void forEachExecution(const Application &app, const System &sys, const SearchSpace &space, const Task &t,
+                      bool mbsBreak, Visit &&visit)
+{
+    const bool moe = space.moeExperts > 0;
+    const Loops l = loopsOf(app, sys, space, t);
     Execution e;
     e.numProcs = space.numProcs;
     e.tensorPar = t.tp;
@@ -166,14 +260,14 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
         e.expertSlice = t.es;
         e.dataParExp = t.dpExp;
     }
-    for (bool redo : pick(canRedo, tf, f))
-        for (bool dpOverlap : overlapChoices(t.dp > 1, space.dpOverlap))
-            for (TpOverlap overlap : overlaps)
-                for (bool wOff : pick(mem2, tf, f))
-                    for (bool aOff : pick(mem2 && t.recompute != Recompute::Full, tf, f))
-                        for (bool oOff : pick(mem2, tf, f))
-                            for (bool fusedActivation : fused)
-                                for (I mbs : microbatches) {
+    for (bool redo : l.redo)
+        for (bool dpOverlap : l.dpOverlap)
+            for (TpOverlap overlap : l.overlaps)
+                for (bool wOff : l.weightOffload)
+                    for (bool aOff : l.activationsOffload)
+                        for (bool oOff : l.optimizerOffload)
+                            for (bool fusedActivation : l.fused)
+                                for (I mbs : l.microbatches) {
                                     bool anyValid = false;
                                     e.seqParAgRedo = redo;
                                     e.dataParOverlap = dpOverlap;
@@ -183,12 +277,12 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
                                     e.optimizerOffload = oOff;
                                     e.fusedActivation = fusedActivation;
                                     e.microbatchSize = mbs;
-                                    for (I tn = 0; tn < tiers(t.tp); ++tn)
-                                        for (I pn = 0; pn < tiers(t.pp); ++pn)
-                                            for (I dn = 0; dn < tiers(t.dp); ++dn)
-                                                for (I xn = 0; xn < (moe ? tiers(t.dpExp) : 1); ++xn)
-                                                    for (I en = 0; en < (moe ? tiers(t.ep) : 1); ++en)
-                                                        for (I sn = 0; sn < (moe ? tiers(t.es) : 1); ++sn) {
+                                    for (I tn = 0; tn < l.tpNets; ++tn)
+                                        for (I pn = 0; pn < l.ppNets; ++pn)
+                                            for (I dn = 0; dn < l.dpNets; ++dn)
+                                                for (I xn = 0; xn < l.dpExpNets; ++xn)
+                                                    for (I en = 0; en < l.epNets; ++en)
+                                                        for (I sn = 0; sn < l.esNets; ++sn) {
                                                             e.tensorParNet = tn;
                                                             e.pipelineParNet = pn;
                                                             e.dataParNet = dn;
@@ -202,10 +296,10 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
                                 }
 }
 
-TaskResult runTask(const Application &app, const System &sys, const SearchSpace &space, const SearchOptions &options,
-                   const Task &task)
+TaskCount runTask(const Application &app, const System &sys, const SearchSpace &space, const SearchOptions &options,
+                  const Task &task, std::size_t taskIndex, TopHits &top)
 {
-    TaskResult r;
+    TaskCount r;
     EvaluateOptions evalOptions;
     evalOptions.quirks = space.moeExperts > 0 ? options.moeQuirks : options.quirks;
     evalOptions.explain = false;
@@ -216,8 +310,8 @@ TaskResult runTask(const Application &app, const System &sys, const SearchSpace 
             return false;
         ++r.valid;
         const double score = space.rankBy == RankBy::Mfu ? ev.stats.total_efficiency : ev.stats.sample_rate;
-        if (r.top.size() < options.topN || score > r.top.back().score)
-            offer(r.top, options.topN, SearchHit{e, ev.stats, score, index});
+        if (top.wants(score))
+            top.offer(Candidate{SearchHit{e, ev.stats, score, index}, taskIndex});
         return true;
     });
     return r;
@@ -227,66 +321,79 @@ TaskResult runTask(const Application &app, const System &sys, const SearchSpace 
 
 std::vector<std::int64_t> divisors(std::int64_t x)
 {
-    std::vector<std::int64_t> out;
-    for (std::int64_t c = 1; c <= x; ++c)
-        if (x % c == 0)
-            out.push_back(c);
-    return out;
+    // Pairs (c, x / c) with c <= sqrt(x): O(sqrt x) (counting to x took minutes for 1e12).
+    std::vector<std::int64_t> small, large;
+    for (std::int64_t c = 1; c <= x / c; ++c) {
+        if (x % c != 0)
+            continue;
+        small.push_back(c);
+        if (c != x / c)
+            large.push_back(x / c);
+    }
+    small.insert(small.end(), large.rbegin(), large.rend());
+    return small;
 }
 
 SearchResult searchLayouts(const Application &app, const System &sys, const SearchSpace &space,
                            const SearchOptions &options)
 {
     const std::vector<Task> tasks = makeTasks(app, space);
-    std::vector<TaskResult> results(tasks.size());
+    std::vector<TaskCount> counts(tasks.size());
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> done{0};
     std::atomic<bool> stopped{false};
-    const auto worker = [&] {
+    unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, tasks.size())));
+    std::vector<TopHits> tops(threads, TopHits(options.topN));
+    const auto worker = [&](TopHits &top) {
         for (std::size_t i = next++; i < tasks.size(); i = next++) {
             if (options.cancel && options.cancel->load()) {
                 stopped = true;
                 return;
             }
-            results[i] = runTask(app, sys, space, options, tasks[i]);
+            counts[i] = runTask(app, sys, space, options, tasks[i], i, top);
             const std::size_t finished = ++done;
             if (options.progress)
                 options.progress(finished, tasks.size());
         }
     };
-    unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, tasks.size())));
     std::vector<std::thread> pool;
     for (unsigned i = 1; i < threads; ++i)
-        pool.emplace_back(worker);
-    worker();
+        pool.emplace_back(worker, std::ref(tops[i]));
+    worker(tops[0]);
     for (std::thread &t : pool)
         t.join();
 
-    // Merge in task order (the reference's `determine_best` over its task list).
+    // Merge (the reference's `determine_best` over its task list): each task's hits get their
+    // position in the whole enumeration.
     SearchResult out;
     out.cancelled = stopped;
-    std::uint64_t offset = 0;
-    for (TaskResult &r : results) {
-        out.configurations += r.configurations;
-        out.valid += r.valid;
-        for (SearchHit &h : r.top) {
-            h.index += offset;
-            offer(out.top, options.topN, std::move(h));
-        }
-        offset += r.configurations;
+    std::vector<std::uint64_t> offsets(tasks.size());
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+        offsets[i] = out.configurations;
+        out.configurations += counts[i].configurations;
+        out.valid += counts[i].valid;
+    }
+    TopHits best(options.topN);
+    for (TopHits &top : tops)
+        for (Candidate &candidate : top.take())
+            best.offer(std::move(candidate));
+    for (Candidate &candidate : best.take()) {
+        candidate.hit.index += offsets[candidate.task];
+        out.top.push_back(std::move(candidate.hit));
     }
     return out;
 }
 
-std::uint64_t countLayouts(const Application &app, const System &sys, const SearchSpace &space)
+std::uint64_t countLayouts(const Application &app, const System &sys, const SearchSpace &space, std::uint64_t limit)
 {
+    // The product of each task's loop sizes: no execution is built (fast for any space).
     std::uint64_t count = 0;
-    for (const Task &t : makeTasks(app, space))
-        forEachExecution(app, sys, space, t, false, [&](const Execution &) {
-            ++count;
-            return true;
-        });
+    forEachTask(app, space, [&](const Task &t) {
+        if (__builtin_add_overflow(count, loopsOf(app, sys, space, t).count(), &count))
+            count = UINT64_MAX;
+        return count <= limit;
+    });
     return count;
 }
 
