@@ -3,17 +3,19 @@
 
 #include "gapstudio/io/calculon_json.h"
 #include "gapstudio/model/evaluate.h"
+#include "gapstudio/scenario/locate.h"
 
 #include <iostream>
 
 namespace gapstudio::cli {
 
-int reportDiagnostics(const model::Diagnostics &diagnostics, const std::string &executionFile)
+int reportDiagnostics(const model::Diagnostics &diagnostics, const std::string &modelFile,
+                      const std::string &executionFile, const std::string &systemFile)
 {
     for (const model::Diagnostic &diagnostic : diagnostics) {
         if (diagnostic.isMalformedInput()) {
-            const io::InputError error(executionFile, "/" + diagnostic.field, diagnostic.message);
-            std::cerr << "error: " << error.what() << '\n';
+            std::cerr << "error: " << io::inputErrorFor(diagnostic, modelFile, executionFile, systemFile).what()
+                      << '\n';
             return kExitMalformed;
         }
     }
@@ -22,6 +24,25 @@ int reportDiagnostics(const model::Diagnostics &diagnostics, const std::string &
     for (const model::Diagnostic &diagnostic : diagnostics)
         std::cerr << "error: " << diagnostic.message << '\n';
     return kExitInfeasible;
+}
+
+int reportScenarioDiagnostics(const model::Diagnostics &diagnostics, const scenario::Scenario &scenario,
+                              const std::string &file)
+{
+    if (diagnostics.empty()) {
+        std::cerr << "error: the model rejected the configuration without a diagnostic\n";
+        return kExitInfeasible;
+    }
+    const bool malformed = scenario::isMalformedScenario(diagnostics);
+    for (const model::Diagnostic &diagnostic : diagnostics) {
+        // Malformed: the first offending input alone, as for any malformed file.
+        if (malformed && !scenario::isMalformedScenario({diagnostic}))
+            continue;
+        std::cerr << "error: " << scenario::scenarioDiagnosticText(file, scenario, diagnostic) << '\n';
+        if (malformed)
+            break;
+    }
+    return malformed ? kExitMalformed : kExitInfeasible;
 }
 
 int runEval(const std::string &modelPath, const std::string &executionPath, const std::string &systemPath,
@@ -34,7 +55,7 @@ int runEval(const std::string &modelPath, const std::string &executionPath, cons
     options.quirks = in.referenceQuirks();
     const model::Evaluation evaluation = model::evaluate(in.application, in.execution, in.system, options);
     if (!evaluation.ok)
-        return reportDiagnostics(evaluation.diagnostics, executionPath);
+        return reportDiagnostics(evaluation.diagnostics, modelPath, executionPath, systemPath);
     const StatsFormat format = in.format == io::ExecutionFormat::CalculonMoe ? StatsFormat::CalculonMoe
                                                                              : StatsFormat::Calculon;
     std::cout << evaluationToJson(evaluation, format, withLayers).dump(2) << '\n' << std::flush;

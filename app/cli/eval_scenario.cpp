@@ -28,8 +28,8 @@ int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const
 {
     const scenario::PresetLibrary library
         = io::loadPresetLibrary(presetsDir.empty() ? defaultPresetsDirectory() : presetsDir);
-    const scenario::CompiledScenario compiled
-        = io::compileScenarioFile(io::loadScenario(scenarioPath), library, scenarioPath);
+    const scenario::Scenario scenario = io::loadScenario(scenarioPath);
+    const scenario::CompiledScenario compiled = io::compileScenarioFile(scenario, library, scenarioPath);
     const bool moe = compiled.resolved.llm.isMoe();
     model::EvaluateOptions options;
     options.withLayers = withLayers;
@@ -37,7 +37,7 @@ int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const
     const model::Evaluation evaluation
         = model::evaluate(compiled.application, compiled.execution, compiled.system, options);
     if (!evaluation.ok)
-        return reportDiagnostics(evaluation.diagnostics, scenarioPath);
+        return reportScenarioDiagnostics(evaluation.diagnostics, scenario, scenarioPath);
     const StatsFormat format = moe ? StatsFormat::CalculonMoe : StatsFormat::Calculon;
     std::cout << evaluationToJson(evaluation, format, withLayers).dump(2) << '\n' << std::flush;
     return kExitOk;

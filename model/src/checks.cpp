@@ -222,6 +222,12 @@ std::string humanBytes(double bytes)
 
 Diagnostics checkConfiguration(const Application &app, const Execution &exe, const System &sys, bool explain)
 {
+    return checkConfiguration(app, exe, sys, explain, true);
+}
+
+Diagnostics checkConfiguration(const Application &app, const Execution &exe, const System &sys, bool explain,
+                               bool systemRanges)
+{
     Diagnostics out;
     Checker c(out, explain);
     checkApplication(app, c);
@@ -229,7 +235,8 @@ Diagnostics checkConfiguration(const Application &app, const Execution &exe, con
         return out;
     // What the model cannot compute with (limits.h): from here on, products of inputs are safe.
     checkCounts(app, exe, explain, out);
-    checkSystemRanges(exe, sys, explain, out);
+    if (systemRanges)
+        checkSystemRanges(exe, sys, explain, out);
     if (!out.empty())
         return out;
     // Block construction asserts: TP must split the layer widths evenly.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "gapstudio/model/evaluate.h"
+#include "gapstudio/model/limits.h"
 
 #include <optional>
 #include <string>
@@ -10,10 +11,9 @@ namespace gapstudio::model {
 /// The reference's human_format(value, 'bytes'), e.g. "443.306 GiB" (used in its messages).
 [[nodiscard]] std::string humanBytes(double bytes);
 
-/// Numbers of the system outside the ranges of limits.h (and offloading to a tier-2 memory
-/// without bandwidth): OutOfRange diagnostics whose field is a path into the system, e.g.
-/// "mem1/bandwidth" or "networks/1/latency" (range_checks.cpp).
-void checkSystemRanges(const Execution &exe, const System &sys, bool explain, Diagnostics &out);
+/// checkConfiguration(), with the system's range checks (limits.h) only if `systemRanges`.
+[[nodiscard]] Diagnostics checkConfiguration(const Application &app, const Execution &exe, const System &sys,
+                                             bool explain, bool systemRanges);
 
 /// Integer inputs whose products (element and flop counts of one layer, microbatches times
 /// blocks) would exceed limits::kMaxCount: one OutOfRange diagnostic naming the largest input.

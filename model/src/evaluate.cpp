@@ -39,7 +39,7 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
 {
     using namespace detail;
     Evaluation result;
-    result.diagnostics = checkConfiguration(app, input, sys, options.explain);
+    result.diagnostics = checkConfiguration(app, input, sys, options.explain, options.checkSystemRanges);
     if (!result.diagnostics.empty())
         return result;
 

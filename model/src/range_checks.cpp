@@ -25,22 +25,22 @@ std::string number(double value)
     return text.data();
 }
 
+/// Records an OutOfRange diagnostic for each value outside its range. Fields and messages are
+/// built only for a failure: evaluate() runs these checks on every layout a search tries.
 class RangeChecker {
 public:
     RangeChecker(Diagnostics &out, bool explain) : mOut(out), mExplain(explain) { }
 
-    /// `what` is the human name, `field` a path into the system (e.g. "networks/0/bandwidth").
-    void require(double value, const Range &range, const std::string &field, const char *what, const char *unit)
+    /// `field()` gives the path into the system (e.g. "networks/0/bandwidth").
+    template <typename Field>
+    void require(double value, const Range &range, Field &&field, const char *what, const char *unit)
     {
-        if (range.contains(value))
+        if (range.contains(value)) [[likely]]
             return;
-        mOut.push_back({ DiagnosticCode::OutOfRange, field,
-                         mExplain ? std::string(what) + " " + number(value) + " " + unit + " is outside "
-                                        + range.text() + " " + unit + ", the range the model computes with"
-                                  : std::string() });
+        fail(value, range, field(), what, unit);
     }
 
-    void table(const EfficiencyTable &table, const std::string &field, const char *what)
+    template <typename Field> void table(const EfficiencyTable &table, Field &&field, const char *what)
     {
         for (const auto &[threshold, efficiency] : table.rows) {
             require(threshold, limits::kThreshold, field, what, "(threshold)");
@@ -53,13 +53,17 @@ public:
         for (std::size_t i = 0; i < kDatatypeCount; ++i) {
             if (!engines[i])
                 continue;
-            const std::string field = std::string(name) + "/" + datatypeName(static_cast<Datatype>(i));
-            require(engines[i]->peak_flops, limits::kPeakFlops, field + "/peak_flops", "peak", "flop/s");
-            table(engines[i]->efficiency, field + "/efficiency", "compute efficiency");
+            const auto field = [&](const char *what) {
+                return [name, i, what] {
+                    return std::string(name) + "/" + datatypeName(static_cast<Datatype>(i)) + "/" + what;
+                };
+            };
+            require(engines[i]->peak_flops, limits::kPeakFlops, field("peak_flops"), "peak", "flop/s");
+            table(engines[i]->efficiency, field("efficiency"), "compute efficiency");
         }
     }
 
-    void op(const NetworkOp &op, const std::string &field, bool collective)
+    template <typename Field> void op(const NetworkOp &op, Field &&field, bool collective)
     {
         require(op.scalar, limits::kCollectiveScalar, field, "collective scalar", "");
         if (collective)
@@ -69,9 +73,24 @@ public:
     }
 
 private:
+    [[gnu::noinline]] void fail(double value, const Range &range, std::string field, const char *what,
+                                const char *unit)
+    {
+        mOut.push_back({ DiagnosticCode::OutOfRange, std::move(field),
+                         mExplain ? std::string(what) + " " + number(value) + " " + unit + " is outside "
+                                        + range.text() + " " + unit + ", the range the model computes with"
+                                  : std::string() });
+    }
+
     Diagnostics &mOut;
     bool mExplain;
 };
+
+/// A field that is a fixed path.
+auto path(const char *text)
+{
+    return [text] { return std::string(text); };
+}
 
 /// One count the model forms from integer inputs (with its constant factor), and the inputs.
 struct Count {
@@ -92,29 +111,32 @@ void checkSystemRanges(const Execution &exe, const System &sys, bool explain, Di
     RangeChecker c(out, explain);
     c.engines(sys.matrix, "matrix");
     c.engines(sys.vector, "vector");
-    c.require(sys.mem1.capacity_B, limits::kCapacity, "mem1/capacity", "HBM capacity", "B");
-    c.require(sys.mem1.bandwidth_Bps, limits::kBandwidth, "mem1/bandwidth", "HBM bandwidth", "B/s");
-    c.table(sys.mem1.efficiency, "mem1/efficiency", "HBM efficiency");
-    c.require(sys.mem2.capacity_B, limits::kOptionalCapacity, "mem2/capacity", "tier-2 capacity", "B");
-    c.require(sys.mem2.bandwidth_Bps, limits::kOptionalBandwidth, "mem2/bandwidth", "tier-2 bandwidth", "B/s");
-    c.table(sys.mem2.efficiency, "mem2/efficiency", "tier-2 efficiency");
+    c.require(sys.mem1.capacity_B, limits::kCapacity, path("mem1/capacity"), "HBM capacity", "B");
+    c.require(sys.mem1.bandwidth_Bps, limits::kBandwidth, path("mem1/bandwidth"), "HBM bandwidth", "B/s");
+    c.table(sys.mem1.efficiency, path("mem1/efficiency"), "HBM efficiency");
+    c.require(sys.mem2.capacity_B, limits::kOptionalCapacity, path("mem2/capacity"), "tier-2 capacity", "B");
+    c.require(sys.mem2.bandwidth_Bps, limits::kOptionalBandwidth, path("mem2/bandwidth"), "tier-2 bandwidth",
+              "B/s");
+    c.table(sys.mem2.efficiency, path("mem2/efficiency"), "tier-2 efficiency");
     if ((exe.weightOffload || exe.activationsOffload || exe.optimizerOffload) && !(sys.mem2.bandwidth_Bps > 0))
         out.push_back({ DiagnosticCode::OutOfRange, "mem2/bandwidth",
                         explain ? "offloading needs a tier-2 memory with a bandwidth above 0" : "" });
     for (std::size_t i = 0; i < sys.networks.size(); ++i) {
         const NetworkTier &n = sys.networks[i];
-        const std::string tier = "networks/" + std::to_string(i);
-        c.require(n.bandwidth_Bps, limits::kBandwidth, tier + "/bandwidth", "network bandwidth", "B/s");
-        c.require(n.efficiency, limits::kEfficiency, tier + "/efficiency", "network efficiency", "");
-        c.require(n.latency_s, limits::kLatency, tier + "/latency", "network latency", "s");
-        c.require(n.processorUsage, limits::kProcessorUsage, tier + "/processor_usage", "processor usage", "");
-        c.require(static_cast<double>(n.size), Range { 1, true, 9007199254740992.0, true }, tier + "/size",
+        const auto field = [i](const char *what) {
+            return [i, what] { return "networks/" + std::to_string(i) + "/" + what; };
+        };
+        c.require(n.bandwidth_Bps, limits::kBandwidth, field("bandwidth"), "network bandwidth", "B/s");
+        c.require(n.efficiency, limits::kEfficiency, field("efficiency"), "network efficiency", "");
+        c.require(n.latency_s, limits::kLatency, field("latency"), "network latency", "s");
+        c.require(n.processorUsage, limits::kProcessorUsage, field("processor_usage"), "processor usage", "");
+        c.require(static_cast<double>(n.size), Range { 1, true, 9007199254740992.0, true }, field("size"),
                   "network size", "processors");
-        c.op(n.p2p, tier + "/ops/p2p", false);
-        c.op(n.allToAll, tier + "/ops/all_to_all", false);
-        c.op(n.reduceScatter, tier + "/ops/reduce_scatter", true);
-        c.op(n.allGather, tier + "/ops/all_gather", true);
-        c.op(n.allReduce, tier + "/ops/all_reduce", true);
+        c.op(n.p2p, field("ops/p2p"), false);
+        c.op(n.allToAll, field("ops/all_to_all"), false);
+        c.op(n.reduceScatter, field("ops/reduce_scatter"), true);
+        c.op(n.allGather, field("ops/all_gather"), true);
+        c.op(n.allReduce, field("ops/all_reduce"), true);
     }
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <tuple>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,6 +74,19 @@ Suspect likeliestCause(const Application &app, const Execution &exe, const Syste
 std::optional<Diagnostic> checkResults(const Application &app, const Execution &exe, const System &sys,
                                        const Stats &stats, bool explain)
 {
+    // Fast path (evaluate() runs this on every layout a search tries): one pass without
+    // branches. A NaN or an infinity makes the sum non-finite; the minimum catches a negative.
+    // A sum that overflows only sends a fine result to the exact scan below.
+    double sum = 0;
+    double minimum = 0;
+#define GAPSTUDIO_GUARD_FAST(name)                                                                              \
+    sum += stats.name;                                                                                           \
+    minimum = stats.name < minimum ? stats.name : minimum;
+    GAPSTUDIO_CALCULON_STATS(GAPSTUDIO_GUARD_FAST)
+    GAPSTUDIO_CALCULON_MOE_EXTRA_STATS(GAPSTUDIO_GUARD_FAST)
+#undef GAPSTUDIO_GUARD_FAST
+    if (std::isfinite(sum) && minimum >= 0)
+        return std::nullopt;
     const char *bad = nullptr;
     double badValue = 0;
     const auto check = [&](std::string_view name, double value) {

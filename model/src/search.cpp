@@ -4,9 +4,12 @@
 // reference's enumeration order whatever the thread count.
 #include "gapstudio/model/search.h"
 
+#include "gapstudio/model/limits.h"
+
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <map>
 #include <thread>
 
 namespace gapstudio::model {
@@ -191,7 +194,9 @@ struct Loops {
     }
 };
 
-Loops loopsOf(const Application &app, const System &sys, const SearchSpace &space, const Task &t)
+/// `localBatchDivisors`: divisors(t.batch / t.dp), the microbatch sizes before the TP rule.
+Loops loopsOf(const Application &app, const System &sys, const SearchSpace &space, const Task &t,
+              const std::vector<I> &localBatchDivisors)
 {
     const bool moe = space.moeExperts > 0;
     const bool mem2 = !moe && sys.mem2.capacity_B > 0;
@@ -214,7 +219,7 @@ Loops loopsOf(const Application &app, const System &sys, const SearchSpace &spac
         l.fused.push_back(false);
     // mbs * seq_size may exceed 64 bits (both are up to 2^53): multiplied in 128 bits.
     __extension__ using Wide = __int128;
-    for (I mbs : divisors(t.batch / t.dp))
+    for (I mbs : localBatchDivisors)
         if (static_cast<Wide>(mbs) * app.seqSize % t.tp == 0)
             l.microbatches.push_back(mbs);
     const auto tiers = [nets](I degree) { return degree > 1 ? nets : 1; };
@@ -235,10 +240,10 @@ Loops loopsOf(const Application &app, const System &sys, const SearchSpace &spac
 /// and has no offloading or all-gather redo.
 template <typename Visit>
 void forEachExecution(const Application &app, const System &sys, const SearchSpace &space, const Task &t,
-                      bool mbsBreak, Visit &&visit)
+                      const std::vector<I> &localBatchDivisors, bool mbsBreak, Visit &&visit)
 {
     const bool moe = space.moeExperts > 0;
-    const Loops l = loopsOf(app, sys, space, t);
+    const Loops l = loopsOf(app, sys, space, t, localBatchDivisors);
     Execution e;
     e.numProcs = space.numProcs;
     e.tensorPar = t.tp;
@@ -297,13 +302,15 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
 }
 
 TaskCount runTask(const Application &app, const System &sys, const SearchSpace &space, const SearchOptions &options,
-                  const Task &task, std::size_t taskIndex, TopHits &top)
+                  const Task &task, const std::vector<I> &localBatchDivisors, bool systemInRange, std::size_t taskIndex,
+                  TopHits &top)
 {
     TaskCount r;
     EvaluateOptions evalOptions;
     evalOptions.quirks = space.moeExperts > 0 ? options.moeQuirks : options.quirks;
     evalOptions.explain = false;
-    forEachExecution(app, sys, space, task, space.mbsBreak, [&](const Execution &e) {
+    evalOptions.checkSystemRanges = !systemInRange; // checked once for the whole search
+    forEachExecution(app, sys, space, task, localBatchDivisors, space.mbsBreak, [&](const Execution &e) {
         const std::uint64_t index = r.configurations++;
         Evaluation ev = evaluate(app, e, sys, evalOptions);
         if (!ev.ok)
@@ -338,6 +345,18 @@ SearchResult searchLayouts(const Application &app, const System &sys, const Sear
                            const SearchOptions &options)
 {
     const std::vector<Task> tasks = makeTasks(app, space);
+    // The microbatch candidates of each local batch, found once (read-only in the workers).
+    std::map<I, std::vector<I>> localBatchDivisors;
+    for (const Task &t : tasks)
+        if (!localBatchDivisors.contains(t.batch / t.dp))
+            localBatchDivisors.emplace(t.batch / t.dp, divisors(t.batch / t.dp));
+    // Every layout runs on the same system: its ranges (limits.h) are checked once here, for the
+    // most demanding execution (every offload on), rather than at each evaluation.
+    Execution offloading;
+    offloading.weightOffload = offloading.activationsOffload = offloading.optimizerOffload = true;
+    Diagnostics ranges;
+    checkSystemRanges(offloading, sys, false, ranges);
+    const bool systemInRange = ranges.empty();
     std::vector<TaskCount> counts(tasks.size());
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> done{0};
@@ -351,7 +370,8 @@ SearchResult searchLayouts(const Application &app, const System &sys, const Sear
                 stopped = true;
                 return;
             }
-            counts[i] = runTask(app, sys, space, options, tasks[i], i, top);
+            counts[i] = runTask(app, sys, space, options, tasks[i],
+                                localBatchDivisors.at(tasks[i].batch / tasks[i].dp), systemInRange, i, top);
             const std::size_t finished = ++done;
             if (options.progress)
                 options.progress(finished, tasks.size());
@@ -387,10 +407,16 @@ SearchResult searchLayouts(const Application &app, const System &sys, const Sear
 
 std::uint64_t countLayouts(const Application &app, const System &sys, const SearchSpace &space, std::uint64_t limit)
 {
-    // The product of each task's loop sizes: no execution is built (fast for any space).
+    // The product of each task's loop sizes: no execution is built. The divisors of a local
+    // batch are found once (tasks share them, and for a batch near 2^53 each search takes ~0.3 s).
+    std::map<I, std::vector<I>> localBatchDivisors;
     std::uint64_t count = 0;
     forEachTask(app, space, [&](const Task &t) {
-        if (__builtin_add_overflow(count, loopsOf(app, sys, space, t).count(), &count))
+        const I local = t.batch / t.dp;
+        auto it = localBatchDivisors.find(local);
+        if (it == localBatchDivisors.end())
+            it = localBatchDivisors.emplace(local, divisors(local)).first;
+        if (__builtin_add_overflow(count, loopsOf(app, sys, space, t, it->second).count(), &count))
             count = UINT64_MAX;
         return count <= limit;
     });

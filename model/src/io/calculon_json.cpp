@@ -229,10 +229,8 @@ void checkCrossFileRules(const CalculonInputs &in, const nlohmann::json &exeJson
     // The model's own checks: anything it calls malformed is a schema-level error as well,
     // reported in the file that holds the value.
     for (const model::Diagnostic &diagnostic : model::checkConfiguration(app, exe, in.system)) {
-        if (diagnostic.isMalformedInput()) {
-            const auto [file, pointer] = locate(diagnostic.field, modelPath, executionPath, systemPath);
-            throw InputError(file, pointer, diagnostic.message);
-        }
+        if (diagnostic.isMalformedInput())
+            throw inputErrorFor(diagnostic, modelPath, executionPath, systemPath);
     }
 }
 
@@ -348,6 +346,13 @@ model::System parseSystem(const nlohmann::json &json, const std::string &file)
     for (std::size_t i = 0; i < count; ++i)
         sys.networks.push_back(parseNetwork(networks[i]));
     return sys;
+}
+
+InputError inputErrorFor(const model::Diagnostic &diagnostic, const std::string &modelPath,
+                         const std::string &executionPath, const std::string &systemPath)
+{
+    const auto [file, pointer] = locate(diagnostic.field, modelPath, executionPath, systemPath);
+    return InputError(file, pointer, diagnostic.message);
 }
 
 CalculonInputs loadCalculonInputs(const std::string &modelPath, const std::string &executionPath,

@@ -230,11 +230,16 @@ void requireNotAnInput(const std::string &output, const std::vector<std::string>
 
 void flushOrThrow(std::FILE *stream, const std::string &name)
 {
+    // A write that failed earlier left the stream's error flag and, unless something has set
+    // errno since, its reason in errno (the command returns right after writing).
+    const bool failedBefore = std::ferror(stream) != 0;
+    const int before = errno;
     errno = 0;
     const bool flushed = std::fflush(stream) == 0;
-    const int error = errno;
-    if (flushed && !std::ferror(stream))
+    const int now = errno;
+    if (flushed && !failedBefore)
         return;
+    const int error = now != 0 ? now : before;
     throw OutputError(name, "cannot write: " + (error != 0 ? reason(error) : std::string("write error")));
 }
 

@@ -3,6 +3,7 @@
 #include "gapstudio/io/preset_json.h"
 
 #include "gapstudio/io/safe_file.h"
+#include "scenario/block_ranges.h"
 #include "scenario/preset_blocks.h"
 
 #include <algorithm>
@@ -74,8 +75,16 @@ void writeBlockRef(nlohmann::ordered_json &out, const char *key, const scenario:
     }
 }
 
+/// Parses a block and checks the ranges of its numbers (block_ranges.h).
+template <typename Parse> auto parseChecked(const JsonCursor &cursor, bool wholeFile, PresetKind kind, Parse parse)
+{
+    auto block = parse(cursor, wholeFile);
+    detail::checkBlockRanges(cursor, kind);
+    return block;
+}
+
 template <typename Block, typename Parse>
-scenario::BlockRef<Block> parseBlockRef(const JsonCursor &cursor, Parse parse)
+scenario::BlockRef<Block> parseBlockRef(const JsonCursor &cursor, PresetKind kind, Parse parse)
 {
     scenario::BlockRef<Block> ref;
     if (cursor.value().is_string()) {
@@ -83,7 +92,7 @@ scenario::BlockRef<Block> parseBlockRef(const JsonCursor &cursor, Parse parse)
         if (ref.presetId.empty())
             cursor.fail("expected a preset id or an inline block, got an empty string");
     } else if (cursor.value().is_object()) {
-        ref.inlineBlock = parse(cursor, false);
+        ref.inlineBlock = parseChecked(cursor, false, kind, parse);
     } else {
         cursor.fail("expected a preset id (string) or an inline block (object), got "
                     + detail::describe(cursor.value()));
@@ -131,23 +140,23 @@ nlohmann::json migratePreset(nlohmann::json json, PresetKind kind, const std::st
 
 scenario::Gpu parseGpu(const nlohmann::json &json, const std::string &file)
 {
-    return detail::parseGpuBody(JsonCursor(json, file), true);
+    return parseChecked(JsonCursor(json, file), true, PresetKind::Gpu, detail::parseGpuBody);
 }
 scenario::Interconnect parseInterconnect(const nlohmann::json &json, const std::string &file)
 {
-    return detail::parseInterconnectBody(JsonCursor(json, file), true);
+    return parseChecked(JsonCursor(json, file), true, PresetKind::Interconnect, detail::parseInterconnectBody);
 }
 scenario::Topology parseTopology(const nlohmann::json &json, const std::string &file)
 {
-    return detail::parseTopologyBody(JsonCursor(json, file), true);
+    return parseChecked(JsonCursor(json, file), true, PresetKind::Topology, detail::parseTopologyBody);
 }
 scenario::Llm parseLlm(const nlohmann::json &json, const std::string &file)
 {
-    return detail::parseLlmBody(JsonCursor(json, file), true);
+    return parseChecked(JsonCursor(json, file), true, PresetKind::Llm, detail::parseLlmBody);
 }
 scenario::Layout parseLayout(const nlohmann::json &json, const std::string &file)
 {
-    return detail::parseLayoutBody(JsonCursor(json, file), true);
+    return parseChecked(JsonCursor(json, file), true, PresetKind::Layout, detail::parseLayoutBody);
 }
 
 scenario::Scenario parseScenario(const nlohmann::json &json, const std::string &file)
@@ -159,13 +168,13 @@ scenario::Scenario parseScenario(const nlohmann::json &json, const std::string &
                         { "scale_out", "overrides" });
     scenario::Scenario s;
     s.info = detail::parseInfo(c);
-    s.gpu = parseBlockRef<scenario::Gpu>(c["gpu"], detail::parseGpuBody);
-    s.scaleUp = parseBlockRef<scenario::Interconnect>(c["scale_up"], detail::parseInterconnectBody);
+    s.gpu = parseBlockRef<scenario::Gpu>(c["gpu"], PresetKind::Gpu, detail::parseGpuBody);
+    s.scaleUp = parseBlockRef<scenario::Interconnect>(c["scale_up"], PresetKind::Interconnect, detail::parseInterconnectBody);
     if (json.contains("scale_out"))
-        s.scaleOut = parseBlockRef<scenario::Interconnect>(c["scale_out"], detail::parseInterconnectBody);
-    s.topology = parseBlockRef<scenario::Topology>(c["topology"], detail::parseTopologyBody);
-    s.llm = parseBlockRef<scenario::Llm>(c["llm"], detail::parseLlmBody);
-    s.layout = parseBlockRef<scenario::Layout>(c["layout"], detail::parseLayoutBody);
+        s.scaleOut = parseBlockRef<scenario::Interconnect>(c["scale_out"], PresetKind::Interconnect, detail::parseInterconnectBody);
+    s.topology = parseBlockRef<scenario::Topology>(c["topology"], PresetKind::Topology, detail::parseTopologyBody);
+    s.llm = parseBlockRef<scenario::Llm>(c["llm"], PresetKind::Llm, detail::parseLlmBody);
+    s.layout = parseBlockRef<scenario::Layout>(c["layout"], PresetKind::Layout, detail::parseLayoutBody);
     s.gpuCount = c["gpu_count"].integerAtLeast(1);
     if (json.contains("overrides")) {
         const JsonCursor overrides = c["overrides"];
@@ -176,6 +185,9 @@ scenario::Scenario parseScenario(const nlohmann::json &json, const std::string &
             if (std::none_of(keys.begin(), keys.end(),
                              [&](const scenario::OverrideKey &k) { return item.key() == k.key; }))
                 value.fail("unknown override key \"" + item.key() + "\"");
+            // The range of the key, as resolve() applies it to the studio's overrides.
+            if (const auto problem = scenario::overrideProblem(item.key(), value.number()))
+                value.fail(*problem);
             s.overrides[item.key()] = value.number();
         }
     }

@@ -8,6 +8,7 @@
 
 #include "gapstudio/io/input_error.h"
 #include "gapstudio/model/calculon_inputs.h"
+#include "gapstudio/model/diagnostics.h"
 #include "gapstudio/model/quirks.h"
 
 #include <nlohmann/json_fwd.hpp>
@@ -50,6 +51,11 @@ struct CalculonInputs {
         return format == ExecutionFormat::CalculonMoe ? model::Quirks::calculonMoe() : model::Quirks::calculon();
     }
 };
+/// The error for a malformed-input diagnostic of a model evaluation of these three files, at the
+/// file and JSON pointer that hold the value (e.g. seq_size in the model file, not the execution).
+[[nodiscard]] InputError inputErrorFor(const model::Diagnostic &diagnostic, const std::string &modelPath,
+                                       const std::string &executionPath, const std::string &systemPath);
+
 [[nodiscard]] CalculonInputs loadCalculonInputs(const std::string &modelPath,
                                                 const std::string &executionPath,
                                                 const std::string &systemPath);

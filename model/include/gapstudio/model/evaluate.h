@@ -18,6 +18,9 @@ struct EvaluateOptions {
     bool withLayers = false;                ///< fill Evaluation::layers (the reference's `-l`)
     Quirks quirks = Quirks::reference();     ///< reproduce the reference's quirks (default)
     bool explain = true; ///< false: diagnostics carry code and field but no message (searches)
+    /// false: skip the range checks of the system (limits.h), which a caller evaluating one
+    /// system many times (a layout search) has made once already.
+    bool checkSystemRanges = true;
 };
 
 struct Evaluation {

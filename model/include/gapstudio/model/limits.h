@@ -9,6 +9,9 @@
  * malformed input, reported with the range, never a NaN or a negative step time.
  */
 
+#include "gapstudio/model/calculon_inputs.h"
+#include "gapstudio/model/diagnostics.h"
+
 #include <string>
 
 namespace gapstudio::model {
@@ -69,5 +72,11 @@ inline constexpr Range kSweepFactor { 1e-6, true, 1e6, true };
 inline constexpr double kMaxCount = 288230376151711744.0;
 
 } // namespace limits
+
+/// Appends an OutOfRange diagnostic for each number of `sys` outside its range above (and for
+/// offloading to a tier-2 memory without bandwidth); the field is a path into the system such as
+/// "mem1/bandwidth", "matrix/float8/peak_flops" or "networks/1/latency". checkConfiguration()
+/// runs it; scenario compile runs it to name the override or block at fault.
+void checkSystemRanges(const Execution &exe, const System &sys, bool explain, Diagnostics &out);
 
 } // namespace gapstudio::model
