@@ -7,6 +7,8 @@
 #include "charts/chartview.h"
 #include "report/provenance.h"
 #include "report/report.h"
+#include "report/headlessstatus.h"
+#include "common/safewrite.h"
 
 #include "gapstudio/io/preset_json.h"
 
@@ -54,16 +56,12 @@ Loaded load(const QString &path, const scenario::PresetLibrary &library)
         return loaded;
     }
     loaded.results = headlessResults(*scenario, library);
-    if (!loaded.results->compiled) { // a missing preset or a bad override: the file is wrong
-        const model::Diagnostic &d = loaded.results->diagnostics.front();
-        printError(QStringLiteral("%1: /%2: %3")
-                       .arg(path, QString::fromStdString(d.field), QString::fromStdString(d.message)));
-        loaded.exitCode = kHeadlessBadInput;
-    }
+    loaded.exitCode = headlessInputStatus(*loaded.results, path); // 2 and a message if malformed
     return loaded;
 }
 
-int exportCharts(const QString &dir, const ScenarioResults &current, const ScenarioResults *baseline)
+int exportCharts(const QString &dir, const ScenarioResults &current, const ScenarioResults *baseline,
+                 const QStringList &inputs)
 {
     if (!QDir().mkpath(dir)) {
         printError(QObject::tr("%1: cannot create the folder").arg(dir));
@@ -79,6 +77,10 @@ int exportCharts(const QString &dir, const ScenarioResults &current, const Scena
         for (const char *suffix : { "png", "pdf", "svg", "csv" }) {
             const QString path = QDir(dir).filePath(chart->id() + QLatin1Char('.') + QLatin1String(suffix));
             QString error;
+            if (!isNotAnInput(path, inputs, &error)) {
+                printError(error);
+                return kHeadlessBadInput;
+            }
             if (!exportChart(*chart, path, provenance, 1.0, &error)) {
                 printError(QStringLiteral("%1: %2").arg(path, error));
                 return kHeadlessWriteFailed;
@@ -205,12 +207,18 @@ int runHeadless(const QStringList &arguments)
             return baseline->exitCode;
     }
     const ScenarioResults *baselineResults = baseline ? baseline->results.get() : nullptr;
+    // No output may replace an input (the report once overwrote the scenario it was made from).
+    const QStringList inputs { scenarioFile, baseline ? baseline->file : QString() };
 
     if (parser.isSet(kExportReport)) {
         options.scenarioFile = QFileInfo(scenarioFile).fileName();
         options.baselineFile = baseline ? QFileInfo(baseline->file).fileName() : QString();
         QString error;
         const QString out = parser.value(kExportReport);
+        if (!isNotAnInput(out, inputs, &error)) {
+            printError(error);
+            return kHeadlessBadInput;
+        }
         if (!writeReport(*current.results, baselineResults, out, &error, options)) {
             printError(error);
             return kHeadlessWriteFailed;
@@ -218,17 +226,11 @@ int runHeadless(const QStringList &arguments)
         std::printf("gapstudio: wrote %s\n", qPrintable(out));
     }
     if (parser.isSet(kExportCharts)) {
-        const int code = exportCharts(parser.value(kExportCharts), *current.results, baselineResults);
+        const int code = exportCharts(parser.value(kExportCharts), *current.results, baselineResults, inputs);
         if (code != kHeadlessOk)
             return code;
     }
-    if (!current.results->evaluation.ok) {
-        printError(
-            QObject::tr("%1: the design is infeasible (%2); the outputs show why")
-                .arg(scenarioFile, QString::fromStdString(current.results->diagnostics.front().message)));
-        return kHeadlessInfeasible;
-    }
-    return kHeadlessOk;
+    return headlessFinish(*current.results, scenarioFile);
 }
 
 } // namespace gapstudio::views

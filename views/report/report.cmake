@@ -6,6 +6,7 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/report/reportpainter.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/reportpainter.h
     ${CMAKE_CURRENT_SOURCE_DIR}/report/report.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/report.h
     ${CMAKE_CURRENT_SOURCE_DIR}/report/headless.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/headless.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/report/headlessstatus.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/headlessstatus.h
 )
 # Where a developer build finds the presets (headless.cpp; an installed app uses
 # <prefix>/share/gapstudio/presets next to its bin/).

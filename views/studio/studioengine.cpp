@@ -1,5 +1,7 @@
 #include "studio/studioengine.h"
 
+#include "common/safewrite.h"
+
 #include "studio/builtinpresets.h"
 
 #include "gapstudio/io/preset_json.h"
@@ -10,7 +12,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
-#include <QSaveFile>
 
 #include <array>
 
@@ -137,14 +138,9 @@ bool writeScenarioFile(const scenario::Scenario &scenario, const QString &path, 
             *error = QString::fromStdString(e.what());
         return false;
     }
-    QSaveFile file(path); // atomic: a crash mid-save never truncates the user's file
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
-        !file.commit()) {
-        if (error)
-            *error = QStringLiteral("%1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    // Complete or untouched, with the OS reason on failure (Qt 6.4's QSaveFile commits after a
+    // failed flush: a full disk left a 0-byte file and reported success).
+    return writeFileSafely(path, QByteArray::fromStdString(text), error);
 }
 
 } // namespace gapstudio::views
