@@ -46,17 +46,43 @@ QByteArray fileStart(const QString &path, qint64 size = 16)
     return file.open(QIODevice::ReadOnly) ? file.read(size) : QByteArray();
 }
 
-/// The PDF's text (pdftotext, whitespace collapsed), or a null string without poppler-utils.
+/// The PDF's text (pdftotext, whitespace collapsed). poppler-utils is a test dependency
+/// (packaging/install-deps.sh): without it the text checks fail rather than skip.
 QString pdfText(const QString &path)
 {
     const QString tool = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
     if (tool.isEmpty())
-        return {};
+        return QStringLiteral("pdftotext (poppler-utils) is not installed");
     QProcess process;
     process.start(tool, { path, QStringLiteral("-") });
     if (!process.waitForFinished(30000) || process.exitCode() != 0)
         return QStringLiteral("pdftotext failed");
     return QString::fromUtf8(process.readAllStandardOutput()).simplified();
+}
+
+struct ProcessResult {
+    int exitCode = -1; ///< -1: crashed or hung
+    QByteArray out, err;
+};
+
+/// The app itself (gapstudio), as a user runs it headless.
+ProcessResult runApp(const QStringList &arguments, const QString &stdoutFile = {})
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("GAPSTUDIO_PRESETS"), QStringLiteral(PRESETS_DIR));
+    process.setProcessEnvironment(env);
+    if (!stdoutFile.isEmpty())
+        process.setStandardOutputFile(stdoutFile);
+    process.start(QStringLiteral(GAPSTUDIO_GUI), arguments);
+    ProcessResult r;
+    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit)
+        return r;
+    r.exitCode = process.exitCode();
+    r.out = process.readAllStandardOutput();
+    r.err = process.readAllStandardError();
+    return r;
 }
 
 std::string scenarioText(const scenario::Scenario &s)
@@ -124,8 +150,6 @@ private slots:
         QCOMPARE(scenarioText(*restored), scenarioText(mDefault));
 
         const QString text = pdfText(pdf);
-        if (text.isNull())
-            QSKIP("pdftotext (poppler-utils) is not installed: the report's text is not checked");
         const QStringList expected {
             QStringLiteral("GapStudio design report"),
             QString::fromStdString(mDefault.info.name),
@@ -172,8 +196,6 @@ private slots:
                             QStringLiteral("2e12"), QStringLiteral("--export-report"), pdf }),
                  views::kHeadlessOk);
         const QString text = pdfText(pdf);
-        if (text.isNull())
-            QSKIP("pdftotext (poppler-utils) is not installed");
         for (const QString &needle :
              { QStringLiteral("3 Comparison with the baseline"), QStringLiteral("Change %"),
                QStringLiteral("Baseline: GPT-4-class MoE on 4096 H100"),
@@ -193,8 +215,6 @@ private slots:
                  views::kHeadlessInfeasible);
         QVERIFY(fileStart(pdf).startsWith("%PDF-"));
         const QString text = pdfText(pdf);
-        if (text.isNull())
-            QSKIP("pdftotext (poppler-utils) is not installed");
         QVERIFY(text.contains(QStringLiteral("Mem tier1 needs")));
         QVERIFY(text.contains(QStringLiteral("gpu.hbm_capacity_GiB")));
     }
@@ -334,6 +354,133 @@ private slots:
         QCOMPARE(headless({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"),
                             path(QStringLiteral("never.pdf")) }),
                  views::kHeadlessBadInput);
+    }
+
+    // ---- Issue 14 -------------------------------------------------------------------------
+
+    // "--export-report /dev/full exits 0 'wrote'", and export errors gave no OS reason.
+    void unwritableReportIsExit3()
+    {
+        const ProcessResult r = runApp({ QStringLiteral("--export-report"), QStringLiteral("/dev/full") });
+        QCOMPARE(r.exitCode, views::kHeadlessWriteFailed);
+        QVERIFY2(r.err.contains("/dev/full") && r.err.contains("No space left on device"), r.err.constData());
+        QVERIFY(!r.out.contains("wrote"));
+    }
+
+    // Standard output that cannot be written fails the run, as in the CLI.
+    void lostStandardOutputIsExit3()
+    {
+        const ProcessResult r = runApp(
+            { QStringLiteral("--export-report"), path(QStringLiteral("stdout-full.pdf")) }, QStringLiteral("/dev/full"));
+        QCOMPARE(r.exitCode, views::kHeadlessWriteFailed);
+        QVERIFY2(r.err.contains("standard output"), r.err.constData());
+    }
+
+    // "--export-report X.gapstudio.json with the scenario itself as output replaces the scenario
+    // with a PDF (same with --baseline)".
+    void anExportNeverReplacesAnInput_data()
+    {
+        QTest::addColumn<QString>("role");
+        QTest::newRow("scenario") << "scenario";
+        QTest::newRow("baseline") << "baseline";
+    }
+    void anExportNeverReplacesAnInput()
+    {
+        QFETCH(QString, role);
+        const QString file = path(QStringLiteral("input-") + role + QStringLiteral(".gapstudio.json"));
+        io::saveScenario(mDefault, file.toStdString());
+        const QByteArray before = fileStart(file, 1 << 20);
+        QCOMPARE(headless({ QStringLiteral("--") + role, file, QStringLiteral("--export-report"), file }),
+                 views::kHeadlessBadInput);
+        QCOMPARE(fileStart(file, 1 << 20), before);
+    }
+
+    // "a deeply nested SVG given as --scenario/--baseline (stack overflow in QXmlStreamReader)".
+    void deeplyNestedSvgIsRefused_data() { anExportNeverReplacesAnInput_data(); }
+    void deeplyNestedSvgIsRefused()
+    {
+        QFETCH(QString, role);
+        const QString file = path(QStringLiteral("deep.svg"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\">");
+        f.write(QByteArray("<g>").repeated(200000));
+        f.write("<desc>{}</desc>");
+        f.write(QByteArray("</g>").repeated(200000));
+        f.write("</svg>");
+        f.close();
+        QString error;
+        QVERIFY(!views::restoreScenario(file, &error));
+        QVERIFY2(error.contains(QStringLiteral("deeper than")), qPrintable(error));
+        QCOMPARE(headless({ QStringLiteral("--") + role, file, QStringLiteral("--export-report"),
+                            path(QStringLiteral("never-deep.pdf")) }),
+                 views::kHeadlessBadInput);
+    }
+
+    // "--screenshot with a bad or missing --scenario exits 0 and shows the default design".
+    void screenshotOfABadScenarioFails_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<int>("status");
+        QTest::newRow("missing") << "/nonexistent.gapstudio.json" << views::kHeadlessBadInput;
+        QTest::newRow("not a scenario") << ICON_FILE << views::kHeadlessBadInput;
+    }
+    void screenshotOfABadScenarioFails()
+    {
+        QFETCH(QString, scenario);
+        QFETCH(int, status);
+        const QString png = path(QStringLiteral("never-shot.png"));
+        const ProcessResult r = runApp({ QStringLiteral("--scenario"), scenario, QStringLiteral("--screenshot"), png });
+        QCOMPARE(r.exitCode, status);
+        QVERIFY(!QFile::exists(png));
+        QVERIFY2(r.err.contains(scenario.toUtf8()), r.err.constData());
+    }
+
+    void screenshotThatCannotBeWrittenIsExit3()
+    {
+        const ProcessResult r = runApp({ QStringLiteral("--screenshot"), QStringLiteral("/dev/full") });
+        QCOMPARE(r.exitCode, views::kHeadlessWriteFailed);
+        QVERIFY2(r.err.contains("No space left on device"), r.err.constData());
+    }
+
+    // "GUI and CLI disagree on exit codes for the same infeasible scenario and the CLI names a JSON
+    // pointer (/num_procs) that a scenario file does not have."
+    void guiAndCliAgreeOnAnInfeasibleScenario()
+    {
+        scenario::Scenario wrongCount = mDefault;
+        wrongCount.overrides["gpu_count"] = 4000; // the layout needs 4096
+        const QString file = path(QStringLiteral("wrong-count.gapstudio.json"));
+        io::saveScenario(wrongCount, file.toStdString());
+        const ProcessResult gui = runApp({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"),
+                                           path(QStringLiteral("wrong-count.pdf")) });
+        QProcess cli;
+        cli.start(QStringLiteral(GAPSTUDIO_CLI), { QStringLiteral("eval"), file });
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(gui.exitCode, views::kHeadlessInfeasible);
+        QCOMPARE(cli.exitCode(), gui.exitCode);
+        const QByteArray pointer = file.toUtf8() + ": /overrides/gpu_count: ";
+        QVERIFY2(gui.err.contains(pointer), gui.err.constData());
+        const QByteArray cliErr = cli.readAllStandardError();
+        QVERIFY2(cliErr.contains(pointer), cliErr.constData());
+        QVERIFY(!cliErr.contains("/num_procs") && !gui.err.contains("/num_procs"));
+    }
+
+    // A number the model cannot compute with is malformed input for both, before any output.
+    void guiAndCliAgreeOnAMalformedScenario()
+    {
+        scenario::Scenario huge = mDefault;
+        huge.overrides["llm.seq_size"] = 1e9;
+        const QString file = path(QStringLiteral("huge.gapstudio.json"));
+        io::saveScenario(huge, file.toStdString());
+        const QString pdf = path(QStringLiteral("never-huge.pdf"));
+        const ProcessResult gui = runApp({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"), pdf });
+        QProcess cli;
+        cli.start(QStringLiteral(GAPSTUDIO_CLI), { QStringLiteral("eval"), file });
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(gui.exitCode, views::kHeadlessBadInput);
+        QCOMPARE(cli.exitCode(), gui.exitCode);
+        QVERIFY(!QFile::exists(pdf));
+        QVERIFY2(gui.err.contains(file.toUtf8() + ": /overrides/llm.seq_size: "), gui.err.constData());
     }
 };
 

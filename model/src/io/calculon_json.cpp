@@ -355,18 +355,25 @@ InputError inputErrorFor(const model::Diagnostic &diagnostic, const std::string 
     return InputError(file, pointer, diagnostic.message);
 }
 
-CalculonInputs loadCalculonInputs(const std::string &modelPath, const std::string &executionPath,
-                                  const std::string &systemPath)
+CalculonInputs parseCalculonInputs(const nlohmann::json &modelJson, const nlohmann::json &exeJson,
+                                   const nlohmann::json &systemJson, const std::string &modelPath,
+                                   const std::string &executionPath, const std::string &systemPath)
 {
-    const nlohmann::json modelJson = readJsonFile(modelPath);
-    const nlohmann::json exeJson = readJsonFile(executionPath);
-    const nlohmann::json systemJson = readJsonFile(systemPath);
     ExecutionFormat format = ExecutionFormat::Calculon;
     model::Application app = parseApplication(modelJson, modelPath);
     model::Execution exe = parseExecution(exeJson, executionPath, &format);
     CalculonInputs in{app, exe, parseSystem(systemJson, systemPath), format};
     checkCrossFileRules(in, exeJson, executionPath, modelPath, systemPath);
     return in;
+}
+
+CalculonInputs loadCalculonInputs(const std::string &modelPath, const std::string &executionPath,
+                                  const std::string &systemPath)
+{
+    const nlohmann::json modelJson = readJsonFile(modelPath);
+    const nlohmann::json exeJson = readJsonFile(executionPath);
+    const nlohmann::json systemJson = readJsonFile(systemPath);
+    return parseCalculonInputs(modelJson, exeJson, systemJson, modelPath, executionPath, systemPath);
 }
 
 } // namespace gapstudio::io

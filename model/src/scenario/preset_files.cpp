@@ -241,7 +241,11 @@ std::string toText(const nlohmann::ordered_json &json)
 
 PresetFile loadPresetFile(const std::string &path)
 {
-    const nlohmann::json raw = readJsonFile(path);
+    return parsePresetFile(readJsonFile(path), path);
+}
+
+PresetFile parsePresetFile(const nlohmann::json &raw, const std::string &path)
+{
     const PresetKind kind = kindOf(JsonCursor(raw, path));
     const nlohmann::json json = migratePreset(raw, kind, path);
     switch (kind) {

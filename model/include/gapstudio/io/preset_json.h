@@ -61,6 +61,8 @@ using PresetFile = std::variant<scenario::Gpu, scenario::Interconnect, scenario:
 
 /// Reads a file, picks the kind from its `fileType`, migrates and parses it.
 [[nodiscard]] PresetFile loadPresetFile(const std::string &path);
+/// loadPresetFile on JSON already read (`path` names it in errors).
+[[nodiscard]] PresetFile parsePresetFile(const nlohmann::json &json, const std::string &path);
 [[nodiscard]] nlohmann::ordered_json toJson(const PresetFile &preset);
 /// Writes toText(toJson(preset)) with io::writeFileAtomically: the file is complete or untouched;
 /// throws OutputError (with the OS reason) if it cannot be written.
