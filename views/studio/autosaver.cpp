@@ -10,6 +10,7 @@
 #include <QStandardPaths>
 
 #include <algorithm>
+#include <atomic>
 
 namespace gapstudio::views {
 
@@ -26,6 +27,13 @@ QString instanceOf(const QString &autosavePath)
     return name.mid(name.lastIndexOf(QLatin1Char('-')) + 1);
 }
 
+/// Several documents of one process each have their own autosave.
+int nextDocument()
+{
+    static std::atomic<int> count { 0 };
+    return ++count;
+}
+
 QString lockPath(const QString &folder, const QString &instance)
 {
     return QDir(folder).filePath(instance + kLock);
@@ -39,9 +47,10 @@ AutoSaver::AutoSaver(ScenarioDocument *document, QObject *parent, QString folder
     , mFolder(folder.isEmpty()
                   ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/autosave")
                   : std::move(folder))
-    , mInstance(QStringLiteral("%1x%2")
+    , mInstance(QStringLiteral("%1x%2x%3")
                     .arg(QCoreApplication::applicationPid())
-                    .arg(QDateTime::currentMSecsSinceEpoch(), 0, 36))
+                    .arg(QDateTime::currentMSecsSinceEpoch(), 0, 36)
+                    .arg(nextDocument()))
 {
     QDir().mkpath(mFolder);
     // Held while this instance runs: its autosave is not a leftover of a crash.
