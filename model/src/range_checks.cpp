@@ -142,29 +142,38 @@ void checkSystemRanges(const Execution &exe, const System &sys, bool explain, Di
 
 void checkCounts(const Application &app, const Execution &exe, bool explain, Diagnostics &out)
 {
-    // Upper bounds (in doubles, which cannot overflow here) of the largest counts the block
-    // builders (block_builder.h, block.cpp, moe_block.cpp) and the batch formulas form in int64,
-    // with their constant factors; TP, EP and ES only ever divide them, so they are left out.
+    // The largest counts the block builders (block_builder.h, block.cpp, moe_block.cpp) and the
+    // batch formulas form in int64, with their constant factors, bounded from above in doubles
+    // (which cannot overflow here): TP only ever divides them, except in the reductions'
+    // act * (peers - 1).
     const auto d = [](std::int64_t v) { return static_cast<double>(v); };
     const double mbs = d(exe.microbatchSize), s = d(app.seqSize), h = d(app.hidden), f = d(app.feedforward);
     const double a = d(app.attnHeads), dh = d(app.attnSize), blocks = d(app.numBlocks), batch = d(exe.batchSize);
+    const double tp = d(exe.tensorPar), tokens = mbs * s;
     const double k = exe.modelMoE ? d(exe.topKExperts) : 1, experts = exe.modelMoE ? d(exe.numExperts) : 1;
     const double es = exe.modelMoE ? d(exe.expertSlice) : 1;
-    const std::array<Count, 7> counts { {
+    const std::array<Count, 8> counts { {
+        // BatchMatMul backward: (mbs * a / tp) * 2 * 2 * s * dh * s; softmax backward 8 * a * s^2 * mbs.
         { "attention-score flops", { { "seq_size", s }, { "microbatch_size", mbs }, { "attn_heads", a } },
-          16 * mbs * a * s * s * std::max(dh, 1.0) },
+          mbs * a * s * s * std::max(4 * dh, 8.0) },
+        // The fused Q, K, V projection: 2 * tokens * h * (a + 2 * kv) * dh, kv <= a.
         { "attention projection flops",
           { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h }, { "attn_heads", a } },
-          6 * mbs * s * h * a * dh },
+          6 * tokens * h * a * dh },
+        // The MLP up projection (twice as wide with SwiGLU): 2 * tokens * h * 2f; its activation 15 f.
         { "MLP flops", { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h }, { "feedforward", f } },
-          16 * mbs * s * h * f },
+          tokens * f * std::max(4 * h, 16.0) },
+        // TP reductions: tokens * h * (tp - 1); layer norms 14 * tokens * h.
+        { "TP reduction flops", { { "seq_size", s }, { "hidden", h }, { "tensor_par", tp } },
+          tokens * h * std::max(tp, 14.0) },
+        // Experts: e * 2 * (pairs / e) * h * 2 * (f / ES) with pairs <= tokens * k * ES.
         { "expert flops", { { "seq_size", s }, { "hidden", h }, { "feedforward", f }, { "top_k_experts", k } },
-          16 * mbs * s * k * h * f },
+          4 * tokens * k * h * f },
+        // The ES all-gather buffer pairs * h and its reduction pairs * h * (ES - 1).
         { "routed activations",
           { { "seq_size", s }, { "hidden", h }, { "top_k_experts", k }, { "expert_slice", es } },
-          16 * mbs * s * k * es * h },
-        { "router flops", { { "seq_size", s }, { "hidden", h }, { "num_experts", experts } },
-          16 * mbs * s * h * experts },
+          tokens * k * es * h * std::max(es, 2.0) },
+        { "router flops", { { "seq_size", s }, { "hidden", h }, { "num_experts", experts } }, 2 * tokens * h * experts },
         { "blocks times microbatches", { { "num_blocks", blocks }, { "batch_size", batch } }, blocks * batch },
     } };
     for (const Count &count : counts) {
@@ -180,7 +189,7 @@ void checkCounts(const Application &app, const Execution &exe, bool explain, Dia
                         explain ? std::string(largest->first) + " " + number(largest->second)
                                       + " is too large: with " + inputs + " one layer would count "
                                       + number(count.constant) + " " + count.what
-                                      + ", more than the 2^58 the model can compute with"
+                                      + ", more than the 2^62 the model can compute with"
                                 : std::string() });
         return; // one is enough: the others name the same inputs
     }

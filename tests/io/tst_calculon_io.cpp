@@ -156,7 +156,7 @@ void tst_CalculonIo::rejectsBadInput_data()
     // Sizes whose products overflow 64-bit counts (seq_size 1e9 gave a negative step time).
     row("model seq_size overflows", "model", "set", "/seq_size", "1000000000", "model", "/seq_size", "seq_size 1e+09 is too large");
     row("model hidden overflows", "model", "set", "/hidden", "1099511627776", "model", "/hidden", "is too large");
-    row("exe batch times blocks overflows", "execution", "merge", "", R"({"batch_size": 4503599627370496, "data_par": 32, "microbatch_size": 1})", "execution", "/batch_size", "is too large");
+    row("blocks times microbatches overflows", "model", "set", "/num_blocks", "4503599627370496", "model", "/num_blocks", "num_blocks 4.5036e+15 is too large");
 
     // Files.
     row("bad JSON syntax", "execution", "raw", "", R"({"num_procs": 4096,,})", "execution", "/", "invalid JSON");

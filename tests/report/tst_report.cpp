@@ -7,6 +7,7 @@
 #include "charts/chartview.h"
 #include "report/headless.h"
 #include "report/provenance.h"
+#include "report/report.h"
 #include "report/reportcontent.h"
 #include "gapstudio/model/trainingtime.h"
 
@@ -361,6 +362,14 @@ private slots:
     // "--export-report /dev/full exits 0 'wrote'", and export errors gave no OS reason.
     void unwritableReportIsExit3()
     {
+        QCOMPARE(headless({ QStringLiteral("--export-report"), QStringLiteral("/dev/full") }),
+                 views::kHeadlessWriteFailed);
+        QString error;
+        const auto library = io::loadPresetLibrary(PRESETS_DIR);
+        QVERIFY(!views::writeReport(*views::headlessResults(mDefault, library), nullptr, QStringLiteral("/dev/full"),
+                                    &error));
+        QVERIFY2(error.contains(QStringLiteral("No space left on device")), qPrintable(error));
+        // As a user runs it: the reason on stderr, no "wrote" on stdout.
         const ProcessResult r = runApp({ QStringLiteral("--export-report"), QStringLiteral("/dev/full") });
         QCOMPARE(r.exitCode, views::kHeadlessWriteFailed);
         QVERIFY2(r.err.contains("/dev/full") && r.err.contains("No space left on device"), r.err.constData());
@@ -451,6 +460,9 @@ private slots:
         wrongCount.overrides["gpu_count"] = 4000; // the layout needs 4096
         const QString file = path(QStringLiteral("wrong-count.gapstudio.json"));
         io::saveScenario(wrongCount, file.toStdString());
+        QCOMPARE(headless({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"),
+                            path(QStringLiteral("wrong-count.pdf")) }),
+                 views::kHeadlessInfeasible);
         const ProcessResult gui = runApp({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"),
                                            path(QStringLiteral("wrong-count.pdf")) });
         QProcess cli;
@@ -473,6 +485,8 @@ private slots:
         const QString file = path(QStringLiteral("huge.gapstudio.json"));
         io::saveScenario(huge, file.toStdString());
         const QString pdf = path(QStringLiteral("never-huge.pdf"));
+        QCOMPARE(headless({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"), pdf }),
+                 views::kHeadlessBadInput);
         const ProcessResult gui = runApp({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"), pdf });
         QProcess cli;
         cli.start(QStringLiteral(GAPSTUDIO_CLI), { QStringLiteral("eval"), file });

@@ -68,8 +68,9 @@ inline constexpr Range kOversubscription { 1, true, 1e6, true };
 /// A factor a sweep multiplies a hardware parameter by (the result must also lie in its range).
 inline constexpr Range kSweepFactor { 1e-6, true, 1e6, true };
 /// The largest count (elements, flops, microbatches x blocks) one evaluation may form from its
-/// integer inputs, 2^58: the model's 64-bit integer arithmetic then stays 32x below overflow.
-inline constexpr double kMaxCount = 288230376151711744.0;
+/// integer inputs, with its constant factors: 2^62, half of what 64-bit integers hold. A new
+/// formula that multiplies integer inputs needs its term in checkCounts (range_checks.cpp).
+inline constexpr double kMaxCount = 4611686018427387904.0;
 
 } // namespace limits
 
