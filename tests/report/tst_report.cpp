@@ -413,9 +413,11 @@ private slots:
         QFile f(file);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\">");
+        // Nested inside the element that holds the scenario: reading its text recursed per level.
+        f.write("<desc>");
         f.write(QByteArray("<g>").repeated(200000));
-        f.write("<desc>{}</desc>");
         f.write(QByteArray("</g>").repeated(200000));
+        f.write("</desc>");
         f.write("</svg>");
         f.close();
         QString error;
