@@ -70,7 +70,8 @@ int main(int argc, char *argv[])
         return QApplication::exec();
     }
     if (parser.isSet(screenshot)) {
-        const QString file = parser.isSet(scenario) ? parser.value(scenario) : QStringLiteral("default scenario");
+        const QString file
+            = parser.isSet(scenario) ? parser.value(scenario) : QStringLiteral("default scenario");
         const gapstudio::views::ResultsPtr results = window.recalculator()->latest();
         if (const int status = gapstudio::views::headlessInputStatus(*results, file))
             return status;
@@ -80,7 +81,8 @@ int main(int argc, char *argv[])
             png.open(QIODevice::WriteOnly);
             QString error;
             const QString out = parser.value(screenshot);
-            if (!window.grab().save(&png, "PNG") || !gapstudio::views::writeFileSafely(out, png.data(), &error)) {
+            if (!window.grab().save(&png, "PNG")
+                || !gapstudio::views::writeFileSafely(out, png.data(), &error)) {
                 std::fprintf(stderr, "gapstudio: %s\n", qPrintable(error.isEmpty() ? out : error));
                 QApplication::exit(gapstudio::views::kHeadlessWriteFailed);
                 return;

@@ -120,7 +120,8 @@ void MainWindow::exportChart()
         provenance = QString::fromStdString(scenarioToJsonText(mDocument->scenario()));
     } catch (const std::exception &) { // a scenario the file format cannot express: export without
     }
-    if (!isNotAnInput(path, { mDocument->fileName() }, &error) || !views::exportPlot(source, path, provenance, 2.0, &error))
+    if (!isNotAnInput(path, { mDocument->fileName() }, &error)
+        || !views::exportPlot(source, path, provenance, 2.0, &error))
         QMessageBox::critical(this, tr("Export failed"), error);
 }
 
@@ -162,14 +163,16 @@ void MainWindow::offerRecovery()
     if (recoveries.isEmpty())
         return;
     const auto describe = [](const Recovery &r) {
-        const QString name = r.documentFile.isEmpty() ? tr("Untitled design") : QFileInfo(r.documentFile).fileName();
+        const QString name
+            = r.documentFile.isEmpty() ? tr("Untitled design") : QFileInfo(r.documentFile).fileName();
         return tr("%1 (autosaved %2)").arg(name, QLocale().toString(r.saved, QLocale::ShortFormat));
     };
     int chosen = -1;
     if (recoveries.size() == 1) {
         const auto answer = QMessageBox::question(
             this, tr("Restore unsaved work?"),
-            tr("GapStudio did not shut down cleanly. Restore the autosaved design %1?").arg(describe(recoveries.front())));
+            tr("GapStudio did not shut down cleanly. Restore the autosaved design %1?")
+                .arg(describe(recoveries.front())));
         if (answer != QMessageBox::Yes) {
             AutoSaver::discardRecovery(recoveries.front());
             return;

@@ -14,8 +14,8 @@ int reportDiagnostics(const model::Diagnostics &diagnostics, const std::string &
 {
     for (const model::Diagnostic &diagnostic : diagnostics) {
         if (diagnostic.isMalformedInput()) {
-            std::cerr << "error: " << io::inputErrorFor(diagnostic, modelFile, executionFile, systemFile).what()
-                      << '\n';
+            std::cerr << "error: "
+                      << io::inputErrorFor(diagnostic, modelFile, executionFile, systemFile).what() << '\n';
             return kExitMalformed;
         }
     }
@@ -36,7 +36,7 @@ int reportScenarioDiagnostics(const model::Diagnostics &diagnostics, const scena
     const bool malformed = scenario::isMalformedScenario(diagnostics);
     for (const model::Diagnostic &diagnostic : diagnostics) {
         // Malformed: the first offending input alone, as for any malformed file.
-        if (malformed && !scenario::isMalformedScenario({diagnostic}))
+        if (malformed && !scenario::isMalformedScenario({ diagnostic }))
             continue;
         std::cerr << "error: " << scenario::scenarioDiagnosticText(file, scenario, diagnostic) << '\n';
         if (malformed)

@@ -16,7 +16,8 @@ namespace {
 
 using namespace gapstudio::cli;
 
-constexpr const char *kUsage = R"(usage: gapstudio-cli eval --calculon MODEL.json EXECUTION.json SYSTEM.json [--layers]
+constexpr const char *kUsage
+    = R"(usage: gapstudio-cli eval --calculon MODEL.json EXECUTION.json SYSTEM.json [--layers]
        gapstudio-cli eval SCENARIO.gapstudio.json [--reference-quirks] [--presets DIR] [--layers]
        gapstudio-cli import-hf CONFIG.json [--id ID] [--name NAME]
        gapstudio-cli bench [--moe] [--seconds S]
@@ -93,7 +94,7 @@ int commandEval(const std::vector<std::string> &args)
             referenceQuirks = true;
         } else if (arg == "--presets") {
             if (i + 1 >= args.size() || args[i + 1].empty())
-                throw UsageError{"--presets needs a directory (got an empty name)"};
+                throw UsageError { "--presets needs a directory (got an empty name)" };
             presetsDir = args[++i];
         } else if (arg == "--calculon") {
             if (calculon)

@@ -25,8 +25,8 @@ std::int64_t positiveInteger(const std::string &text, const char *what)
         used = 0;
     }
     // At most 2^53, like every integer a reader accepts (and divisors stay fast: O(sqrt n)).
-    if (used != text.size() || value < 1 || value > (std::int64_t{1} << 53))
-        throw UsageError{std::string(what) + " expects an integer in [1, 2^53], got '" + text + "'"};
+    if (used != text.size() || value < 1 || value > (std::int64_t { 1 } << 53))
+        throw UsageError { std::string(what) + " expects an integer in [1, 2^53], got '" + text + "'" };
     return value;
 }
 
@@ -137,10 +137,12 @@ int runSearch(const std::vector<std::string> &args)
     if (c.maxLayouts > 0) {
         const std::uint64_t layouts = model::countLayouts(app, sys, c.space, c.maxLayouts);
         if (layouts > c.maxLayouts)
-            throw UsageError{"the search space has more than " + std::to_string(c.maxLayouts)
-                             + " layouts (about ten minutes per billion on two cores); narrow it (a smaller "
-                               "MAX_BATCH, -m, --no-tp-overlap, --dp-overlap on, fewer --tp-comm types) or "
-                               "raise --max-layouts (0: no limit)"};
+            throw UsageError {
+                "the search space has more than " + std::to_string(c.maxLayouts)
+                + " layouts (about ten minutes per billion on two cores); narrow it (a smaller "
+                  "MAX_BATCH, -m, --no-tp-overlap, --dp-overlap on, fewer --tp-comm types) or "
+                  "raise --max-layouts (0: no limit)"
+            };
     }
     const auto start = std::chrono::steady_clock::now();
     const model::SearchResult result = model::searchLayouts(app, sys, c.space, c.options);

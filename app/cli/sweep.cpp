@@ -33,8 +33,8 @@ std::vector<double> numbers(const std::string &list, const char *what)
         char *end = nullptr;
         const double v = std::strtod(item.c_str(), &end);
         if (item.empty() || *end != '\0' || !range.contains(v))
-            throw UsageError{std::string(what) + " expects a comma list of numbers in " + range.text() + ", got '" +
-                             item + "'"};
+            throw UsageError { std::string(what) + " expects a comma list of numbers in " + range.text()
+                               + ", got '" + item + "'" };
         out.push_back(v);
     }
     if (out.empty())
@@ -120,7 +120,7 @@ int runSweep(const std::vector<std::string> &args)
             model::Diagnostics ranges;
             model::checkSystemRanges(d.execution, d.system, true, ranges);
             if (!ranges.empty())
-                throw UsageError{"--factors " + numberText(factor) + ": " + ranges.front().message};
+                throw UsageError { "--factors " + numberText(factor) + ": " + ranges.front().message };
         }
         points = model::sweepParameter(l.design, *parameter, s.factors, l.options);
     }
@@ -160,12 +160,12 @@ int runSensitivity(const std::vector<std::string> &args)
     if (s.json) {
         nlohmann::ordered_json out = nlohmann::ordered_json::array();
         for (const model::Elasticity &e : tornado)
-            out.push_back({{"parameter", model::parameterKey(e.parameter)},
-                           {"label", model::parameterLabel(e.parameter)},
-                           {"step_time_elasticity", e.stepTime},
-                           {"mfu_elasticity", e.mfu},
-                           {"valid", e.valid},
-                           {"moved", e.moved}});
+            out.push_back({ { "parameter", model::parameterKey(e.parameter) },
+                            { "label", model::parameterLabel(e.parameter) },
+                            { "step_time_elasticity", e.stepTime },
+                            { "mfu_elasticity", e.mfu },
+                            { "valid", e.valid },
+                            { "moved", e.moved } });
         std::cout << out.dump(2) << '\n';
         return kExitOk;
     }

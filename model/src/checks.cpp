@@ -75,8 +75,10 @@ bool checkExecutionRules(const Execution &e, Checker &c)
     if (!ok)
         return false;
     const std::int64_t procs = times(times(e.tensorPar, e.pipelinePar), e.dataPar);
-    ok &= c.malformed(e.numProcs == procs, "num_procs", [&] { return std::string("num_procs " + str(e.numProcs) + " must equal tensor_par * pipeline_par * data_par = " +
-                          str(procs)); });
+    ok &= c.malformed(e.numProcs == procs, "num_procs", [&] {
+        return std::string("num_procs " + str(e.numProcs)
+                           + " must equal tensor_par * pipeline_par * data_par = " + str(procs));
+    });
     if (c.malformed(e.batchSize % e.dataPar == 0, "batch_size", [&] { return std::string("batch_size " + str(e.batchSize) + " must be divisible by data_par " + str(e.dataPar)); })) {
         const std::int64_t local = e.batchSize / e.dataPar;
         ok &= c.malformed(local % e.microbatchSize == 0, "microbatch_size", [&] { return std::string("microbatch_size " + str(e.microbatchSize) + " must divide the local batch " + str(local)); });
@@ -194,10 +196,13 @@ bool checkMoeRules(const Execution &e, const Application &app, Checker &c)
         ok &= c.malformed(e.numExperts % e.expertPar == 0, "expert_par", [&] {
             return "The number of experts should be multiples of expert parallelism (num_experts " + str(e.numExperts) + ", expert_par " + str(e.expertPar) + ")";
         });
-    ok &= c.malformed(e.numProcs == times(times(times(e.expertPar, e.expertSlice), e.pipelinePar), e.dataParExp), "num_procs", [&] {
-        return "expert_par " + str(e.expertPar) + " * expert_slice " + str(e.expertSlice) + " * pipeline_par " + str(e.pipelinePar) +
-               " * data_par_exp " + str(e.dataParExp) + " != num_procs " + str(e.numProcs);
-    });
+    ok &= c.malformed(e.numProcs
+                          == times(times(times(e.expertPar, e.expertSlice), e.pipelinePar), e.dataParExp),
+                      "num_procs", [&] {
+                          return "expert_par " + str(e.expertPar) + " * expert_slice " + str(e.expertSlice)
+                                 + " * pipeline_par " + str(e.pipelinePar) + " * data_par_exp "
+                                 + str(e.dataParExp) + " != num_procs " + str(e.numProcs);
+                      });
     ok &= c.malformed(app.numBlocks >= e.pipelinePar, "pipeline_par", [&] {
         return "pipeline_par " + str(e.pipelinePar) + " exceeds num_blocks " + str(app.numBlocks);
     });

@@ -29,7 +29,11 @@ std::string number(double value)
 /// built only for a failure: evaluate() runs these checks on every layout a search tries.
 class RangeChecker {
 public:
-    RangeChecker(Diagnostics &out, bool explain) : mOut(out), mExplain(explain) { }
+    RangeChecker(Diagnostics &out, bool explain)
+        : mOut(out)
+        , mExplain(explain)
+    {
+    }
 
     /// `field()` gives the path into the system (e.g. "networks/0/bandwidth").
     template <typename Field>
@@ -103,7 +107,8 @@ struct Count {
 
 std::string Range::text() const
 {
-    return std::string(lowIncluded ? "[" : "(") + number(low) + ", " + number(high) + (highIncluded ? "]" : ")");
+    return std::string(lowIncluded ? "[" : "(") + number(low) + ", " + number(high)
+           + (highIncluded ? "]" : ")");
 }
 
 void checkSystemRanges(const Execution &exe, const System &sys, bool explain, Diagnostics &out)
@@ -118,7 +123,8 @@ void checkSystemRanges(const Execution &exe, const System &sys, bool explain, Di
     c.require(sys.mem2.bandwidth_Bps, limits::kOptionalBandwidth, path("mem2/bandwidth"), "tier-2 bandwidth",
               "B/s");
     c.table(sys.mem2.efficiency, path("mem2/efficiency"), "tier-2 efficiency");
-    if ((exe.weightOffload || exe.activationsOffload || exe.optimizerOffload) && !(sys.mem2.bandwidth_Bps > 0))
+    if ((exe.weightOffload || exe.activationsOffload || exe.optimizerOffload)
+        && !(sys.mem2.bandwidth_Bps > 0))
         out.push_back({ DiagnosticCode::OutOfRange, "mem2/bandwidth",
                         explain ? "offloading needs a tier-2 memory with a bandwidth above 0" : "" });
     for (std::size_t i = 0; i < sys.networks.size(); ++i) {
@@ -148,40 +154,50 @@ void checkCounts(const Application &app, const Execution &exe, bool explain, Dia
     // act * (peers - 1).
     const auto d = [](std::int64_t v) { return static_cast<double>(v); };
     const double mbs = d(exe.microbatchSize), s = d(app.seqSize), h = d(app.hidden), f = d(app.feedforward);
-    const double a = d(app.attnHeads), dh = d(app.attnSize), blocks = d(app.numBlocks), batch = d(exe.batchSize);
+    const double a = d(app.attnHeads), dh = d(app.attnSize), blocks = d(app.numBlocks),
+                 batch = d(exe.batchSize);
     const double tp = d(exe.tensorPar), tokens = mbs * s;
     const double k = exe.modelMoE ? d(exe.topKExperts) : 1, experts = exe.modelMoE ? d(exe.numExperts) : 1;
     const double es = exe.modelMoE ? d(exe.expertSlice) : 1;
     const std::array<Count, 8> counts { {
         // BatchMatMul backward: (mbs * a / tp) * 2 * 2 * s * dh * s; softmax backward 8 * a * s^2 * mbs.
-        { "attention-score flops", { { "seq_size", s }, { "microbatch_size", mbs }, { "attn_heads", a } },
+        { "attention-score flops",
+          { { "seq_size", s }, { "microbatch_size", mbs }, { "attn_heads", a } },
           mbs * a * s * s * std::max(4 * dh, 8.0) },
         // The fused Q, K, V projection: 2 * tokens * h * (a + 2 * kv) * dh, kv <= a.
         { "attention projection flops",
           { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h }, { "attn_heads", a } },
           6 * tokens * h * a * dh },
         // The MLP up projection (twice as wide with SwiGLU): 2 * tokens * h * 2f; its activation 15 f.
-        { "MLP flops", { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h }, { "feedforward", f } },
+        { "MLP flops",
+          { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h }, { "feedforward", f } },
           tokens * f * std::max(4 * h, 16.0) },
         // TP reductions: tokens * h * (tp - 1); layer norms 14 * tokens * h.
-        { "TP reduction flops", { { "seq_size", s }, { "hidden", h }, { "tensor_par", tp } },
+        { "TP reduction flops",
+          { { "seq_size", s }, { "hidden", h }, { "tensor_par", tp } },
           tokens * h * std::max(tp, 14.0) },
         // Experts: e * 2 * (pairs / e) * h * 2 * (f / ES) with pairs <= tokens * k * ES.
-        { "expert flops", { { "seq_size", s }, { "hidden", h }, { "feedforward", f }, { "top_k_experts", k } },
+        { "expert flops",
+          { { "seq_size", s }, { "hidden", h }, { "feedforward", f }, { "top_k_experts", k } },
           4 * tokens * k * h * f },
         // The ES all-gather buffer pairs * h and its reduction pairs * h * (ES - 1).
         { "routed activations",
           { { "seq_size", s }, { "hidden", h }, { "top_k_experts", k }, { "expert_slice", es } },
           tokens * k * es * h * std::max(es, 2.0) },
-        { "router flops", { { "seq_size", s }, { "hidden", h }, { "num_experts", experts } }, 2 * tokens * h * experts },
-        { "blocks times microbatches", { { "num_blocks", blocks }, { "batch_size", batch } }, blocks * batch },
+        { "router flops",
+          { { "seq_size", s }, { "hidden", h }, { "num_experts", experts } },
+          2 * tokens * h * experts },
+        { "blocks times microbatches",
+          { { "num_blocks", blocks }, { "batch_size", batch } },
+          blocks * batch },
     } };
     for (const Count &count : counts) {
         if (count.constant <= limits::kMaxCount)
             continue;
         // The largest factor is the input to name (and to reduce).
-        const auto largest = std::max_element(count.factors.begin(), count.factors.end(),
-                                              [](const auto &x, const auto &y) { return x.second < y.second; });
+        const auto largest
+            = std::max_element(count.factors.begin(), count.factors.end(),
+                               [](const auto &x, const auto &y) { return x.second < y.second; });
         std::string inputs;
         for (const auto &[name, value] : count.factors)
             inputs += (inputs.empty() ? "" : ", ") + std::string(name) + " " + number(value);

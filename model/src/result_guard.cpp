@@ -5,11 +5,11 @@
 #include "checks.h"
 
 #include <cmath>
-#include <tuple>
 #include <cstdio>
 #include <limits>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace gapstudio::model {
@@ -45,11 +45,12 @@ Suspect likeliestCause(const Application &app, const Execution &exe, const Syste
         { "mem1/capacity", sys.mem1.capacity_B, decades(sys.mem1.capacity_B, 8.6e10) },
     };
     const auto dt = static_cast<std::size_t>(exe.datatype);
-    for (const auto &[engines, name, typical] : { std::tuple { &sys.matrix, "matrix", 1e15 },
-                                                  std::tuple { &sys.vector, "vector", 1e14 } }) {
+    for (const auto &[engines, name, typical] :
+         { std::tuple { &sys.matrix, "matrix", 1e15 }, std::tuple { &sys.vector, "vector", 1e14 } }) {
         if (const auto &engine = (*engines)[dt]) {
             const std::string field = std::string(name) + "/" + datatypeName(exe.datatype);
-            all.push_back({ field + "/peak_flops", engine->peak_flops, decades(engine->peak_flops, typical) });
+            all.push_back(
+                { field + "/peak_flops", engine->peak_flops, decades(engine->peak_flops, typical) });
             for (const auto &[threshold, efficiency] : engine->efficiency.rows)
                 all.push_back({ field + "/efficiency", efficiency, decades(efficiency, 0.5) });
         }
@@ -79,8 +80,8 @@ std::optional<Diagnostic> checkResults(const Application &app, const Execution &
     // A sum that overflows only sends a fine result to the exact scan below.
     double sum = 0;
     double minimum = 0;
-#define GAPSTUDIO_GUARD_FAST(name)                                                                              \
-    sum += stats.name;                                                                                           \
+#define GAPSTUDIO_GUARD_FAST(name)                                                                           \
+    sum += stats.name;                                                                                       \
     minimum = stats.name < minimum ? stats.name : minimum;
     GAPSTUDIO_CALCULON_STATS(GAPSTUDIO_GUARD_FAST)
     GAPSTUDIO_CALCULON_MOE_EXTRA_STATS(GAPSTUDIO_GUARD_FAST)

@@ -56,7 +56,8 @@ template <typename Visit> void forEachMoeTask(const Application &app, const Sear
                 for (Recompute r : {Recompute::None, Recompute::Full, Recompute::AttnOnly})
                     for (bool sharding : dp > 1 ? std::vector<bool>{true, false} : std::vector<bool>{false})
                         for (TpCommType c : space.tpCommTypes)
-                            if (!visit(Task{tp, pp, dp, v, batch, r, sharding, c, ep, tp, n / tp / ep / pp}))
+                            if (!visit(
+                                    Task { tp, pp, dp, v, batch, r, sharding, c, ep, tp, n / tp / ep / pp }))
                                 return;
         }
     }
@@ -82,7 +83,7 @@ template <typename Visit> void forEachTask(const Application &app, const SearchS
                 for (Recompute r : {Recompute::Full, Recompute::AttnOnly, Recompute::None})
                     for (bool sharding : dp > 1 ? std::vector<bool>{true, false} : std::vector<bool>{false})
                         for (TpCommType c : space.tpCommTypes)
-                            if (!visit(Task{tp, pp, dp, v, batch, r, sharding, c}))
+                            if (!visit(Task { tp, pp, dp, v, batch, r, sharding, c }))
                                 return;
         }
     }
@@ -118,7 +119,10 @@ bool ranksBefore(const Candidate &a, const Candidate &b) noexcept
 /// (a sorted vector made --top 100000 quadratic), one per thread rather than one per task.
 class TopHits {
 public:
-    explicit TopHits(std::size_t n) : mN(n) { }
+    explicit TopHits(std::size_t n)
+        : mN(n)
+    {
+    }
 
     /// Whether a hit of `score`, enumerated after every candidate kept so far, would be kept.
     [[nodiscard]] bool wants(double score) const noexcept
@@ -182,12 +186,12 @@ struct Loops {
     [[nodiscard]] std::uint64_t count() const noexcept
     {
         std::uint64_t n = 1;
-        for (const std::size_t size : {redo.size(), dpOverlap.size(), overlaps.size(), weightOffload.size(),
-                                       activationsOffload.size(), optimizerOffload.size(), fused.size(),
-                                       microbatches.size()})
+        for (const std::size_t size :
+             { redo.size(), dpOverlap.size(), overlaps.size(), weightOffload.size(),
+               activationsOffload.size(), optimizerOffload.size(), fused.size(), microbatches.size() })
             if (__builtin_mul_overflow(n, static_cast<std::uint64_t>(size), &n))
                 return UINT64_MAX;
-        for (const I nets : {tpNets, ppNets, dpNets, dpExpNets, epNets, esNets})
+        for (const I nets : { tpNets, ppNets, dpNets, dpExpNets, epNets, esNets })
             if (__builtin_mul_overflow(n, static_cast<std::uint64_t>(nets), &n))
                 return UINT64_MAX;
         return n;
@@ -208,8 +212,8 @@ Loops loopsOf(const Application &app, const System &sys, const SearchSpace &spac
     l.redo = pick(canRedo, tf, f);
     l.dpOverlap = overlapChoices(t.dp > 1, space.dpOverlap);
     l.overlaps = t.tp > 1 && space.tpOverlapVariants
-                     ? std::vector<TpOverlap>{TpOverlap::None, TpOverlap::Ring, TpOverlap::Pipe}
-                     : std::vector<TpOverlap>{TpOverlap::None};
+                     ? std::vector<TpOverlap> { TpOverlap::None, TpOverlap::Ring, TpOverlap::Pipe }
+                     : std::vector<TpOverlap> { TpOverlap::None };
     l.weightOffload = pick(mem2, tf, f);
     l.activationsOffload = pick(mem2 && t.recompute != Recompute::Full, tf, f);
     l.optimizerOffload = pick(mem2, tf, f);
@@ -301,9 +305,9 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
                                 }
 }
 
-TaskCount runTask(const Application &app, const System &sys, const SearchSpace &space, const SearchOptions &options,
-                  const Task &task, const std::vector<I> &localBatchDivisors, bool systemInRange, std::size_t taskIndex,
-                  TopHits &top)
+TaskCount runTask(const Application &app, const System &sys, const SearchSpace &space,
+                  const SearchOptions &options, const Task &task, const std::vector<I> &localBatchDivisors,
+                  bool systemInRange, std::size_t taskIndex, TopHits &top)
 {
     TaskCount r;
     EvaluateOptions evalOptions;
@@ -318,7 +322,7 @@ TaskCount runTask(const Application &app, const System &sys, const SearchSpace &
         ++r.valid;
         const double score = space.rankBy == RankBy::Mfu ? ev.stats.total_efficiency : ev.stats.sample_rate;
         if (top.wants(score))
-            top.offer(Candidate{SearchHit{e, ev.stats, score, index}, taskIndex});
+            top.offer(Candidate { SearchHit { e, ev.stats, score, index }, taskIndex });
         return true;
     });
     return r;
@@ -405,7 +409,8 @@ SearchResult searchLayouts(const Application &app, const System &sys, const Sear
     return out;
 }
 
-std::uint64_t countLayouts(const Application &app, const System &sys, const SearchSpace &space, std::uint64_t limit)
+std::uint64_t countLayouts(const Application &app, const System &sys, const SearchSpace &space,
+                           std::uint64_t limit)
 {
     // The product of each task's loop sizes: no execution is built. The divisors of a local
     // batch are found once (tasks share them, and for a batch near 2^53 each search takes ~0.3 s).

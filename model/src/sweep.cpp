@@ -112,7 +112,8 @@ Design scaled(const Design &design, HardwareParameter p, double factor)
         if (!s.networks.empty()) {
             NetworkTier &n = s.networks.front();
             // Rounded, and kept within the integers a reader accepts (2^53).
-            const double size = std::clamp(std::round(static_cast<double>(n.size) * factor), 1.0, 9007199254740992.0);
+            const double size
+                = std::clamp(std::round(static_cast<double>(n.size) * factor), 1.0, 9007199254740992.0);
             n.size = static_cast<std::int64_t>(size);
         }
         break;
@@ -256,7 +257,8 @@ std::vector<Elasticity> sensitivity(const Design &design, const EvaluateOptions 
     std::vector<Elasticity> out;
     for (std::size_t j = 0; j < parameters; ++j) {
         const auto column = static_cast<Eigen::Index>(j);
-        out.push_back({kHardwareParameters[j], jacobian(0, column), jacobian(1, column), valid[j], moved[j]});
+        out.push_back(
+            { kHardwareParameters[j], jacobian(0, column), jacobian(1, column), valid[j], moved[j] });
     }
     std::stable_sort(out.begin(), out.end(), [](const Elasticity &x, const Elasticity &y) {
         return std::fabs(x.stepTime) > std::fabs(y.stepTime);

@@ -73,8 +73,8 @@ class tst_CliRobust : public QObject {
     /// The default dense scenario with `edit` applied, saved under `name`.
     template <typename Edit> QString scenario(const QString &name, Edit edit)
     {
-        scenario::Scenario s
-            = io::loadScenario((kScenarios + QStringLiteral("gpt3-175b-4096-h100-fp8.gapstudio.json")).toStdString());
+        scenario::Scenario s = io::loadScenario(
+            (kScenarios + QStringLiteral("gpt3-175b-4096-h100-fp8.gapstudio.json")).toStdString());
         edit(s);
         const QString file = path(name);
         io::saveScenario(s, file.toStdString());
@@ -91,8 +91,9 @@ private slots:
         nlohmann::json model = test::readJson(caseFile("model.json").toStdString());
         model["seq_size"] = 1000000000;
         writeJson(path(QStringLiteral("model.json")), model);
-        const Result r = run({ QStringLiteral("eval"), QStringLiteral("--calculon"), path(QStringLiteral("model.json")),
-                               caseFile("execution.json"), caseFile("system.json") });
+        const Result r
+            = run({ QStringLiteral("eval"), QStringLiteral("--calculon"), path(QStringLiteral("model.json")),
+                    caseFile("execution.json"), caseFile("system.json") });
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.out.isEmpty());
         // Named in the file that holds it (the model file), not the execution file.
@@ -108,11 +109,13 @@ private slots:
         QTest::addColumn<QString>("pointer");
         QTest::newRow("llm.seq_size 1e9 overflows") << "llm.seq_size" << 1e9 << "/overrides/llm.seq_size";
         // "gpu.compute_scale 1e308 gave null statistics including total_time"
-        QTest::newRow("gpu.compute_scale 1e308") << "gpu.compute_scale" << 1e308 << "/overrides/gpu.compute_scale";
+        QTest::newRow("gpu.compute_scale 1e308")
+            << "gpu.compute_scale" << 1e308 << "/overrides/gpu.compute_scale";
         // "override scale_up.efficiency: 5 is accepted (the same value in a preset is rejected)"
-        QTest::newRow("scale_up.efficiency 5") << "scale_up.efficiency" << 5.0 << "/overrides/scale_up.efficiency";
-        QTest::newRow("HBM bandwidth 1e300") << "gpu.hbm_bandwidth_GBps" << 1e300
-                                             << "/overrides/gpu.hbm_bandwidth_GBps";
+        QTest::newRow("scale_up.efficiency 5")
+            << "scale_up.efficiency" << 5.0 << "/overrides/scale_up.efficiency";
+        QTest::newRow("HBM bandwidth 1e300")
+            << "gpu.hbm_bandwidth_GBps" << 1e300 << "/overrides/gpu.hbm_bandwidth_GBps";
     }
     void scenarioOverridesOutOfRange()
     {
@@ -123,7 +126,8 @@ private slots:
                                       [&](scenario::Scenario &s) { s.overrides[key.toStdString()] = value; });
         const Result r = run({ QStringLiteral("eval"), file });
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.startsWith("error: " + file.toUtf8() + ": " + pointer.toUtf8() + ": "), r.err.constData());
+        QVERIFY2(r.err.startsWith("error: " + file.toUtf8() + ": " + pointer.toUtf8() + ": "),
+                 r.err.constData());
         QCOMPARE(r.err.count('\n'), 1);
     }
 
@@ -131,7 +135,8 @@ private slots:
     void hugeExpertCountIsMalformed()
     {
         const QString file = scenario(QStringLiteral("experts.gapstudio.json"), [](scenario::Scenario &s) {
-            const scenario::Scenario moe = io::loadScenario((kScenarios + QStringLiteral("default.gapstudio.json")).toStdString());
+            const scenario::Scenario moe
+                = io::loadScenario((kScenarios + QStringLiteral("default.gapstudio.json")).toStdString());
             const auto library = io::loadPresetLibrary(PRESETS_DIR);
             s = moe;
             scenario::Llm llm = library.llms.at(moe.llm.presetId);
@@ -177,9 +182,10 @@ private slots:
     void sweepFactorsOutOfRange()
     {
         QFETCH(QString, factors);
-        const Result r = run(QStringList { QStringLiteral("sweep") } + calculon()
-                             + QStringList { QStringLiteral("--axis"), QStringLiteral("hbm_bandwidth"),
-                                             QStringLiteral("--factors"), factors, QStringLiteral("--json") });
+        const Result r
+            = run(QStringList { QStringLiteral("sweep") } + calculon()
+                  + QStringList { QStringLiteral("--axis"), QStringLiteral("hbm_bandwidth"),
+                                  QStringLiteral("--factors"), factors, QStringLiteral("--json") });
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.out.isEmpty());
         QVERIFY2(r.err.contains("--factors"), r.err.constData());
@@ -190,13 +196,15 @@ private slots:
     {
         QTest::addColumn<QStringList>("arguments");
         QTest::newRow("eval") << (QStringList { QStringLiteral("eval") } + calculon());
-        QTest::newRow("eval scenario") << QStringList { QStringLiteral("eval"),
-                                                        kScenarios + QStringLiteral("default.gapstudio.json") };
+        QTest::newRow("eval scenario")
+            << QStringList { QStringLiteral("eval"), kScenarios + QStringLiteral("default.gapstudio.json") };
         QTest::newRow("sensitivity") << (QStringList { QStringLiteral("sensitivity") } + calculon());
         QTest::newRow("sweep csv") << (QStringList { QStringLiteral("sweep") } + calculon()
-                                       + QStringList { QStringLiteral("--axis"), QStringLiteral("variants") });
-        QTest::newRow("import-hf") << QStringList { QStringLiteral("import-hf"),
-                                                    QStringLiteral(TEST_DATA_DIR "/hf/mixtral-8x7b/config.json") };
+                                       + QStringList { QStringLiteral("--axis"),
+                                                       QStringLiteral("variants") });
+        QTest::newRow("import-hf") << QStringList {
+            QStringLiteral("import-hf"), QStringLiteral(TEST_DATA_DIR "/hf/mixtral-8x7b/config.json")
+        };
         QTest::newRow("help") << QStringList { QStringLiteral("--help") };
         QTest::newRow("version") << QStringList { QStringLiteral("--version") };
     }
@@ -205,7 +213,8 @@ private slots:
         QFETCH(QStringList, arguments);
         const Result r = run(arguments, QStringLiteral("/dev/full"));
         QCOMPARE(r.exitCode, 3);
-        QVERIFY2(r.err.contains("standard output") && r.err.contains("No space left on device"), r.err.constData());
+        QVERIFY2(r.err.contains("standard output") && r.err.contains("No space left on device"),
+                 r.err.constData());
     }
 
     // "import-hf on a config with a 100,000-deep array (SIGSEGV, stack overflow in JSON dump)".
@@ -213,7 +222,8 @@ private slots:
     {
         nlohmann::json config = test::readJson(TEST_DATA_DIR "/hf/mixtral-8x7b/config.json");
         std::string text = config.dump();
-        text.insert(text.size() - 1, ", \"architectures_deep\": " + std::string(100000, '[') + std::string(100000, ']'));
+        text.insert(text.size() - 1,
+                    ", \"architectures_deep\": " + std::string(100000, '[') + std::string(100000, ']'));
         std::ofstream(path(QStringLiteral("config.json")).toStdString()) << text;
         const Result r = run({ QStringLiteral("import-hf"), path(QStringLiteral("config.json")) });
         QCOMPARE(r.exitCode, 2);
@@ -236,8 +246,8 @@ private slots:
             QFile::remove(file);
             QCOMPARE(::mkfifo(file.toUtf8().constData(), 0600), 0);
         }
-        const Result r = run({ QStringLiteral("eval"), QStringLiteral("--calculon"), file, caseFile("execution.json"),
-                               caseFile("system.json") },
+        const Result r = run({ QStringLiteral("eval"), QStringLiteral("--calculon"), file,
+                               caseFile("execution.json"), caseFile("system.json") },
                              {}, 20000);
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("not a regular file"), r.err.constData());
@@ -247,8 +257,8 @@ private slots:
     void searchOfAPrimeGpuCountEndsAtOnce()
     {
         const Result r = run({ QStringLiteral("search"), QStringLiteral("--calculon"), caseFile("model.json"),
-                               QStringLiteral("999999999989"), QStringLiteral("2048"), QStringLiteral("float8"),
-                               caseFile("system.json") },
+                               QStringLiteral("999999999989"), QStringLiteral("2048"),
+                               QStringLiteral("float8"), caseFile("system.json") },
                              {}, 30000);
         QCOMPARE(r.exitCode, 1); // no layout: a prime count of GPUs cannot be split
         QVERIFY2(r.err.contains("configurations: 0,"), r.err.constData());
@@ -257,10 +267,12 @@ private slots:
     // "search refusing spaces it cannot finish with a clear message and a way to override".
     void searchRefusesSpacesOverTheLimit()
     {
-        const QStringList space { QStringLiteral("search"),   QStringLiteral("--calculon"), caseFile("model.json"),
-                                  QStringLiteral("4096"),     QStringLiteral("1000000000"), QStringLiteral("float8"),
+        const QStringList space { QStringLiteral("search"),     QStringLiteral("--calculon"),
+                                  caseFile("model.json"),       QStringLiteral("4096"),
+                                  QStringLiteral("1000000000"), QStringLiteral("float8"),
                                   caseFile("system.json") };
-        const Result refused = run(space + QStringList { QStringLiteral("--max-layouts"), QStringLiteral("1000000") });
+        const Result refused
+            = run(space + QStringList { QStringLiteral("--max-layouts"), QStringLiteral("1000000") });
         QCOMPARE(refused.exitCode, 2);
         QVERIFY(refused.out.isEmpty());
         QVERIFY2(refused.err.contains("more than 1000000 layouts") && refused.err.contains("--max-layouts"),

@@ -17,7 +17,10 @@ namespace gapstudio::fuzz {
 /// splitmix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators", 2014).
 class Random {
 public:
-    explicit Random(std::uint64_t seed) : mState(seed) { }
+    explicit Random(std::uint64_t seed)
+        : mState(seed)
+    {
+    }
     std::uint64_t next()
     {
         std::uint64_t z = (mState += 0x9E3779B97F4A7C15ull);
@@ -40,11 +43,12 @@ inline constexpr const char *kDeepMarker = "__gapstudio_fuzz_deep__";
 /// Numbers at the edges of what readers and the model accept.
 inline nlohmann::json interestingNumber(Random &r)
 {
-    static const std::array<double, 20> doubles = { 0.0, -0.0, -1.0, 1.0, 0.5, 1e308, -1e308, 1e-300, 4.9e-324,
-                                                    1e9, 1e18, 1e21, 1e24, 9007199254740993.0, 1e-6, 0.999999,
-                                                    -1e6, 3.0e15, 1e30, 2.0 };
-    static const std::array<std::int64_t, 10> integers = { 0, -1, 1, 2, 3, 1000000000, 9007199254740992,
-                                                           4611686018427387904, INT64_MAX, INT64_MIN };
+    static const std::array<double, 20> doubles
+        = { 0.0,    -0.0,     -1.0, 1.0,    0.5,  1e308, -1e308,
+            1e-300, 4.9e-324, 1e9,  1e18,   1e21, 1e24,  9007199254740993.0,
+            1e-6,   0.999999, -1e6, 3.0e15, 1e30, 2.0 };
+    static const std::array<std::int64_t, 10> integers
+        = { 0, -1, 1, 2, 3, 1000000000, 9007199254740992, 4611686018427387904, INT64_MAX, INT64_MIN };
     switch (r.below(3)) {
     case 0:
         return doubles[r.below(doubles.size())];
@@ -84,8 +88,8 @@ inline void mutateJson(nlohmann::json &root, Random &r)
         }
         break;
     case 4: {
-        static const std::array<const char *, 8> strings = { "", "float8", "none", "nvidia-b200", "two-tier",
-                                                             "swiglu", "gapstudio.llm", "\u00e9\u0001" };
+        static const std::array<const char *, 8> strings
+            = { "", "float8", "none", "nvidia-b200", "two-tier", "swiglu", "gapstudio.llm", "\u00e9\u0001" };
         switch (r.below(5)) {
         case 0:
             v = nullptr;
@@ -146,8 +150,8 @@ inline void mutateJson(nlohmann::json &root, Random &r)
 /// One change to the bytes of any input.
 inline void mutateBytes(std::string &text, Random &r)
 {
-    static const std::array<const char *, 12> tokens = { "1e308", "-0", "[", "{", "\"", "]", "}", ",", "null",
-                                                         "<g>", "</desc>", "\x89PNG" };
+    static const std::array<const char *, 12> tokens
+        = { "1e308", "-0", "[", "{", "\"", "]", "}", ",", "null", "<g>", "</desc>", "\x89PNG" };
     const std::size_t size = text.size();
     const std::size_t at = size ? r.below(size) : 0;
     switch (r.below(8)) {

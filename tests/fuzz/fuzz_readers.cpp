@@ -67,7 +67,7 @@ struct Target {
     std::string name;
     std::vector<Parts> seeds;
     std::function<void(const Parts &)> run; ///< throws Finding
-    int weight = 1;                          ///< share of the cases
+    int weight = 1;                         ///< share of the cases
 };
 
 std::string readFile(const fs::path &path)
@@ -101,7 +101,8 @@ std::vector<Parts> calculonSeeds(const std::string &folder)
     std::sort(cases.begin(), cases.end());
     std::vector<Parts> seeds;
     for (const fs::path &c : cases)
-        seeds.push_back({ readFile(c / "model.json"), readFile(c / "execution.json"), readFile(c / "system.json") });
+        seeds.push_back(
+            { readFile(c / "model.json"), readFile(c / "execution.json"), readFile(c / "system.json") });
     return seeds;
 }
 
@@ -120,7 +121,8 @@ void checkEvaluation(const model::Evaluation &e, const model::Application &app, 
         if (std::isnan(value) && !exe.training && name == "act_checkpoint_size_with_offload")
             return; // the reference's None
         if (!(value >= 0) || !std::isfinite(value))
-            throw Finding { std::string(where) + ": ok with " + std::string(name) + " = " + std::to_string(value) };
+            throw Finding { std::string(where) + ": ok with " + std::string(name) + " = "
+                            + std::to_string(value) };
     });
     // What the charts read must be finite too.
     const model::Analysis a = model::analyze(app, exe, sys, e);
@@ -177,9 +179,9 @@ void runCalculon(const Parts &p)
 {
     io::CalculonInputs in;
     try {
-        in = io::parseCalculonInputs(io::parseJsonText(p[0], "model.json"), io::parseJsonText(p[1], "execution.json"),
-                                     io::parseJsonText(p[2], "system.json"), "model.json", "execution.json",
-                                     "system.json");
+        in = io::parseCalculonInputs(
+            io::parseJsonText(p[0], "model.json"), io::parseJsonText(p[1], "execution.json"),
+            io::parseJsonText(p[2], "system.json"), "model.json", "execution.json", "system.json");
     } catch (const io::InputError &) {
         ++gTally.rejected;
         return; // exit 2, a clear message: the contract
@@ -194,7 +196,8 @@ void runScenario(const Parts &p)
 {
     scenario::Scenario s;
     try {
-        s = io::parseScenario(io::migratePreset(io::parseJsonText(p[0], "s"), io::PresetKind::Scenario, "s"), "s");
+        s = io::parseScenario(io::migratePreset(io::parseJsonText(p[0], "s"), io::PresetKind::Scenario, "s"),
+                              "s");
     } catch (const io::InputError &) {
         ++gTally.rejected;
         return;
@@ -237,8 +240,8 @@ void runHf(const Parts &p)
 {
     scenario::HfImport imported;
     try {
-        imported = scenario::importHuggingFaceConfig(io::parseJsonText(p[0], "config.json"), "config.json", "fuzz",
-                                                     "fuzz");
+        imported = scenario::importHuggingFaceConfig(io::parseJsonText(p[0], "config.json"), "config.json",
+                                                     "fuzz", "fuzz");
     } catch (const io::InputError &) {
         ++gTally.rejected;
         return;
@@ -316,7 +319,11 @@ std::vector<Target> targets()
 /// Aborts the process if one case runs longer than the limit (a hang is a finding).
 class Watchdog {
 public:
-    explicit Watchdog(double limit_s) : mLimit(limit_s), mThread([this] { watch(); }) { }
+    explicit Watchdog(double limit_s)
+        : mLimit(limit_s)
+        , mThread([this] { watch(); })
+    {
+    }
     ~Watchdog()
     {
         mStop = true;
@@ -337,7 +344,8 @@ private:
         while (!mStop) {
             std::this_thread::sleep_for(std::chrono::milliseconds(200));
             std::lock_guard lock(mMutex);
-            const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - mStart).count();
+            const double elapsed
+                = std::chrono::duration<double>(std::chrono::steady_clock::now() - mStart).count();
             if (mRunning && elapsed > mLimit) {
                 std::fprintf(stderr, "FINDING (hang): %s ran %.1f s\n", mLabel.c_str(), elapsed);
                 std::fflush(stderr);
@@ -387,8 +395,9 @@ int main(int argc, char **argv)
         else if (a == "--replay")
             replay.push_back(value());
         else {
-            std::fprintf(stderr, "usage: fuzz_readers [--cases N] [--seed S] [--target NAME] [--findings DIR] "
-                                 "[--hang-seconds S] [--replay FILE --target NAME]\n");
+            std::fprintf(stderr,
+                         "usage: fuzz_readers [--cases N] [--seed S] [--target NAME] [--findings DIR] "
+                         "[--hang-seconds S] [--replay FILE --target NAME]\n");
             return 2;
         }
     }
@@ -444,7 +453,8 @@ int main(int argc, char **argv)
             saveFinding(findingsDir, target->name + "-" + std::to_string(n), parts);
         } catch (const std::exception &e) {
             ++findings;
-            std::fprintf(stderr, "FINDING: %s: exception outside the contract: %s\n", label.c_str(), e.what());
+            std::fprintf(stderr, "FINDING: %s: exception outside the contract: %s\n", label.c_str(),
+                         e.what());
             saveFinding(findingsDir, target->name + "-" + std::to_string(n), parts);
         }
         watchdog.stop();
@@ -456,9 +466,10 @@ int main(int argc, char **argv)
         split += (split.empty() ? "" : ", ") + name + " " + std::to_string(count);
     std::printf("fuzz_readers: %llu cases (%s), seed %llu, %.1f s; rejected by a reader %llu, evaluated "
                 "%llu (ok %llu, infeasible or malformed %llu); findings: %llu\n",
-                static_cast<unsigned long long>(cases), split.c_str(), static_cast<unsigned long long>(seed), seconds,
-                static_cast<unsigned long long>(gTally.rejected),
-                static_cast<unsigned long long>(gTally.ok + gTally.failed), static_cast<unsigned long long>(gTally.ok),
-                static_cast<unsigned long long>(gTally.failed), static_cast<unsigned long long>(findings));
+                static_cast<unsigned long long>(cases), split.c_str(), static_cast<unsigned long long>(seed),
+                seconds, static_cast<unsigned long long>(gTally.rejected),
+                static_cast<unsigned long long>(gTally.ok + gTally.failed),
+                static_cast<unsigned long long>(gTally.ok), static_cast<unsigned long long>(gTally.failed),
+                static_cast<unsigned long long>(findings));
     return findings == 0 ? 0 : 1;
 }

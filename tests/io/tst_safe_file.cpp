@@ -52,7 +52,8 @@ private slots:
         io::writeFileAtomically(file.toStdString(), "second, longer");
         QCOMPARE(readAll(file), std::string("second, longer"));
         // No temporary file is left behind.
-        QCOMPARE(QDir(mDir.path()).entryList(QDir::Files | QDir::Hidden), QStringList { QStringLiteral("a.txt") });
+        QCOMPARE(QDir(mDir.path()).entryList(QDir::Files | QDir::Hidden),
+                 QStringList { QStringLiteral("a.txt") });
     }
 
     // Saving on a full disk left a 0-byte file and reported success.
@@ -69,8 +70,9 @@ private slots:
             QCOMPARE(e.file(), file.toStdString());
         }
         QCOMPARE(readAll(file), std::string("ORIGINAL"));
-        QCOMPARE(QDir(mDir.path()).entryList({ QStringLiteral("*gapstudio-save*") }, QDir::Files | QDir::Hidden),
-                 QStringList());
+        QCOMPARE(
+            QDir(mDir.path()).entryList({ QStringLiteral("*gapstudio-save*") }, QDir::Files | QDir::Hidden),
+            QStringList());
     }
 
     void saveScenarioOnFullDiskThrowsAndKeepsTheFile()
@@ -139,10 +141,12 @@ private slots:
         const QString input = path(QStringLiteral("input.gapstudio.json"));
         writeAll(input, "{}");
         const QString same = mDir.path() + QStringLiteral("/./input.gapstudio.json");
-        QVERIFY_THROWS_EXCEPTION(io::OutputError, io::requireNotAnInput(same.toStdString(), { "x", input.toStdString() }));
+        QVERIFY_THROWS_EXCEPTION(io::OutputError,
+                                 io::requireNotAnInput(same.toStdString(), { "x", input.toStdString() }));
         const QString hardLink = path(QStringLiteral("hard.json"));
         QCOMPARE(::link(input.toUtf8().constData(), hardLink.toUtf8().constData()), 0);
-        QVERIFY_THROWS_EXCEPTION(io::OutputError, io::requireNotAnInput(hardLink.toStdString(), { input.toStdString() }));
+        QVERIFY_THROWS_EXCEPTION(io::OutputError,
+                                 io::requireNotAnInput(hardLink.toStdString(), { input.toStdString() }));
         io::requireNotAnInput(path(QStringLiteral("new.pdf")).toStdString(), { input.toStdString() }); // fine
     }
 

@@ -32,10 +32,12 @@ model::Design case18()
 model::Diagnostic firstProblem(const model::Design &d)
 {
     const model::Diagnostics out = model::checkConfiguration(d.application, d.execution, d.system);
-    return out.empty() ? model::Diagnostic { model::DiagnosticCode::MalformedExecution, "(accepted)", "" } : out.front();
+    return out.empty() ? model::Diagnostic { model::DiagnosticCode::MalformedExecution, "(accepted)", "" }
+                       : out.front();
 }
 
-model::Diagnostic at(const char *field, model::DiagnosticCode code = model::DiagnosticCode::MalformedExecution)
+model::Diagnostic at(const char *field,
+                     model::DiagnosticCode code = model::DiagnosticCode::MalformedExecution)
 {
     return { code, field, "message" };
 }
@@ -51,11 +53,16 @@ private slots:
         QTest::addColumn<int>("which");
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("range");
-        QTest::newRow("HBM bandwidth 0") << 0 << "mem1/bandwidth" << "(0, 1e+18]";
-        QTest::newRow("latency 2 s") << 1 << "networks/1/latency" << "[0, 1]";
-        QTest::newRow("all-reduce offset -2") << 2 << "networks/0/ops/all_reduce" << "[-1, 1000]";
-        QTest::newRow("1e10 TFLOPS") << 3 << "matrix/float8/peak_flops" << "[0, 1e+21]";
-        QTest::newRow("efficiency 1e-9") << 4 << "mem1/efficiency" << "[1e-06, 1]";
+        QTest::newRow("HBM bandwidth 0") << 0 << "mem1/bandwidth"
+                                         << "(0, 1e+18]";
+        QTest::newRow("latency 2 s") << 1 << "networks/1/latency"
+                                     << "[0, 1]";
+        QTest::newRow("all-reduce offset -2") << 2 << "networks/0/ops/all_reduce"
+                                              << "[-1, 1000]";
+        QTest::newRow("1e10 TFLOPS") << 3 << "matrix/float8/peak_flops"
+                                     << "[0, 1e+21]";
+        QTest::newRow("efficiency 1e-9") << 4 << "mem1/efficiency"
+                                         << "[1e-06, 1]";
     }
     void systemRangesNameTheField()
     {
@@ -184,15 +191,20 @@ private slots:
     void scenarioPointers()
     {
         scenario::Scenario s = io::loadScenario(PRESETS_DIR "/scenarios/default.gapstudio.json");
-        const auto pointer = [&s](const model::Diagnostic &d) { return QString::fromStdString(scenario::scenarioPointer(s, d)); };
+        const auto pointer = [&s](const model::Diagnostic &d) {
+            return QString::fromStdString(scenario::scenarioPointer(s, d));
+        };
         // Presets by id: the block itself is what the file has.
         QCOMPARE(pointer(at("tensor_par")), QStringLiteral("/layout"));
         QCOMPARE(pointer(at("num_procs")), QStringLiteral("/gpu_count"));
         QCOMPARE(pointer(at("seq_size", model::DiagnosticCode::OutOfRange)), QStringLiteral("/llm"));
         QCOMPARE(pointer(at("mem1/bandwidth", model::DiagnosticCode::OutOfRange)), QStringLiteral("/gpu"));
-        QCOMPARE(pointer(at("networks/0/latency", model::DiagnosticCode::OutOfRange)), QStringLiteral("/scale_up"));
-        QCOMPARE(pointer(at("networks/1/latency", model::DiagnosticCode::OutOfRange)), QStringLiteral("/scale_out"));
-        QCOMPARE(pointer(at("networks/0/size", model::DiagnosticCode::NetworkTooSmall)), QStringLiteral("/topology"));
+        QCOMPARE(pointer(at("networks/0/latency", model::DiagnosticCode::OutOfRange)),
+                 QStringLiteral("/scale_up"));
+        QCOMPARE(pointer(at("networks/1/latency", model::DiagnosticCode::OutOfRange)),
+                 QStringLiteral("/scale_out"));
+        QCOMPARE(pointer(at("networks/0/size", model::DiagnosticCode::NetworkTooSmall)),
+                 QStringLiteral("/topology"));
         QCOMPARE(pointer(at("overrides/llm.seq_size", model::DiagnosticCode::InvalidScenario)),
                  QStringLiteral("/overrides/llm.seq_size"));
         QCOMPARE(pointer(at("", model::DiagnosticCode::Tier1CapacityExceeded)), QString());
@@ -204,7 +216,8 @@ private slots:
         s.overrides["scale_out.latency_us"] = 3;
         QCOMPARE(pointer(at("tensor_par")), QStringLiteral("/overrides/layout.tensor_par"));
         QCOMPARE(pointer(at("num_procs")), QStringLiteral("/overrides/gpu_count"));
-        QCOMPARE(pointer(at("seq_size", model::DiagnosticCode::OutOfRange)), QStringLiteral("/overrides/llm.seq_size"));
+        QCOMPARE(pointer(at("seq_size", model::DiagnosticCode::OutOfRange)),
+                 QStringLiteral("/overrides/llm.seq_size"));
         QCOMPARE(pointer(at("mem1/bandwidth", model::DiagnosticCode::OutOfRange)),
                  QStringLiteral("/overrides/gpu.hbm_bandwidth_GBps"));
         QCOMPARE(pointer(at("networks/1/latency", model::DiagnosticCode::OutOfRange)),
@@ -213,7 +226,8 @@ private slots:
         const auto library = io::loadPresetLibrary(PRESETS_DIR);
         s.llm = { {}, library.llms.at(s.llm.presetId) };
         s.layout = { {}, library.layouts.at(s.layout.presetId) };
-        QCOMPARE(pointer(at("attn_size", model::DiagnosticCode::OutOfRange)), QStringLiteral("/llm/head_size"));
+        QCOMPARE(pointer(at("attn_size", model::DiagnosticCode::OutOfRange)),
+                 QStringLiteral("/llm/head_size"));
         QCOMPARE(pointer(at("pipeline_par")), QStringLiteral("/layout/pipeline_par"));
         QCOMPARE(pointer(at("top_k_experts")), QStringLiteral("/llm/top_k"));
     }
@@ -221,11 +235,13 @@ private slots:
     void malformedOrInfeasible()
     {
         using C = model::DiagnosticCode;
-        QVERIFY(!scenario::isMalformedScenario({ at("tensor_par", C::MalformedExecution) })); // a layout that does not fit
+        QVERIFY(!scenario::isMalformedScenario(
+            { at("tensor_par", C::MalformedExecution) })); // a layout that does not fit
         QVERIFY(!scenario::isMalformedScenario({ at("", C::Tier1CapacityExceeded) }));
         QVERIFY(scenario::isMalformedScenario({ at("seq_size", C::OutOfRange) }));
         QVERIFY(scenario::isMalformedScenario({ at("mem1/bandwidth", C::NonFiniteResult) }));
-        QVERIFY(scenario::isMalformedScenario({ at("", C::Tier1CapacityExceeded), at("gpu", C::InvalidScenario) }));
+        QVERIFY(scenario::isMalformedScenario(
+            { at("", C::Tier1CapacityExceeded), at("gpu", C::InvalidScenario) }));
     }
 };
 

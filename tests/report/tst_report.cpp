@@ -5,11 +5,11 @@
 #include "charts/chartexport.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
+#include "gapstudio/model/trainingtime.h"
 #include "report/headless.h"
 #include "report/provenance.h"
 #include "report/report.h"
 #include "report/reportcontent.h"
-#include "gapstudio/model/trainingtime.h"
 
 #include "gapstudio/io/preset_json.h"
 
@@ -366,8 +366,8 @@ private slots:
                  views::kHeadlessWriteFailed);
         QString error;
         const auto library = io::loadPresetLibrary(PRESETS_DIR);
-        QVERIFY(!views::writeReport(*views::headlessResults(mDefault, library), nullptr, QStringLiteral("/dev/full"),
-                                    &error));
+        QVERIFY(!views::writeReport(*views::headlessResults(mDefault, library), nullptr,
+                                    QStringLiteral("/dev/full"), &error));
         QVERIFY2(error.contains(QStringLiteral("No space left on device")), qPrintable(error));
         // As a user runs it: the reason on stderr, no "wrote" on stdout.
         const ProcessResult r = runApp({ QStringLiteral("--export-report"), QStringLiteral("/dev/full") });
@@ -379,8 +379,9 @@ private slots:
     // Standard output that cannot be written fails the run, as in the CLI.
     void lostStandardOutputIsExit3()
     {
-        const ProcessResult r = runApp(
-            { QStringLiteral("--export-report"), path(QStringLiteral("stdout-full.pdf")) }, QStringLiteral("/dev/full"));
+        const ProcessResult r
+            = runApp({ QStringLiteral("--export-report"), path(QStringLiteral("stdout-full.pdf")) },
+                     QStringLiteral("/dev/full"));
         QCOMPARE(r.exitCode, views::kHeadlessWriteFailed);
         QVERIFY2(r.err.contains("standard output"), r.err.constData());
     }
@@ -441,7 +442,8 @@ private slots:
         QFETCH(QString, scenario);
         QFETCH(int, status);
         const QString png = path(QStringLiteral("never-shot.png"));
-        const ProcessResult r = runApp({ QStringLiteral("--scenario"), scenario, QStringLiteral("--screenshot"), png });
+        const ProcessResult r
+            = runApp({ QStringLiteral("--scenario"), scenario, QStringLiteral("--screenshot"), png });
         QCOMPARE(r.exitCode, status);
         QVERIFY(!QFile::exists(png));
         QVERIFY2(r.err.contains(scenario.toUtf8()), r.err.constData());
@@ -465,8 +467,9 @@ private slots:
         QCOMPARE(headless({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"),
                             path(QStringLiteral("wrong-count.pdf")) }),
                  views::kHeadlessInfeasible);
-        const ProcessResult gui = runApp({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"),
-                                           path(QStringLiteral("wrong-count.pdf")) });
+        const ProcessResult gui
+            = runApp({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"),
+                       path(QStringLiteral("wrong-count.pdf")) });
         QProcess cli;
         cli.start(QStringLiteral(GAPSTUDIO_CLI), { QStringLiteral("eval"), file });
         QVERIFY(cli.waitForFinished(60000));
@@ -489,7 +492,8 @@ private slots:
         const QString pdf = path(QStringLiteral("never-huge.pdf"));
         QCOMPARE(headless({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"), pdf }),
                  views::kHeadlessBadInput);
-        const ProcessResult gui = runApp({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"), pdf });
+        const ProcessResult gui
+            = runApp({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"), pdf });
         QProcess cli;
         cli.start(QStringLiteral(GAPSTUDIO_CLI), { QStringLiteral("eval"), file });
         QVERIFY(cli.waitForFinished(60000));

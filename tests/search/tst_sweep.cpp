@@ -45,7 +45,8 @@ std::map<std::string, double> numbers(const model::Design &d)
         }
     };
     for (std::size_t i = 0; i < model::kDatatypeCount; ++i) {
-        for (const auto &[engines, name] : {std::pair{&d.system.matrix, "matrix"}, std::pair{&d.system.vector, "vector"}}) {
+        for (const auto &[engines, name] :
+             { std::pair { &d.system.matrix, "matrix" }, std::pair { &d.system.vector, "vector" } }) {
             if (const auto &e = (*engines)[i]) {
                 const std::string key = std::string(name) + "/" + std::to_string(i);
                 out[key + "/peak"] = e->peak_flops;
@@ -53,7 +54,8 @@ std::map<std::string, double> numbers(const model::Design &d)
             }
         }
     }
-    for (const auto &[mem, name] : {std::pair{&d.system.mem1, "mem1"}, std::pair{&d.system.mem2, "mem2"}}) {
+    for (const auto &[mem, name] :
+         { std::pair { &d.system.mem1, "mem1" }, std::pair { &d.system.mem2, "mem2" } }) {
         out[std::string(name) + "/capacity"] = mem->capacity_B;
         out[std::string(name) + "/bandwidth"] = mem->bandwidth_Bps;
         table(name, mem->efficiency);
@@ -66,23 +68,25 @@ std::map<std::string, double> numbers(const model::Design &d)
         out[key + "/size"] = static_cast<double>(n.size);
         out[key + "/latency"] = n.latency_s;
         out[key + "/processor_usage"] = n.processorUsage;
-        for (const auto &[op, name] : {std::pair{&n.p2p, "p2p"}, std::pair{&n.reduceScatter, "rs"},
-                                       std::pair{&n.allGather, "ag"}, std::pair{&n.allReduce, "ar"},
-                                       std::pair{&n.allToAll, "a2a"}}) {
+        for (const auto &[op, name] : { std::pair { &n.p2p, "p2p" }, std::pair { &n.reduceScatter, "rs" },
+                                        std::pair { &n.allGather, "ag" }, std::pair { &n.allReduce, "ar" },
+                                        std::pair { &n.allToAll, "a2a" } }) {
             out[key + "/" + name + "/scalar"] = op->scalar;
             out[key + "/" + name + "/offset"] = op->offset;
             out[key + "/" + name + "/efficiency"] = op->efficiency;
         }
     }
     const model::Application &a = d.application;
-    for (const auto &[name, value] : {std::pair{"hidden", a.hidden}, std::pair{"feedforward", a.feedforward},
-                                      std::pair{"seq", a.seqSize}, std::pair{"heads", a.attnHeads},
-                                      std::pair{"blocks", a.numBlocks}})
+    for (const auto &[name, value] :
+         { std::pair { "hidden", a.hidden }, std::pair { "feedforward", a.feedforward },
+           std::pair { "seq", a.seqSize }, std::pair { "heads", a.attnHeads },
+           std::pair { "blocks", a.numBlocks } })
         out[std::string("app/") + name] = static_cast<double>(value);
     const model::Execution &e = d.execution;
-    for (const auto &[name, value] : {std::pair{"tp", e.tensorPar}, std::pair{"pp", e.pipelinePar},
-                                      std::pair{"dp", e.dataPar}, std::pair{"batch", e.batchSize},
-                                      std::pair{"mbs", e.microbatchSize}, std::pair{"procs", e.numProcs}})
+    for (const auto &[name, value] :
+         { std::pair { "tp", e.tensorPar }, std::pair { "pp", e.pipelinePar }, std::pair { "dp", e.dataPar },
+           std::pair { "batch", e.batchSize }, std::pair { "mbs", e.microbatchSize },
+           std::pair { "procs", e.numProcs } })
         out[std::string("exe/") + name] = static_cast<double>(value);
     return out;
 }
@@ -242,13 +246,14 @@ void tst_Sweep::scaledChangesExactlyItsField_data()
     const auto row = [](model::HardwareParameter p, QStringList changed) {
         QTest::newRow(model::parameterKey(p)) << static_cast<int>(p) << changed;
     };
-    row(model::HardwareParameter::PeakFlops, {"matrix/0/peak", "matrix/1/peak", "vector/0/peak", "vector/1/peak"});
-    row(model::HardwareParameter::HbmBandwidth, {"mem1/bandwidth"});
-    row(model::HardwareParameter::HbmCapacity, {"mem1/capacity"});
-    row(model::HardwareParameter::ScaleUpBandwidth, {"net0/bandwidth"});
-    row(model::HardwareParameter::ScaleOutBandwidth, {"net2/bandwidth"});
-    row(model::HardwareParameter::NetworkLatency, {"net0/latency", "net1/latency", "net2/latency"});
-    row(model::HardwareParameter::ScaleUpDomainSize, {"net0/size"});
+    row(model::HardwareParameter::PeakFlops,
+        { "matrix/0/peak", "matrix/1/peak", "vector/0/peak", "vector/1/peak" });
+    row(model::HardwareParameter::HbmBandwidth, { "mem1/bandwidth" });
+    row(model::HardwareParameter::HbmCapacity, { "mem1/capacity" });
+    row(model::HardwareParameter::ScaleUpBandwidth, { "net0/bandwidth" });
+    row(model::HardwareParameter::ScaleOutBandwidth, { "net2/bandwidth" });
+    row(model::HardwareParameter::NetworkLatency, { "net0/latency", "net1/latency", "net2/latency" });
+    row(model::HardwareParameter::ScaleUpDomainSize, { "net0/size" });
 }
 
 void tst_Sweep::scaledChangesExactlyItsField()
@@ -261,11 +266,14 @@ void tst_Sweep::scaledChangesExactlyItsField()
     const std::map<std::string, double> after = numbers(model::scaled(d, p, 2.0));
     QCOMPARE(after.size(), before.size());
     // Case 18's system (h100_80g_nvl8) has float8 (index 0) and float16 (index 1) engines only.
-    QVERIFY(before.contains("matrix/0/peak") && before.contains("matrix/1/peak") && !before.contains("matrix/2/peak"));
+    QVERIFY(before.contains("matrix/0/peak") && before.contains("matrix/1/peak")
+            && !before.contains("matrix/2/peak"));
     for (const auto &[key, value] : before) {
         const double expected = changed.contains(QString::fromStdString(key)) ? 2 * value : value;
-        QVERIFY2(after.at(key) == expected,
-                 qPrintable(QStringLiteral("%1: %2 -> %3").arg(QString::fromStdString(key)).arg(value).arg(after.at(key))));
+        QVERIFY2(after.at(key) == expected, qPrintable(QStringLiteral("%1: %2 -> %3")
+                                                           .arg(QString::fromStdString(key))
+                                                           .arg(value)
+                                                           .arg(after.at(key))));
     }
 }
 
@@ -273,13 +281,16 @@ void tst_Sweep::sweepPointsAreTheScaledValues()
 {
     // x of each point is the parameter's value in SI units, times the factor.
     const model::Design d = threeTierDesign();
-    const std::vector<model::SweepPoint> hbm = model::sweepParameter(d, model::HardwareParameter::HbmBandwidth, {0.5, 3});
+    const std::vector<model::SweepPoint> hbm
+        = model::sweepParameter(d, model::HardwareParameter::HbmBandwidth, { 0.5, 3 });
     QCOMPARE(hbm[0].x, 0.5 * 3072e9); // h100_80g_nvl8: mem1 GBps 3072
     QCOMPARE(hbm[1].x, 3 * 3072e9);
-    const std::vector<model::SweepPoint> out = model::sweepParameter(d, model::HardwareParameter::ScaleOutBandwidth, {2});
+    const std::vector<model::SweepPoint> out
+        = model::sweepParameter(d, model::HardwareParameter::ScaleOutBandwidth, { 2 });
     QCOMPARE(out[0].x, 2 * d.system.networks[2].bandwidth_Bps);
     QVERIFY(out[0].x != 2 * d.system.networks[1].bandwidth_Bps);
-    const std::vector<model::SweepPoint> up = model::sweepParameter(d, model::HardwareParameter::ScaleUpBandwidth, {2});
+    const std::vector<model::SweepPoint> up
+        = model::sweepParameter(d, model::HardwareParameter::ScaleUpBandwidth, { 2 });
     QCOMPARE(up[0].x, 2 * 450e9); // tier 0: NVLink, 450 GB/s
 }
 
@@ -288,7 +299,7 @@ void tst_Sweep::sensitivityFlagsAParameterThatDidNotMove()
     // A domain of 8 GPUs scaled by 1 +- 1 % rounds back to 8: there is no elasticity to report,
     // and 0 (what a 1 % change of an irrelevant parameter gives) would be a wrong answer.
     const model::Design d = design("01_val_megatron-22B_full");
-    QCOMPARE(d.system.networks.front().size, std::int64_t{8});
+    QCOMPARE(d.system.networks.front().size, std::int64_t { 8 });
     bool seen = false;
     for (const model::Elasticity &e : model::sensitivity(d)) {
         if (e.parameter != model::HardwareParameter::ScaleUpDomainSize) {

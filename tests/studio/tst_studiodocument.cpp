@@ -11,9 +11,9 @@
 
 #include <QFile>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -211,7 +211,8 @@ private slots:
         QVERIFY(first.saveNow() && second.saveNow());
         QTemporaryDir dir;
         QString error;
-        QVERIFY2(a.document.saveAs(dir.filePath(QStringLiteral("a.gapstudio.json")), &error), qPrintable(error));
+        QVERIFY2(a.document.saveAs(dir.filePath(QStringLiteral("a.gapstudio.json")), &error),
+                 qPrintable(error));
         QVERIFY(!QFile::exists(first.path())); // saved: its autosave goes
         QVERIFY(QFile::exists(second.path())); // the other's stays
         QCOMPARE(readScenarioFile(second.path(), &error)->overrides.at("gpu.hbm_bandwidth_GBps"), 2000.0);
@@ -226,7 +227,8 @@ private slots:
         // Two sessions end without saving (a crash: the autosave stays, the lock goes).
         for (double bandwidth : { 1000.0, 2000.0 }) {
             Fixture ended;
-            QVERIFY(ended.document.saveAs(files.filePath(QStringLiteral("d%1.gapstudio.json").arg(bandwidth)), &error));
+            QVERIFY(ended.document.saveAs(files.filePath(QStringLiteral("d%1.gapstudio.json").arg(bandwidth)),
+                                          &error));
             auto *saver = new AutoSaver(&ended.document, nullptr, folder.path());
             ended.document.setOverride("gpu.hbm_bandwidth_GBps", bandwidth);
             QVERIFY(saver->saveNow());
@@ -247,7 +249,7 @@ private slots:
         QVERIFY2(saver.restore(pick, &error), qPrintable(error));
         QVERIFY(next.document.isModified());
         QCOMPARE(next.document.fileName(), pick.documentFile); // back on its file, not "Untitled"
-        QVERIFY(!QFile::exists(pick.path));      // adopted: ours replaces it
+        QVERIFY(!QFile::exists(pick.path));                    // adopted: ours replaces it
         QVERIFY(QFile::exists(saver.path()));
         QCOMPARE(saver.recoveries().size(), 1);
         QVERIFY(QFile::exists(runningSaver.path()));

@@ -11,9 +11,9 @@
 #include <QFileInfo>
 #include <QImageReader>
 #include <QImageWriter>
-#include <QRegularExpression>
 #include <QPageLayout>
 #include <QPdfWriter>
+#include <QRegularExpression>
 #include <QSvgGenerator>
 #include <QXmlStreamReader>
 
@@ -122,8 +122,9 @@ bool writePdf(const ExportSource &chart, const QString &path, const QString &jso
         writer.setTitle(chart.headline);
         writer.setDocumentXmpMetadata(xmpPacket(chart.headline, json));
         writer.setResolution(72); // one pixel of the chart = one point of the page
-        writer.setPageLayout(QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
-                                         QPageLayout::Portrait, QMarginsF()));
+        writer.setPageLayout(
+            QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
+                        QPageLayout::Portrait, QMarginsF()));
         if (!paintVector(chart, &writer, path, error))
             return false;
     }
@@ -183,7 +184,8 @@ QString xmlElementText(const QByteArray &xml, const QString &name, const QString
                     *problem = QObject::tr("XML nested deeper than %1 levels").arg(kMaxXmlDepth);
                 return {};
             }
-            if (!inside && reader.name() == name && (namespaceUri.isEmpty() || reader.namespaceUri() == namespaceUri))
+            if (!inside && reader.name() == name
+                && (namespaceUri.isEmpty() || reader.namespaceUri() == namespaceUri))
                 inside = depth;
         } else if (token == QXmlStreamReader::EndElement) {
             if (inside == depth)

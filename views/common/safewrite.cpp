@@ -22,7 +22,8 @@ bool fail(QString *error, const char *message)
 bool writeFileSafely(const QString &path, const QByteArray &data, QString *error)
 {
     try {
-        io::writeFileAtomically(path.toStdString(), std::string_view(data.constData(), std::size_t(data.size())));
+        io::writeFileAtomically(path.toStdString(),
+                                std::string_view(data.constData(), std::size_t(data.size())));
         return true;
     } catch (const io::OutputError &e) {
         return fail(error, e.what());

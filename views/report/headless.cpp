@@ -5,10 +5,10 @@
 #include "charts/chartexport.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
+#include "common/safewrite.h"
+#include "report/headlessstatus.h"
 #include "report/provenance.h"
 #include "report/report.h"
-#include "report/headlessstatus.h"
-#include "common/safewrite.h"
 
 #include "gapstudio/io/preset_json.h"
 

@@ -51,10 +51,12 @@ model::MemoryTier parseMemory(const JsonCursor &cursor, bool optional)
     model::MemoryTier tier;
     // limits.h: tier 2 may have no capacity (no offloading) and then no bandwidth either.
     using namespace model::limits;
-    tier.capacity_B = numberInRange(cursor["GiB"], (optional ? kOptionalCapacity : kCapacity).in(kBytesPerGiB))
-                      * kBytesPerGiB;
+    tier.capacity_B
+        = numberInRange(cursor["GiB"], (optional ? kOptionalCapacity : kCapacity).in(kBytesPerGiB))
+          * kBytesPerGiB;
     tier.bandwidth_Bps
-        = numberInRange(cursor["GBps"], (optional ? kOptionalBandwidth : kBandwidth).in(kBpsPerGBps)) * kBpsPerGBps;
+        = numberInRange(cursor["GBps"], (optional ? kOptionalBandwidth : kBandwidth).in(kBpsPerGBps))
+          * kBpsPerGBps;
     tier.efficiency = parseEfficiencyTable(cursor["MB_efficiency"], kBytesPerMB);
     return tier;
 }
@@ -69,7 +71,8 @@ void parseEngines(const JsonCursor &cursor, std::array<std::optional<model::Comp
             entry.fail("unknown datatype (expected one of " + datatypeList() + ")");
         entry.requireExactKeys({"tflops", "gflops_efficiency"});
         model::ComputeEngine engine;
-        engine.peak_flops = numberInRange(entry["tflops"], model::limits::kPeakFlops.in(kFlopsPerTflops)) * kFlopsPerTflops;
+        engine.peak_flops
+            = numberInRange(entry["tflops"], model::limits::kPeakFlops.in(kFlopsPerTflops)) * kFlopsPerTflops;
         engine.efficiency = parseEfficiencyTable(entry["gflops_efficiency"], kFlopsPerGflop);
         out[static_cast<std::size_t>(*type)] = std::move(engine);
     }
@@ -83,7 +86,7 @@ model::NetworkOp parseOp(const JsonCursor &cursor, bool isP2p)
     if (size != 2 && !(isP2p && size == 3))
         cursor.fail(isP2p ? "expected [scalar, null] or [scalar, null, efficiency]" : "expected [scalar, offset]");
     model::NetworkOp op;
-    op.scalar = numberInRange(cursor[std::size_t{0}], model::limits::kCollectiveScalar);
+    op.scalar = numberInRange(cursor[std::size_t { 0 }], model::limits::kCollectiveScalar);
     if (isP2p) {
         cursor[1].requireNull();
         op.offset = 0;
@@ -100,7 +103,8 @@ model::NetworkTier parseNetwork(const JsonCursor &cursor)
     cursor.requireExactKeys(
         {"bandwidth", "efficiency", "size", "latency", "ops", "must_be_filled", "processor_usage"});
     model::NetworkTier tier;
-    tier.bandwidth_Bps = numberInRange(cursor["bandwidth"], model::limits::kBandwidth.in(kBpsPerGBps)) * kBpsPerGBps;
+    tier.bandwidth_Bps
+        = numberInRange(cursor["bandwidth"], model::limits::kBandwidth.in(kBpsPerGBps)) * kBpsPerGBps;
     tier.efficiency = numberInRange(cursor["efficiency"], model::limits::kEfficiency);
     tier.size = cursor["size"].integerAtLeast(1);
     tier.latency_s = numberInRange(cursor["latency"], model::limits::kLatency);
@@ -167,19 +171,20 @@ std::pair<std::string, std::string> locate(const std::string &field, const std::
                                            const std::string &executionPath, const std::string &systemPath)
 {
     std::string pointer = "/";
-    for (const char *key : {"hidden", "feedforward", "seq_size", "attn_heads", "attn_size", "num_blocks"})
+    for (const char *key : { "hidden", "feedforward", "seq_size", "attn_heads", "attn_size", "num_blocks" })
         if (field == key)
-            return {modelPath, pointer.append(field)};
+            return { modelPath, pointer.append(field) };
     if (field.find('/') == std::string::npos)
-        return {executionPath, pointer.append(detail::escapePointerToken(field))};
+        return { executionPath, pointer.append(detail::escapePointerToken(field)) };
     pointer.append(field);
     if (pointer.rfind("/networks", 0) != 0) { // network keys are the model's names already
-        for (const auto &[name, key] : {std::pair<std::string, std::string>{"/bandwidth", "/GBps"},
-                                        {"/capacity", "/GiB"}, {"/peak_flops", "/tflops"}})
+        for (const auto &[name, key] : { std::pair<std::string, std::string> { "/bandwidth", "/GBps" },
+                                         { "/capacity", "/GiB" },
+                                         { "/peak_flops", "/tflops" } })
             if (const auto at = pointer.find(name); at != std::string::npos)
                 pointer.replace(at, name.size(), key);
     }
-    return {systemPath, pointer};
+    return { systemPath, pointer };
 }
 
 /// The rules that need the model or the system (reference asserts during compile/run),

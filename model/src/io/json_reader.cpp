@@ -312,7 +312,8 @@ model::EfficiencyTable parseEfficiencyTable(const JsonCursor &cursor, double thr
     for (std::size_t i = 0; i < count; ++i) {
         const JsonCursor row = cursor[i];
         row.requireArray(2);
-        const double threshold = numberInRange(row[std::size_t{0}], model::limits::kThreshold.in(thresholdUnit));
+        const double threshold
+            = numberInRange(row[std::size_t { 0 }], model::limits::kThreshold.in(thresholdUnit));
         if (i > 0 && threshold >= previous) {
             row[std::size_t{0}].fail("thresholds must decrease strictly: " + formatNumber(threshold) + " follows "
                                      + formatNumber(previous));

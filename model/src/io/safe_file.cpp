@@ -25,7 +25,11 @@ std::string reason(int error)
 /// Closes a descriptor (and removes a temporary file) unless released.
 class FileGuard {
 public:
-    explicit FileGuard(int fd, std::string temporary = {}) : mFd(fd), mTemporary(std::move(temporary)) { }
+    explicit FileGuard(int fd, std::string temporary = {})
+        : mFd(fd)
+        , mTemporary(std::move(temporary))
+    {
+    }
     FileGuard(const FileGuard &) = delete;
     FileGuard &operator=(const FileGuard &) = delete;
     ~FileGuard()
@@ -223,7 +227,8 @@ void requireNotAnInput(const std::string &output, const std::vector<std::string>
         return; // a new file cannot be one of the (existing) inputs
     for (const std::string &input : inputs) {
         struct stat in { };
-        if (!input.empty() && ::stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+        if (!input.empty() && ::stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev
+            && in.st_ino == out.st_ino)
             throw OutputError(output, "refusing to overwrite an input of this command (" + input + ")");
     }
 }

@@ -37,7 +37,8 @@ void checkInterconnect(const JsonCursor &c)
     check(c["bandwidth_GBps"], kBandwidth.in(kBpsPerGBps));
     check(c["latency_us"], kLatency.in(kSecondsPerUs));
     check(c["efficiency"], kEfficiency);
-    if (numberInRange(c["all_to_all_efficiency"], model::Range { 0, true, 1, true }) != 0) // 0: as `efficiency`
+    if (numberInRange(c["all_to_all_efficiency"], model::Range { 0, true, 1, true })
+        != 0) // 0: as `efficiency`
         check(c["all_to_all_efficiency"], kEfficiency);
     check(c["processor_usage"], kProcessorUsage);
     if (c.value().contains("collectives")) {

@@ -31,7 +31,10 @@ std::vector<std::string> split(const std::string &path)
 
 class Locator {
 public:
-    explicit Locator(const Scenario &scenario) : mScenario(scenario) { }
+    explicit Locator(const Scenario &scenario)
+        : mScenario(scenario)
+    {
+    }
 
     /// "/overrides/<key>" if the scenario overrides `key`.
     [[nodiscard]] std::optional<std::string> override(const std::string &key) const
@@ -43,7 +46,8 @@ public:
 
     /// "/<name>/<key>" for an inline block, "/<name>" for a preset (the id is all the file has).
     template <typename Block>
-    [[nodiscard]] static std::string in(const BlockRef<Block> &ref, const std::string &name, const std::string &key)
+    [[nodiscard]] static std::string in(const BlockRef<Block> &ref, const std::string &name,
+                                        const std::string &key)
     {
         std::string pointer = "/" + name;
         if (ref.inlineBlock && !key.empty())
@@ -86,7 +90,10 @@ public:
     [[nodiscard]] std::string engine(const std::vector<std::string> &parts) const
     {
         static constexpr std::array<std::pair<const char *, const char *>, 5> kKeys
-            = { { { "float8", "fp8" }, { "float16", "fp16" }, { "bfloat16", "bf16" }, { "float32", "fp32" },
+            = { { { "float8", "fp8" },
+                  { "float16", "fp16" },
+                  { "bfloat16", "bf16" },
+                  { "float32", "fp32" },
                   { "float4", "fp4" } } };
         const std::string name = parts[0]; // matrix or vector
         if (parts.size() > 2 && parts[2] == "peak_flops") {
@@ -169,7 +176,8 @@ bool isMalformedScenario(const model::Diagnostics &diagnostics)
     return false;
 }
 
-std::string scenarioDiagnosticText(const std::string &file, const Scenario &scenario, const Diagnostic &diagnostic)
+std::string scenarioDiagnosticText(const std::string &file, const Scenario &scenario,
+                                   const Diagnostic &diagnostic)
 {
     const std::string pointer = scenarioPointer(scenario, diagnostic);
     return pointer.empty() ? diagnostic.message : file + ": " + pointer + ": " + diagnostic.message;

@@ -76,7 +76,8 @@ void writeBlockRef(nlohmann::ordered_json &out, const char *key, const scenario:
 }
 
 /// Parses a block and checks the ranges of its numbers (block_ranges.h).
-template <typename Parse> auto parseChecked(const JsonCursor &cursor, bool wholeFile, PresetKind kind, Parse parse)
+template <typename Parse>
+auto parseChecked(const JsonCursor &cursor, bool wholeFile, PresetKind kind, Parse parse)
 {
     auto block = parse(cursor, wholeFile);
     detail::checkBlockRanges(cursor, kind);
@@ -144,7 +145,8 @@ scenario::Gpu parseGpu(const nlohmann::json &json, const std::string &file)
 }
 scenario::Interconnect parseInterconnect(const nlohmann::json &json, const std::string &file)
 {
-    return parseChecked(JsonCursor(json, file), true, PresetKind::Interconnect, detail::parseInterconnectBody);
+    return parseChecked(JsonCursor(json, file), true, PresetKind::Interconnect,
+                        detail::parseInterconnectBody);
 }
 scenario::Topology parseTopology(const nlohmann::json &json, const std::string &file)
 {
@@ -169,10 +171,13 @@ scenario::Scenario parseScenario(const nlohmann::json &json, const std::string &
     scenario::Scenario s;
     s.info = detail::parseInfo(c);
     s.gpu = parseBlockRef<scenario::Gpu>(c["gpu"], PresetKind::Gpu, detail::parseGpuBody);
-    s.scaleUp = parseBlockRef<scenario::Interconnect>(c["scale_up"], PresetKind::Interconnect, detail::parseInterconnectBody);
+    s.scaleUp = parseBlockRef<scenario::Interconnect>(c["scale_up"], PresetKind::Interconnect,
+                                                      detail::parseInterconnectBody);
     if (json.contains("scale_out"))
-        s.scaleOut = parseBlockRef<scenario::Interconnect>(c["scale_out"], PresetKind::Interconnect, detail::parseInterconnectBody);
-    s.topology = parseBlockRef<scenario::Topology>(c["topology"], PresetKind::Topology, detail::parseTopologyBody);
+        s.scaleOut = parseBlockRef<scenario::Interconnect>(c["scale_out"], PresetKind::Interconnect,
+                                                           detail::parseInterconnectBody);
+    s.topology
+        = parseBlockRef<scenario::Topology>(c["topology"], PresetKind::Topology, detail::parseTopologyBody);
     s.llm = parseBlockRef<scenario::Llm>(c["llm"], PresetKind::Llm, detail::parseLlmBody);
     s.layout = parseBlockRef<scenario::Layout>(c["layout"], PresetKind::Layout, detail::parseLayoutBody);
     s.gpuCount = c["gpu_count"].integerAtLeast(1);

@@ -63,30 +63,40 @@ const std::vector<OverrideRule> &rules()
     static const std::vector<OverrideRule> table = {
         { { "gpu.hbm_capacity_GiB", "HBM capacity per GPU (GiB)", false, 0, false, kMaxCapacity_GiB, true },
           [](R &r, double v) { r.gpu.hbm.capacity_B = v * kBytesPerGiB; } },
-        { { "gpu.hbm_bandwidth_GBps", "HBM bandwidth per GPU (GB/s)", false, 0, false, kMaxBandwidth_GBps, true },
+        { { "gpu.hbm_bandwidth_GBps", "HBM bandwidth per GPU (GB/s)", false, 0, false, kMaxBandwidth_GBps,
+            true },
           [](R &r, double v) { r.gpu.hbm.bandwidth_Bps = v * kBpsPerGBps; } },
-        { { "gpu.tier2_capacity_GiB", "tier-2 memory capacity per GPU (GiB; 0 = none)", false, 0, true, kMaxCapacity_GiB, true },
+        { { "gpu.tier2_capacity_GiB", "tier-2 memory capacity per GPU (GiB; 0 = none)", false, 0, true,
+            kMaxCapacity_GiB, true },
           [](R &r, double v) { r.gpu.tier2.capacity_B = v * kBytesPerGiB; } },
-        { { "gpu.tier2_bandwidth_GBps", "tier-2 memory bandwidth per GPU (GB/s)", false, 0, true, kMaxBandwidth_GBps, true },
+        { { "gpu.tier2_bandwidth_GBps", "tier-2 memory bandwidth per GPU (GB/s)", false, 0, true,
+            kMaxBandwidth_GBps, true },
           [](R &r, double v) { r.gpu.tier2.bandwidth_Bps = v * kBpsPerGBps; } },
-        { { "gpu.compute_scale", "multiplies every matrix and vector peak of the GPU", false, 0, false, model::limits::kSweepFactor.high, true },
+        { { "gpu.compute_scale", "multiplies every matrix and vector peak of the GPU", false, 0, false,
+            model::limits::kSweepFactor.high, true },
           [](R &r, double v) { scalePeaks(r.gpu, v); } },
-        { { "scale_up.bandwidth_GBps", "scale-up bandwidth per GPU, one direction (GB/s)", false, 0, false, kMaxBandwidth_GBps, true },
+        { { "scale_up.bandwidth_GBps", "scale-up bandwidth per GPU, one direction (GB/s)", false, 0, false,
+            kMaxBandwidth_GBps, true },
           [](R &r, double v) { r.scaleUp.bandwidth_Bps = v * kBpsPerGBps; } },
-        { { "scale_up.latency_us", "scale-up latency per operation (us)", false, 0, true, kMaxLatency_us, true },
+        { { "scale_up.latency_us", "scale-up latency per operation (us)", false, 0, true, kMaxLatency_us,
+            true },
           [](R &r, double v) { r.scaleUp.latency_s = v / kSecondsPerUs; } },
-        { { "scale_up.efficiency", "achieved fraction of the scale-up bandwidth", false, model::limits::kEfficiency.low, true, 1, true },
+        { { "scale_up.efficiency", "achieved fraction of the scale-up bandwidth", false,
+            model::limits::kEfficiency.low, true, 1, true },
           [](R &r, double v) { r.scaleUp.efficiency = v; } },
-        { { "scale_out.bandwidth_GBps", "scale-out bandwidth per GPU, one direction (GB/s)", false, 0,
-            false, kMaxBandwidth_GBps, true },
+        { { "scale_out.bandwidth_GBps", "scale-out bandwidth per GPU, one direction (GB/s)", false, 0, false,
+            kMaxBandwidth_GBps, true },
           [](R &r, double v) { r.scaleOut.bandwidth_Bps = v * kBpsPerGBps; } },
-        { { "scale_out.latency_us", "scale-out latency per operation (us)", false, 0, true, kMaxLatency_us, true },
+        { { "scale_out.latency_us", "scale-out latency per operation (us)", false, 0, true, kMaxLatency_us,
+            true },
           [](R &r, double v) { r.scaleOut.latency_s = v / kSecondsPerUs; } },
-        { { "scale_out.efficiency", "achieved fraction of the scale-out bandwidth", false, model::limits::kEfficiency.low, true, 1, true },
+        { { "scale_out.efficiency", "achieved fraction of the scale-out bandwidth", false,
+            model::limits::kEfficiency.low, true, 1, true },
           [](R &r, double v) { r.scaleOut.efficiency = v; } },
         { { "topology.scale_up_domain_size", "GPUs per scale-up domain", true, 1, true, kMaxInteger, true },
           [i64](R &r, double v) { r.topology.scaleUpDomainSize = i64(v); } },
-        { { "gpu_count", "number of GPUs", true, 1, true, kMaxInteger, true }, [i64](R &r, double v) { r.gpuCount = i64(v); } },
+        { { "gpu_count", "number of GPUs", true, 1, true, kMaxInteger, true },
+          [i64](R &r, double v) { r.gpuCount = i64(v); } },
         { { "layout.tensor_par", "tensor-parallel degree", true, 1, true, kMaxInteger, true },
           [i64](R &r, double v) { r.layout.execution.tensorPar = i64(v); } },
         { { "layout.pipeline_par", "pipeline-parallel degree", true, 1, true, kMaxInteger, true },
@@ -136,8 +146,8 @@ const std::vector<OverrideKey> &overrideKeys() noexcept
 
 std::optional<std::string> overrideProblem(const std::string &key, double value)
 {
-    const auto rule
-        = std::find_if(rules().begin(), rules().end(), [&](const OverrideRule &r) { return key == r.key.key; });
+    const auto rule = std::find_if(rules().begin(), rules().end(),
+                                   [&](const OverrideRule &r) { return key == r.key.key; });
     if (rule == rules().end()) {
         std::string known;
         for (const OverrideRule &r : rules())

@@ -59,7 +59,8 @@ struct CalculonInputs {
 /// loadCalculonInputs on JSON already read (the paths name the parts in errors).
 [[nodiscard]] CalculonInputs parseCalculonInputs(const nlohmann::json &model, const nlohmann::json &execution,
                                                  const nlohmann::json &system, const std::string &modelPath,
-                                                 const std::string &executionPath, const std::string &systemPath);
+                                                 const std::string &executionPath,
+                                                 const std::string &systemPath);
 [[nodiscard]] CalculonInputs loadCalculonInputs(const std::string &modelPath,
                                                 const std::string &executionPath,
                                                 const std::string &systemPath);

@@ -77,9 +77,9 @@ struct Elasticity {
     HardwareParameter parameter;
     double stepTime = 0; ///< e.g. -0.6: 1% more of the parameter, 0.6% shorter step
     double mfu = 0;
-    bool valid = true;   ///< false if a perturbed design was infeasible, or the parameter did not move
-    bool moved = true;   ///< false if +-step left the parameter as it was (an integer that rounds
-                         ///< back, e.g. a scale-up domain of 8): no elasticity can be measured
+    bool valid = true; ///< false if a perturbed design was infeasible, or the parameter did not move
+    bool moved = true; ///< false if +-step left the parameter as it was (an integer that rounds
+                       ///< back, e.g. a scale-up domain of 8): no elasticity can be measured
 };
 
 /// Elasticities of every hardware parameter around the design, sorted by |stepTime|
