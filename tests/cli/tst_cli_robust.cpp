@@ -3,6 +3,7 @@
 // be written, and the exit-code contract 0 ok / 1 infeasible / 2 malformed / 3 output failed.
 // Each test names the defect it guards; each failed (wrong exit status, a crash or a hang) before.
 #include "calculon_cases.h"
+#include "run_process.h"
 
 #include "gapstudio/io/preset_json.h"
 
@@ -18,29 +19,11 @@ using namespace gapstudio;
 
 namespace {
 
-struct Result {
-    int exitCode = -1; ///< -1: crashed, or still running after the timeout (killed)
-    QByteArray out, err;
-};
+using Result = test::ProcessResult;
 
 Result run(const QStringList &arguments, const QString &stdoutFile = {}, int timeout_ms = 60000)
 {
-    QProcess process;
-    if (!stdoutFile.isEmpty())
-        process.setStandardOutputFile(stdoutFile);
-    process.start(QStringLiteral(GAPSTUDIO_CLI), arguments);
-    Result result;
-    if (!process.waitForFinished(timeout_ms)) {
-        process.kill();
-        process.waitForFinished();
-        return result;
-    }
-    if (process.exitStatus() != QProcess::NormalExit)
-        return result;
-    result.exitCode = process.exitCode();
-    result.out = process.readAllStandardOutput();
-    result.err = process.readAllStandardError();
-    return result;
+    return test::runProcess(QStringLiteral(GAPSTUDIO_CLI), arguments, stdoutFile, timeout_ms);
 }
 
 const QString kCase = QStringLiteral("18_gpt3-175B_4096_h100_fp8");

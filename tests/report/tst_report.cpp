@@ -2,6 +2,8 @@
 // carries the scenario; --export-charts writes 4 charts x 4 formats with the scenario embedded;
 // a scenario restored from an exported PNG equals the original; bad input exits 2, an infeasible
 // design 1 (with its report). Set GAPSTUDIO_REPORT_DIR to keep the files (e.g. to look at them).
+#include "run_process.h"
+
 #include "charts/chartexport.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
@@ -61,29 +63,15 @@ QString pdfText(const QString &path)
     return QString::fromUtf8(process.readAllStandardOutput()).simplified();
 }
 
-struct ProcessResult {
-    int exitCode = -1; ///< -1: crashed or hung
-    QByteArray out, err;
-};
+using test::ProcessResult;
 
 /// The app itself (gapstudio), as a user runs it headless.
 ProcessResult runApp(const QStringList &arguments, const QString &stdoutFile = {})
 {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    QProcessEnvironment env;
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     env.insert(QStringLiteral("GAPSTUDIO_PRESETS"), QStringLiteral(PRESETS_DIR));
-    process.setProcessEnvironment(env);
-    if (!stdoutFile.isEmpty())
-        process.setStandardOutputFile(stdoutFile);
-    process.start(QStringLiteral(GAPSTUDIO_GUI), arguments);
-    ProcessResult r;
-    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit)
-        return r;
-    r.exitCode = process.exitCode();
-    r.out = process.readAllStandardOutput();
-    r.err = process.readAllStandardError();
-    return r;
+    return test::runProcess(QStringLiteral(GAPSTUDIO_GUI), arguments, stdoutFile, 120000, env);
 }
 
 std::string scenarioText(const scenario::Scenario &s)
