@@ -140,7 +140,9 @@ inline void mutateJson(nlohmann::json &root, Random &r)
             v = interestingNumber(r);
         break;
     default:
-        if (v.is_number_integer())
+        if (v.is_number_unsigned()) // one off, wrapping (unsigned: defined)
+            v = v.get<std::uint64_t>() + (r.chance(50) ? 1u : std::uint64_t(-1));
+        else if (v.is_number_integer() && v.get<std::int64_t>() > INT64_MIN && v.get<std::int64_t>() < INT64_MAX)
             v = v.get<std::int64_t>() + (r.chance(50) ? 1 : -1);
         else
             v = interestingNumber(r);
