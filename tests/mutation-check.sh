@@ -108,10 +108,10 @@ mutation "divisors repeat the square root" model/src/search.cpp \
     'if (c != x / c)' \
     'if (true)' \
     "tst_search:upstream"
-mutation "ties ranked last-enumerated first" model/src/search.cpp \
-    'return a.task != b.task ? a.task < b.task : a.hit.index < b.hit.index;' \
-    'return a.task != b.task ? a.task > b.task : a.hit.index > b.hit.index;' \
-    "tst_search"
+mutation "hit positions not offset by their task" model/src/search.cpp \
+    'candidate.hit.index += offsets[candidate.task];' \
+    'candidate.hit.index += 0;' \
+    "tst_search:largeTopKeepsEveryValidLayoutInOrder"
 # Scenario compile (compile.cpp, resolve.cpp, locate.cpp)
 mutation "tier latency not copied" model/src/scenario/compile.cpp \
     'tier.latency_s = link.latency_s;' \

@@ -6,6 +6,8 @@
 
 #include "gapstudio/model/limits.h"
 
+#include "search_top.h"
+
 #include <algorithm>
 #include <array>
 #include <functional>
@@ -17,6 +19,8 @@ namespace gapstudio::model {
 namespace {
 
 using I = std::int64_t;
+using detail::Candidate;
+using detail::TopHits;
 
 /// One worker task: the reference's `search()` arguments (steps 1-5).
 struct Task {
@@ -98,59 +102,6 @@ std::vector<Task> makeTasks(const Application &app, const SearchSpace &space)
     });
     return tasks;
 }
-
-/// A hit while the search runs: `hit.index` counts within its task until the merge, which knows
-/// every task's size and makes it the position in the whole enumeration.
-struct Candidate {
-    SearchHit hit;
-    std::size_t task = 0;
-};
-
-/// Whether `a` ranks before `b`: the higher score, and on a tie the one enumerated first (the
-/// reference's stable sort). A total order, so the result does not depend on the threads.
-bool ranksBefore(const Candidate &a, const Candidate &b) noexcept
-{
-    if (a.hit.score != b.hit.score)
-        return a.hit.score > b.hit.score;
-    return a.task != b.task ? a.task < b.task : a.hit.index < b.hit.index;
-}
-
-/// The best `n` candidates, kept as a heap with the worst on top: O(log n) per hit whatever n
-/// (a sorted vector made --top 100000 quadratic), one per thread rather than one per task.
-class TopHits {
-public:
-    explicit TopHits(std::size_t n)
-        : mN(n)
-    {
-    }
-
-    /// Whether a hit of `score`, enumerated after every candidate kept so far, would be kept.
-    [[nodiscard]] bool wants(double score) const noexcept
-    {
-        return mN > 0 && (mHeap.size() < mN || score > mHeap.front().hit.score);
-    }
-    void offer(Candidate &&candidate)
-    {
-        if (mN == 0 || (mHeap.size() == mN && !ranksBefore(candidate, mHeap.front())))
-            return;
-        if (mHeap.size() == mN) {
-            std::pop_heap(mHeap.begin(), mHeap.end(), ranksBefore);
-            mHeap.pop_back();
-        }
-        mHeap.push_back(std::move(candidate));
-        std::push_heap(mHeap.begin(), mHeap.end(), ranksBefore);
-    }
-    /// The candidates, best first (the heap is left empty).
-    [[nodiscard]] std::vector<Candidate> take()
-    {
-        std::sort_heap(mHeap.begin(), mHeap.end(), ranksBefore);
-        return std::move(mHeap);
-    }
-
-private:
-    std::size_t mN;
-    std::vector<Candidate> mHeap;
-};
 
 struct TaskCount {
     std::uint64_t configurations = 0;
