@@ -1,13 +1,20 @@
 #include "mainwindow.h"
 
+#include "common/safewrite.h"
 #include "report/headless.h"
+#include "report/headlessstatus.h"
+#include "report/provenance.h"
 #include "studio/latencybench.h"
+#include "studio/recalculator.h"
+#include "studio/scenariodocument.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QTimer>
 
 #include <cstdio>
+#include <optional>
 
 int main(int argc, char *argv[])
 {
@@ -36,7 +43,22 @@ int main(int argc, char *argv[])
         return gapstudio::views::runHeadless(app.arguments());
     parser.process(app);
 
+    // --screenshot is a headless run too: a scenario that cannot be read fails as the exports do
+    // (it once exited 0 with the default design on the picture).
+    std::optional<gapstudio::scenario::Scenario> requested;
+    if (parser.isSet(screenshot) && parser.isSet(scenario)) {
+        QString error;
+        requested = gapstudio::views::restoreScenario(parser.value(scenario), &error);
+        if (!requested) {
+            std::fprintf(stderr, "gapstudio: %s\n", qPrintable(error));
+            return gapstudio::views::kHeadlessBadInput;
+        }
+    }
     gapstudio::MainWindow window(parser.value(scenario));
+    if (requested && window.document()->fileName().isEmpty()) { // an exported chart or report
+        window.document()->reset(*requested);
+        window.recalculator()->recalculateNow();
+    }
     window.show();
     if (parser.isSet(bench)) {
         QTimer::singleShot(0, &window, [&] {
@@ -48,11 +70,24 @@ int main(int argc, char *argv[])
         return QApplication::exec();
     }
     if (parser.isSet(screenshot)) {
+        const QString file
+            = parser.isSet(scenario) ? parser.value(scenario) : QStringLiteral("default scenario");
+        const gapstudio::views::ResultsPtr results = window.recalculator()->latest();
+        if (const int status = gapstudio::views::headlessInputStatus(*results, file))
+            return status;
         QTimer::singleShot(800, &window, [&] { // let docks, charts and queued replots settle
-            const bool saved = window.grab().save(parser.value(screenshot));
-            if (!saved)
-                std::fprintf(stderr, "error: cannot write %s\n", qPrintable(parser.value(screenshot)));
-            QApplication::exit(saved ? 0 : 1);
+            // The exports' contract: 3 if the picture cannot be written, 1 for an infeasible design.
+            QBuffer png;
+            png.open(QIODevice::WriteOnly);
+            QString error;
+            const QString out = parser.value(screenshot);
+            if (!window.grab().save(&png, "PNG")
+                || !gapstudio::views::writeFileSafely(out, png.data(), &error)) {
+                std::fprintf(stderr, "gapstudio: %s\n", qPrintable(error.isEmpty() ? out : error));
+                QApplication::exit(gapstudio::views::kHeadlessWriteFailed);
+                return;
+            }
+            QApplication::exit(gapstudio::views::headlessFinish(*window.recalculator()->latest(), file));
         });
         return QApplication::exec();
     }

@@ -5,6 +5,7 @@
 #include "charts/chartexport.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
+#include "common/safewrite.h"
 #include "explore/explorechart.h"
 #include "explore/explorepanel.h"
 #include "report/provenance.h"
@@ -18,6 +19,8 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
+#include <QLocale>
 #include <QMessageBox>
 #include <QMimeData>
 
@@ -117,7 +120,8 @@ void MainWindow::exportChart()
         provenance = QString::fromStdString(scenarioToJsonText(mDocument->scenario()));
     } catch (const std::exception &) { // a scenario the file format cannot express: export without
     }
-    if (!views::exportPlot(source, path, provenance, 2.0, &error))
+    if (!isNotAnInput(path, { mDocument->fileName() }, &error)
+        || !views::exportPlot(source, path, provenance, 2.0, &error))
         QMessageBox::critical(this, tr("Export failed"), error);
 }
 
@@ -134,7 +138,8 @@ void MainWindow::exportReport()
     ReportOptions options;
     options.scenarioFile = QFileInfo(mDocument->fileName()).fileName();
     QString error;
-    if (!writeReport(*current, mBaseline.get(), path, &error, options))
+    if (!isNotAnInput(path, { mDocument->fileName() }, &error)
+        || !writeReport(*current, mBaseline.get(), path, &error, options))
         QMessageBox::critical(this, tr("Export failed"), error);
 }
 
@@ -153,15 +158,42 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 void MainWindow::offerRecovery()
 {
-    if (!AutoSaver::hasRecovery())
+    // Autosaves of sessions that ended without saving (each instance and document has its own).
+    const QList<Recovery> recoveries = mAutoSaver->recoveries();
+    if (recoveries.isEmpty())
         return;
-    const auto answer = QMessageBox::question(this, tr("Restore unsaved work?"),
-                                              tr("GapStudio did not shut down cleanly. Restore the autosaved scenario?"));
+    const auto describe = [](const Recovery &r) {
+        const QString name
+            = r.documentFile.isEmpty() ? tr("Untitled design") : QFileInfo(r.documentFile).fileName();
+        return tr("%1 (autosaved %2)").arg(name, QLocale().toString(r.saved, QLocale::ShortFormat));
+    };
+    int chosen = -1;
+    if (recoveries.size() == 1) {
+        const auto answer = QMessageBox::question(
+            this, tr("Restore unsaved work?"),
+            tr("GapStudio did not shut down cleanly. Restore the autosaved design %1?")
+                .arg(describe(recoveries.front())));
+        if (answer != QMessageBox::Yes) {
+            AutoSaver::discardRecovery(recoveries.front());
+            return;
+        }
+        chosen = 0;
+    } else {
+        QStringList items;
+        for (const Recovery &r : recoveries)
+            items << describe(r);
+        bool ok = false;
+        const QString item = QInputDialog::getItem(
+            this, tr("Restore unsaved work?"),
+            tr("Earlier sessions left unsaved work. Restore which design? (The others are kept for later.)"),
+            items, 0, false, &ok);
+        if (!ok)
+            return; // kept: offered again next time
+        chosen = static_cast<int>(items.indexOf(item));
+    }
     QString error;
-    if (answer == QMessageBox::Yes && !mAutoSaver->restore(&error))
+    if (!mAutoSaver->restore(recoveries.at(chosen), &error))
         QMessageBox::warning(this, tr("Restore failed"), error);
-    if (answer != QMessageBox::Yes)
-        mAutoSaver->discard();
 }
 
 } // namespace gapstudio

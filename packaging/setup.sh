@@ -2,7 +2,9 @@
 # The two newcomer commands of the README, run from the repository root:
 #   bash packaging/setup.sh run    install dependencies, build (preset dev) and start GapStudio
 #   bash packaging/setup.sh test   install dependencies, then build and run the whole test suite
-#                                  twice: preset ci (warnings as errors), then preset asan-ubsan
+#                                  twice: preset ci (warnings as errors) with the mutation check
+#                                  (tests/mutation-check.sh), then preset asan-ubsan (which runs
+#                                  the reader fuzzer, tests/fuzz, under the sanitizers)
 # Installing packages needs root; as another user the installer uses sudo. Exits non-zero on any
 # failure. GAPSTUDIO_JOBS (default 2) sets the build parallelism.
 set -euo pipefail
@@ -57,10 +59,16 @@ cmd_test()
     step "test (preset ci)"
     ctest --preset ci || failed+=("ctest --preset ci")
 
+    # Do the tests bite? Known mutations, each rebuilt into the tests named for it (issue 14).
+    step "mutation check (tests/mutation-check.sh on build/)"
+    bash tests/mutation-check.sh build || failed+=("tests/mutation-check.sh")
+
     build asan-ubsan
     step "test (preset asan-ubsan)"
     # Any sanitizer report aborts the test: ASAN_OPTIONS/UBSAN_OPTIONS are in the test preset.
+    # The reader fuzzer (fuzz_readers) runs here too; its summary line is repeated below.
     ctest --preset asan-ubsan || failed+=("ctest --preset asan-ubsan")
+    grep -h '^fuzz_readers: ' build-asan/Testing/Temporary/LastTest.log || failed+=("fuzz_readers (no summary)")
 
     if ((${#failed[@]} > 0)); then
         printf '\nFAILED: %s\n' "${failed[@]}" >&2

@@ -29,7 +29,8 @@ int runBench(double seconds, bool moe)
     // 2. One checked evaluation: timing a rejected configuration would be meaningless.
     const model::Evaluation first = model::evaluate(app, exe, sys, options);
     if (!first.ok)
-        return reportDiagnostics(first.diagnostics, origin + "execution.json");
+        return reportDiagnostics(first.diagnostics, origin + "model.json", origin + "execution.json",
+                                 origin + "system.json");
 
     // 3. Evaluate until the time is up (at least once); the sum keeps the calls observable.
     using Clock = std::chrono::steady_clock;

@@ -1,6 +1,7 @@
 #pragma once
-// The subcommands of gapstudio-cli and what they share. Exit status contract (see --help):
-// 0 success, 1 infeasible configuration, 2 malformed input or usage error.
+// The subcommands of gapstudio-cli and what they share. Exit status contract (see --help and the
+// README; the GUI's headless runs keep the same): 0 success, 1 infeasible configuration (including
+// over memory capacity), 2 malformed input or usage error, 3 an output could not be written.
 
 #include "gapstudio/model/diagnostics.h"
 #include "gapstudio/scenario/scenario.h"
@@ -11,7 +12,7 @@
 
 namespace gapstudio::cli {
 
-enum ExitCode : int { kExitOk = 0, kExitInfeasible = 1, kExitMalformed = 2 };
+enum ExitCode : int { kExitOk = 0, kExitInfeasible = 1, kExitMalformed = 2, kExitOutputFailed = 3 };
 
 /// Wrong command-line words: printed with a pointer to --help, exit 2.
 struct UsageError {
@@ -67,14 +68,18 @@ struct ValidateArgs {
 /// and the leave-one-family-out error.
 [[nodiscard]] int runCalibrate(const std::vector<std::string> &args);
 
-/// Prints the diagnostics of a failed evaluation on stderr and returns the exit status: the
-/// first malformed-input diagnostic alone ("error: FILE: /field: message", exit 2), or else one
-/// "error: message" line per diagnostic, the cause first (exit 1).
-[[nodiscard]] int reportDiagnostics(const model::Diagnostics &diagnostics, const std::string &executionFile);
+/// Prints the diagnostics of a failed evaluation of three reference files on stderr and returns
+/// the exit status: the first malformed-input diagnostic alone ("error: FILE: /pointer: message"
+/// in the file that holds the value, exit 2), or else one "error: message" line per diagnostic,
+/// the cause first (exit 1).
+[[nodiscard]] int reportDiagnostics(const model::Diagnostics &diagnostics, const std::string &modelFile,
+                                    const std::string &executionFile, const std::string &systemFile);
 
-/// The exit status of a pipeline result (0 ok, 2 malformed, 1 infeasible or over capacity) after
-/// printing why on stderr as reportDiagnostics does; `inputFile` names the input in messages.
-[[nodiscard]] int reportStatus(const scenario::PipelineResult &result, const std::string &inputFile);
+/// The same for a scenario file, in its own terms (scenario/locate.h): "error: FILE: /pointer:
+/// message" (e.g. /layout/tensor_par, /overrides/llm.seq_size) or "error: message"; exit 2 if the
+/// scenario is malformed (numbers outside the model's ranges), else 1 (an infeasible design).
+[[nodiscard]] int reportScenarioDiagnostics(const model::Diagnostics &diagnostics,
+                                            const scenario::Scenario &scenario, const std::string &file);
 
 /// The built-in benchmark configuration (generated from a reference case at build time).
 struct BenchCase {

@@ -3,60 +3,46 @@
 
 #include "gapstudio/io/calculon_json.h"
 #include "gapstudio/scenario/pipeline.h"
+#include "gapstudio/scenario/locate.h"
 
 #include <iostream>
 
 namespace gapstudio::cli {
 
-namespace {
-
-/// "error: FILE: /field: message" for a malformed-input diagnostic, "error: message" otherwise.
-void printDiagnostic(const model::Diagnostic &diagnostic, const std::string &file)
-{
-    if (diagnostic.isMalformedInput())
-        std::cerr << "error: " << io::InputError(file, "/" + diagnostic.field, diagnostic.message).what()
-                  << '\n';
-    else
-        std::cerr << "error: " << diagnostic.message << '\n';
-}
-
-} // namespace
-
-int reportDiagnostics(const model::Diagnostics &diagnostics, const std::string &executionFile)
+int reportDiagnostics(const model::Diagnostics &diagnostics, const std::string &modelFile,
+                      const std::string &executionFile, const std::string &systemFile)
 {
     for (const model::Diagnostic &diagnostic : diagnostics) {
         if (diagnostic.isMalformedInput()) {
-            printDiagnostic(diagnostic, executionFile);
+            std::cerr << "error: "
+                      << io::inputErrorFor(diagnostic, modelFile, executionFile, systemFile).what() << '\n';
             return kExitMalformed;
         }
     }
     if (diagnostics.empty())
         std::cerr << "error: the model rejected the configuration without a diagnostic\n";
     for (const model::Diagnostic &diagnostic : diagnostics)
-        printDiagnostic(diagnostic, executionFile);
+        std::cerr << "error: " << diagnostic.message << '\n';
     return kExitInfeasible;
 }
 
-int reportStatus(const scenario::PipelineResult &result, const std::string &inputFile)
+int reportScenarioDiagnostics(const model::Diagnostics &diagnostics, const scenario::Scenario &scenario,
+                              const std::string &file)
 {
-    switch (result.status) {
-    case scenario::EvaluationStatus::Ok:
-        return kExitOk;
-    case scenario::EvaluationStatus::Malformed:
-        if (const model::Diagnostic *cause = result.cause())
-            printDiagnostic(*cause, inputFile);
-        else
-            std::cerr << "error: " << inputFile << ": " << result.statusText << '\n';
-        return kExitMalformed;
-    case scenario::EvaluationStatus::Infeasible:
-    case scenario::EvaluationStatus::OverCapacity:
-        break;
-    }
-    if (result.diagnostics.empty())
+    if (diagnostics.empty()) {
         std::cerr << "error: the model rejected the configuration without a diagnostic\n";
-    for (const model::Diagnostic &diagnostic : result.diagnostics)
-        printDiagnostic(diagnostic, inputFile);
-    return kExitInfeasible;
+        return kExitInfeasible;
+    }
+    const bool malformed = scenario::isMalformedScenario(diagnostics);
+    for (const model::Diagnostic &diagnostic : diagnostics) {
+        // Malformed: the first offending input alone, as for any malformed file.
+        if (malformed && !scenario::isMalformedScenario({ diagnostic }))
+            continue;
+        std::cerr << "error: " << scenario::scenarioDiagnosticText(file, scenario, diagnostic) << '\n';
+        if (malformed)
+            break;
+    }
+    return malformed ? kExitMalformed : kExitInfeasible;
 }
 
 int runEval(const std::string &modelPath, const std::string &executionPath, const std::string &systemPath,
@@ -70,9 +56,9 @@ int runEval(const std::string &modelPath, const std::string &executionPath, cons
     const scenario::PipelineResult result
         = scenario::runDesign({ in.application, in.execution, in.system }, options);
     if (!result.ok())
-        return reportStatus(result, executionPath);
-    const StatsFormat format
-        = in.format == io::ExecutionFormat::CalculonMoe ? StatsFormat::CalculonMoe : StatsFormat::Calculon;
+        return reportDiagnostics(result.diagnostics, modelPath, executionPath, systemPath);
+    const StatsFormat format = in.format == io::ExecutionFormat::CalculonMoe ? StatsFormat::CalculonMoe
+                                                                             : StatsFormat::Calculon;
     std::cout << evaluationToJson(result.evaluation, format, withLayers).dump(2) << '\n' << std::flush;
     return kExitOk;
 }

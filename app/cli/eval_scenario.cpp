@@ -27,13 +27,13 @@ int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const
                     bool withLayers)
 {
     const scenario::PresetLibrary library = presetLibrary(presetsDir);
+    const scenario::Scenario scenario = io::loadScenario(scenarioPath);
     scenario::PipelineOptions options;
     options.referenceQuirks = referenceQuirks;
     options.withLayers = withLayers;
-    const scenario::PipelineResult result
-        = scenario::runScenario(io::loadScenario(scenarioPath), library, options);
+    const scenario::PipelineResult result = scenario::runScenario(scenario, library, options);
     if (!result.ok())
-        return reportStatus(result, scenarioPath);
+        return reportScenarioDiagnostics(result.diagnostics, scenario, scenarioPath);
     const StatsFormat format
         = result.compiled->resolved.llm.isMoe() ? StatsFormat::CalculonMoe : StatsFormat::Calculon;
     nlohmann::ordered_json out = evaluationToJson(result.evaluation, format, withLayers);

@@ -2,6 +2,7 @@
 #include "commands.h"
 
 #include "gapstudio/io/calculon_json.h"
+#include "gapstudio/io/safe_file.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -15,14 +16,15 @@ namespace {
 
 using namespace gapstudio::cli;
 
-constexpr const char *kUsage = R"(usage: gapstudio-cli eval --calculon MODEL.json EXECUTION.json SYSTEM.json [--layers]
+constexpr const char *kUsage
+    = R"(usage: gapstudio-cli eval --calculon MODEL.json EXECUTION.json SYSTEM.json [--layers]
        gapstudio-cli eval SCENARIO.gapstudio.json [--reference-quirks] [--presets DIR] [--layers]
        gapstudio-cli import-hf CONFIG.json [--id ID] [--name NAME]
        gapstudio-cli bench [--moe] [--seconds S]
        gapstudio-cli search --calculon MODEL.json NUM_PROCS MAX_BATCH DATATYPE SYSTEM.json
                             [--top N] [-m] [--no-tp-overlap] [--no-dp-overlap] [-f true|false|both]
                             [--moe EXPERTS] [--tp-comm ar,p2p_rs_ag,rs_ag] [--dp-overlap both|on|off]
-                            [--rank sample_rate|mfu] [--threads N]
+                            [--rank sample_rate|mfu] [--threads N] [--max-layouts N]
        gapstudio-cli sweep --calculon MODEL.json EXECUTION.json SYSTEM.json
                            --axis PARAMETER|variants [--factors 0.5,1,2] [--json]
        gapstudio-cli sensitivity --calculon MODEL.json EXECUTION.json SYSTEM.json [--json]
@@ -53,7 +55,9 @@ Commands:
           calculon-MoE's legacy MoE search) on all cores. Prints the top N (default 1) as
           {"0": {"execution": {...}, "stats": {...}}, ...}, best first, ties in enumeration
           order; the last line on stderr is "configurations: C, valid: V, seconds: S,
-          configurations_per_second: R".
+          configurations_per_second: R". A space of more than --max-layouts layouts
+          (default 1000000000, about ten minutes on two cores; 0 = no limit) is refused
+          before it starts, with its size.
   sweep   Evaluate the design with one hardware parameter scaled by each factor (peak_flops,
           hbm_bandwidth, hbm_capacity, scale_up_bandwidth, scale_out_bandwidth,
           network_latency, scale_up_domain_size), or its variants (hardware vs software
@@ -61,10 +65,14 @@ Commands:
   sensitivity  Elasticities of step time and MFU with respect to every hardware parameter
           (d ln y / d ln p, central differences), largest first: what buys the most.
 
-Exit status:
+Exit status (the GUI's headless exports keep the same):
   0  success
   1  infeasible configuration (e.g. out of memory): "error: <cause>" lines on stderr
   2  malformed input or usage error: "error: <file>: <json pointer>: <message>" on stderr
+  3  an output could not be written (e.g. standard output on a full disk): "error: <what>: <reason>"
+
+Input limits: regular files only (no FIFO or device), at most 64 MiB, JSON nested at most 64
+deep; every number within the model's ranges (see README, "Input limits").
 )";
 
 int usageError(const std::string &message)
@@ -88,8 +96,8 @@ int commandEval(const std::vector<std::string> &args)
         } else if (arg == "--reference-quirks") {
             referenceQuirks = true;
         } else if (arg == "--presets") {
-            if (i + 1 >= args.size())
-                throw UsageError{"--presets needs a directory"};
+            if (i + 1 >= args.size() || args[i + 1].empty())
+                throw UsageError { "--presets needs a directory (got an empty name)" };
             presetsDir = args[++i];
         } else if (arg == "--calculon") {
             if (calculon)
@@ -177,13 +185,29 @@ int run(const std::vector<std::string> &args)
 
 } // namespace
 
+/// The command's exit status, or 3 if its standard output could not be written: a result that
+/// never reached its reader is a failure (`gapstudio-cli eval ... > /dev/full` once exited 0).
+int finish(int status)
+{
+    try {
+        gapstudio::io::flushOrThrow(stdout, "standard output");
+    } catch (const gapstudio::io::OutputError &error) {
+        std::cerr << "error: " << error.what() << '\n';
+        return kExitOutputFailed;
+    }
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     // Nothing escapes main: every failure is a one-line "error: ..." and a documented exit status.
     try {
-        return run(std::vector<std::string>(argv + 1, argv + argc));
+        return finish(run(std::vector<std::string>(argv + 1, argv + argc)));
     } catch (const UsageError &error) {
         return usageError(error.message);
+    } catch (const gapstudio::io::OutputError &error) {
+        std::cerr << "error: " << error.what() << '\n';
+        return kExitOutputFailed;
     } catch (const gapstudio::io::InputError &error) {
         std::cerr << "error: " << error.what() << '\n';
         return kExitMalformed;

@@ -24,8 +24,9 @@ std::int64_t positiveInteger(const std::string &text, const char *what)
     } catch (const std::exception &) {
         used = 0;
     }
-    if (used != text.size() || value < 1)
-        throw UsageError{std::string(what) + " expects a positive integer, got '" + text + "'"};
+    // At most 2^53, like every integer a reader accepts (and divisors stay fast: O(sqrt n)).
+    if (used != text.size() || value < 1 || value > (std::int64_t { 1 } << 53))
+        throw UsageError { std::string(what) + " expects an integer in [1, 2^53], got '" + text + "'" };
     return value;
 }
 
@@ -53,6 +54,7 @@ struct SearchCommand {
     std::string modelPath, systemPath;
     model::SearchSpace space;
     model::SearchOptions options;
+    std::uint64_t maxLayouts = model::kDefaultMaxLayouts; ///< 0: no limit
 };
 
 SearchCommand parse(const std::vector<std::string> &args)
@@ -100,6 +102,9 @@ SearchCommand parse(const std::vector<std::string> &args)
             if (v != "sample_rate" && v != "mfu")
                 throw UsageError{"--rank expects sample_rate or mfu, got '" + v + "'"};
             c.space.rankBy = v == "mfu" ? model::RankBy::Mfu : model::RankBy::SampleRate;
+        } else if (a == "--max-layouts") {
+            const std::string &v = value();
+            c.maxLayouts = v == "0" ? 0 : static_cast<std::uint64_t>(positiveInteger(v, "--max-layouts"));
         } else if (a == "--threads")
             c.options.threads = static_cast<unsigned>(positiveInteger(value(), "--threads"));
         else if (a.size() > 1 && a[0] == '-')
@@ -127,6 +132,18 @@ int runSearch(const std::vector<std::string> &args)
     SearchCommand c = parse(args);
     const model::Application app = io::parseApplication(io::readJsonFile(c.modelPath), c.modelPath);
     const model::System sys = io::parseSystem(io::readJsonFile(c.systemPath), c.systemPath);
+    // Refuse a space that cannot finish in reasonable time, before starting (counted from the
+    // loop sizes, which is instant); --max-layouts raises the limit or, with 0, lifts it.
+    if (c.maxLayouts > 0) {
+        const std::uint64_t layouts = model::countLayouts(app, sys, c.space, c.maxLayouts);
+        if (layouts > c.maxLayouts)
+            throw UsageError {
+                "the search space has more than " + std::to_string(c.maxLayouts)
+                + " layouts (about ten minutes per billion on two cores); narrow it (a smaller "
+                  "MAX_BATCH, -m, --no-tp-overlap, --dp-overlap on, fewer --tp-comm types) or "
+                  "raise --max-layouts (0: no limit)"
+            };
+    }
     const auto start = std::chrono::steady_clock::now();
     const model::SearchResult result = model::searchLayouts(app, sys, c.space, c.options);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

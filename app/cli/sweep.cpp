@@ -4,6 +4,7 @@
 #include "json_output.h"
 
 #include "gapstudio/io/calculon_json.h"
+#include "gapstudio/model/limits.h"
 #include "gapstudio/model/sweep.h"
 
 #include <cstdio>
@@ -23,14 +24,17 @@ struct SweepArgs {
 
 std::vector<double> numbers(const std::string &list, const char *what)
 {
+    // limits.h: finite factors in [1e-6, 1e6] ("inf" once printed "x": null).
+    const model::Range range = model::limits::kSweepFactor;
     std::vector<double> out;
     std::stringstream in(list);
     std::string item;
     while (std::getline(in, item, ',')) {
         char *end = nullptr;
         const double v = std::strtod(item.c_str(), &end);
-        if (item.empty() || *end != '\0' || !(v > 0))
-            throw UsageError{std::string(what) + " expects a comma list of positive numbers, got '" + item + "'"};
+        if (item.empty() || *end != '\0' || !range.contains(v))
+            throw UsageError { std::string(what) + " expects a comma list of numbers in " + range.text()
+                               + ", got '" + item + "'" };
         out.push_back(v);
     }
     if (out.empty())
@@ -70,6 +74,13 @@ SweepArgs parse(const std::vector<std::string> &args, bool needsAxis)
     return s;
 }
 
+std::string numberText(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
 struct Loaded {
     model::Design design;
     model::EvaluateOptions options;
@@ -101,6 +112,15 @@ int runSweep(const std::vector<std::string> &args)
             for (model::HardwareParameter p : model::kHardwareParameters)
                 keys += std::string(keys.empty() ? "" : ", ") + model::parameterKey(p);
             throw UsageError{"unknown --axis '" + s.axis + "' (expected variants, " + keys + ")"};
+        }
+        // The same rule as every input: a factor that takes the parameter out of its range
+        // (limits.h) is refused, with the range, before anything is evaluated.
+        for (const double factor : s.factors) {
+            const model::Design d = model::scaled(l.design, *parameter, factor);
+            model::Diagnostics ranges;
+            model::checkSystemRanges(d.execution, d.system, true, ranges);
+            if (!ranges.empty())
+                throw UsageError { "--factors " + numberText(factor) + ": " + ranges.front().message };
         }
         points = model::sweepParameter(l.design, *parameter, s.factors, l.options);
     }
@@ -135,16 +155,17 @@ int runSensitivity(const std::vector<std::string> &args)
     const Loaded l = load(s);
     const scenario::PipelineResult base = scenario::runDesign(l.design, l.options);
     if (!base.ok())
-        return reportStatus(base, s.files[1]);
+        return reportDiagnostics(base.diagnostics, s.files[0], s.files[1], s.files[2]);
     const std::vector<model::Elasticity> tornado = model::sensitivity(l.design, l.options);
     if (s.json) {
         nlohmann::ordered_json out = nlohmann::ordered_json::array();
         for (const model::Elasticity &e : tornado)
-            out.push_back({{"parameter", model::parameterKey(e.parameter)},
-                           {"label", model::parameterLabel(e.parameter)},
-                           {"step_time_elasticity", e.stepTime},
-                           {"mfu_elasticity", e.mfu},
-                           {"valid", e.valid}});
+            out.push_back({ { "parameter", model::parameterKey(e.parameter) },
+                            { "label", model::parameterLabel(e.parameter) },
+                            { "step_time_elasticity", e.stepTime },
+                            { "mfu_elasticity", e.mfu },
+                            { "valid", e.valid },
+                            { "moved", e.moved } });
         std::cout << out.dump(2) << '\n';
         return kExitOk;
     }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -18,6 +19,13 @@ namespace {
 std::string str(std::int64_t v)
 {
     return std::to_string(v);
+}
+
+/// a * b, saturated at INT64_MAX: products of unchecked inputs must not overflow (positive only).
+std::int64_t times(std::int64_t a, std::int64_t b)
+{
+    std::int64_t product = 0;
+    return __builtin_mul_overflow(a, b, &product) ? INT64_MAX : product;
 }
 
 class Checker {
@@ -68,14 +76,13 @@ bool checkExecutionRules(const Execution &e, Checker &c, const Features &feature
     ok &= c.malformed(e.pipelineInterleaving > 0, "pipeline_interleaving", [&] { return std::string("pipeline_interleaving must be positive, got " + str(e.pipelineInterleaving)); });
     if (!ok)
         return false;
-    if (features.attention && e.contextPar > 1)
-        ok &= c.malformed(e.numProcs == e.tensorPar * e.contextPar * e.pipelinePar * e.dataPar, "num_procs", [&] {
-            return "num_procs " + str(e.numProcs) + " must equal tensor_par * context_par * pipeline_par * data_par = " +
-                   str(e.tensorPar * e.contextPar * e.pipelinePar * e.dataPar);
-        });
-    else
-        ok &= c.malformed(e.numProcs == e.tensorPar * e.pipelinePar * e.dataPar, "num_procs", [&] { return std::string("num_procs " + str(e.numProcs) + " must equal tensor_par * pipeline_par * data_par = " +
-                          str(e.tensorPar * e.pipelinePar * e.dataPar)); });
+    // Context parallelism (a corrected-model feature) is one more factor of the GPUs.
+    const std::int64_t cp = features.attention ? e.contextPar : 1;
+    const std::int64_t procs = times(times(times(e.tensorPar, cp), e.pipelinePar), e.dataPar);
+    ok &= c.malformed(e.numProcs == procs, "num_procs", [&] {
+        return "num_procs " + str(e.numProcs) + " must equal tensor_par * "
+               + (cp > 1 ? std::string("context_par * ") : std::string()) + "pipeline_par * data_par = " + str(procs);
+    });
     if (c.malformed(e.batchSize % e.dataPar == 0, "batch_size", [&] { return std::string("batch_size " + str(e.batchSize) + " must be divisible by data_par " + str(e.dataPar)); })) {
         const std::int64_t local = e.batchSize / e.dataPar;
         ok &= c.malformed(local % e.microbatchSize == 0, "microbatch_size", [&] { return std::string("microbatch_size " + str(e.microbatchSize) + " must divide the local batch " + str(local)); });
@@ -112,7 +119,7 @@ bool checkTierProducts(const std::array<TierUse, N> &uses, const System &sys, Ch
         const char *field = nullptr;
         for (const TierUse &u : uses) {
             if (u.tier == tier && u.degree > 1) { // a degree of 1 does not use its network
-                size *= u.degree;
+                size = times(size, u.degree);
                 field = field ? field : u.field;
             }
         }
@@ -208,10 +215,13 @@ bool checkMoeRules(const Execution &e, const Application &app, Checker &c)
         ok &= c.malformed(e.numExperts % e.expertPar == 0, "expert_par", [&] {
             return "The number of experts should be multiples of expert parallelism (num_experts " + str(e.numExperts) + ", expert_par " + str(e.expertPar) + ")";
         });
-    ok &= c.malformed(e.numProcs == e.expertPar * e.expertSlice * e.pipelinePar * e.dataParExp, "num_procs", [&] {
-        return "expert_par " + str(e.expertPar) + " * expert_slice " + str(e.expertSlice) + " * pipeline_par " + str(e.pipelinePar) +
-               " * data_par_exp " + str(e.dataParExp) + " != num_procs " + str(e.numProcs);
-    });
+    ok &= c.malformed(e.numProcs
+                          == times(times(times(e.expertPar, e.expertSlice), e.pipelinePar), e.dataParExp),
+                      "num_procs", [&] {
+                          return "expert_par " + str(e.expertPar) + " * expert_slice " + str(e.expertSlice)
+                                 + " * pipeline_par " + str(e.pipelinePar) + " * data_par_exp "
+                                 + str(e.dataParExp) + " != num_procs " + str(e.numProcs);
+                      });
     ok &= c.malformed(app.numBlocks >= e.pipelinePar, "pipeline_par", [&] {
         return "pipeline_par " + str(e.pipelinePar) + " exceeds num_blocks " + str(app.numBlocks);
     });
@@ -271,11 +281,23 @@ bool checkCorrectedRules(const Application &app, const Execution &e, Checker &c,
 Diagnostics checkConfiguration(const Application &app, const Execution &exe, const System &sys, bool explain,
                                const Features &features)
 {
+    return checkConfiguration(app, exe, sys, explain, features, true);
+}
+
+Diagnostics checkConfiguration(const Application &app, const Execution &exe, const System &sys, bool explain,
+                               const Features &features, bool systemRanges)
+{
     Diagnostics out;
     Checker c(out, explain);
     checkApplication(app, c);
     if (!out.empty() || !checkCorrectedRules(app, exe, c, features) || !checkExecutionRules(exe, c, features) ||
         !checkMoeRules(exe, app, c))
+        return out;
+    // What the model cannot compute with (limits.h): from here on, products of inputs are safe.
+    checkCounts(app, exe, explain, out);
+    if (systemRanges)
+        checkSystemRanges(exe, sys, explain, out);
+    if (!out.empty())
         return out;
     // Block construction asserts: TP must split the layer widths evenly.
     const std::int64_t tp = exe.tensorPar;

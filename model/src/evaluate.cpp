@@ -7,6 +7,9 @@
 #include "checks.h"
 #include "run.h"
 
+#include <optional>
+#include <utility>
+
 namespace gapstudio::model {
 
 namespace detail {
@@ -81,7 +84,8 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
 {
     using namespace detail;
     Evaluation result;
-    result.diagnostics = checkConfiguration(app, input, sys, options.explain, options.features);
+    result.diagnostics
+        = checkConfiguration(app, input, sys, options.explain, options.features, options.checkSystemRanges);
     if (!result.diagnostics.empty())
         return result;
 
@@ -133,6 +137,12 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
     if (features.embeddingAndHead)
         applyStages(run, o);
     computeMemoryAndEfficiency(run, block, o);
+
+    // The final guard: finite, non-negative results, or an error naming the likeliest input.
+    if (std::optional<Diagnostic> guard = checkResults(app, exe, sys, o, options.explain)) {
+        result.diagnostics.push_back(std::move(*guard));
+        return result;
+    }
 
     result.ok = true;
     const auto capacity = [&](double need, double has, DiagnosticCode code, const char *memory) {

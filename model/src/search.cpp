@@ -4,8 +4,14 @@
 // reference's enumeration order whatever the thread count.
 #include "gapstudio/model/search.h"
 
+#include "gapstudio/model/limits.h"
+
+#include "search_top.h"
+
 #include <algorithm>
 #include <array>
+#include <functional>
+#include <map>
 #include <thread>
 
 namespace gapstudio::model {
@@ -13,6 +19,8 @@ namespace gapstudio::model {
 namespace {
 
 using I = std::int64_t;
+using detail::Candidate;
+using detail::TopHits;
 
 /// One worker task: the reference's `search()` arguments (steps 1-5).
 struct Task {
@@ -31,13 +39,13 @@ std::vector<I> interleavings(I blocks, I pp)
 /// calculon-MoE's legacy search outer loops (its `optimal_execution_MoE.py`): EP = E, TP over the
 /// divisors of N/EP that divide h and the heads, ES = TP, PP over the divisors of
 /// min(N/(TP*EP), L), DP = N/(PP*TP), expert DP = N/(TP*EP*PP), recompute none/full/attn_only.
-std::vector<Task> makeMoeTasks(const Application &app, const SearchSpace &space)
+/// `visit(task)` returns false to stop.
+template <typename Visit> void forEachMoeTask(const Application &app, const SearchSpace &space, Visit &&visit)
 {
-    std::vector<Task> tasks;
     const I n = space.numProcs;
     const I ep = space.moeExperts;
     if (n % ep != 0)
-        return tasks;
+        return;
     for (I tp : divisors(n / ep)) {
         if (app.hidden % tp != 0 || app.attnHeads % tp != 0)
             continue;
@@ -52,17 +60,18 @@ std::vector<Task> makeMoeTasks(const Application &app, const SearchSpace &space)
                 for (Recompute r : {Recompute::None, Recompute::Full, Recompute::AttnOnly})
                     for (bool sharding : dp > 1 ? std::vector<bool>{true, false} : std::vector<bool>{false})
                         for (TpCommType c : space.tpCommTypes)
-                            tasks.push_back({tp, pp, dp, v, batch, r, sharding, c, ep, tp, n / tp / ep / pp});
+                            if (!visit(
+                                    Task { tp, pp, dp, v, batch, r, sharding, c, ep, tp, n / tp / ep / pp }))
+                                return;
         }
     }
-    return tasks;
 }
 
-std::vector<Task> makeTasks(const Application &app, const SearchSpace &space)
+/// The reference's outer loops (steps 1-5), in its order; `visit(task)` returns false to stop.
+template <typename Visit> void forEachTask(const Application &app, const SearchSpace &space, Visit &&visit)
 {
     if (space.moeExperts > 0)
-        return makeMoeTasks(app, space);
-    std::vector<Task> tasks;
+        return forEachMoeTask(app, space, visit);
     const I n = space.numProcs;
     for (I tp : divisors(n)) {
         if (app.hidden % tp != 0 || app.attnHeads % tp != 0)
@@ -78,39 +87,33 @@ std::vector<Task> makeTasks(const Application &app, const SearchSpace &space)
                 for (Recompute r : {Recompute::Full, Recompute::AttnOnly, Recompute::None})
                     for (bool sharding : dp > 1 ? std::vector<bool>{true, false} : std::vector<bool>{false})
                         for (TpCommType c : space.tpCommTypes)
-                            tasks.push_back({tp, pp, dp, v, batch, r, sharding, c});
+                            if (!visit(Task { tp, pp, dp, v, batch, r, sharding, c }))
+                                return;
         }
     }
+}
+
+std::vector<Task> makeTasks(const Application &app, const SearchSpace &space)
+{
+    std::vector<Task> tasks;
+    forEachTask(app, space, [&tasks](const Task &t) {
+        tasks.push_back(t);
+        return true;
+    });
     return tasks;
 }
 
-struct TaskResult {
+struct TaskCount {
     std::uint64_t configurations = 0;
     std::uint64_t valid = 0;
-    std::vector<SearchHit> top;
 };
-
-/// Keeps the best `n` hits, best first; a later hit with an equal score goes after the
-/// earlier ones (the reference's stable sort).
-void offer(std::vector<SearchHit> &top, std::size_t n, SearchHit &&hit)
-{
-    if (top.size() == n && !(hit.score > top.back().score))
-        return;
-    const auto at = std::upper_bound(top.begin(), top.end(), hit.score,
-                                     [](double score, const SearchHit &h) { return score > h.score; });
-    top.insert(at, std::move(hit));
-    if (top.size() > n)
-        top.pop_back();
-}
 
 template <typename T> std::vector<T> pick(bool condition, std::vector<T> yes, std::vector<T> no)
 {
     return condition ? yes : no;
 }
 
-/// Step 6: the executions of one task, in the reference's loop order. `visit(execution)`
-/// returns whether the execution was valid; with -m a microbatch size without any valid
-/// network mapping ends the microbatch loop.
+/// The data_par_overlap values tried: none without DP, else as the user chose.
 std::vector<bool> overlapChoices(bool possible, OverlapChoice choice)
 {
     if (!possible || choice == OverlapChoice::Off)
@@ -122,9 +125,33 @@ std::vector<bool> overlapChoices(bool possible, OverlapChoice choice)
 /// returns whether the execution was valid; with -m a microbatch size without any valid
 /// network mapping ends the microbatch loop. The MoE search also maps DPe, EP and ES onto tiers
 /// and has no offloading or all-gather redo.
-template <typename Visit>
-void forEachExecution(const Application &app, const System &sys, const SearchSpace &space, const Task &t,
-                      bool mbsBreak, Visit &&visit)
+/// The inner loops of one task (step 6): the values each takes, in the reference's order.
+struct Loops {
+    std::vector<bool> redo, dpOverlap;
+    std::vector<TpOverlap> overlaps;
+    std::vector<bool> weightOffload, activationsOffload, optimizerOffload, fused;
+    std::vector<I> microbatches;
+    I tpNets = 1, ppNets = 1, dpNets = 1, dpExpNets = 1, epNets = 1, esNets = 1;
+
+    /// Executions of the task (without -m), saturated at UINT64_MAX.
+    [[nodiscard]] std::uint64_t count() const noexcept
+    {
+        std::uint64_t n = 1;
+        for (const std::size_t size :
+             { redo.size(), dpOverlap.size(), overlaps.size(), weightOffload.size(),
+               activationsOffload.size(), optimizerOffload.size(), fused.size(), microbatches.size() })
+            if (__builtin_mul_overflow(n, static_cast<std::uint64_t>(size), &n))
+                return UINT64_MAX;
+        for (const I nets : { tpNets, ppNets, dpNets, dpExpNets, epNets, esNets })
+            if (__builtin_mul_overflow(n, static_cast<std::uint64_t>(nets), &n))
+                return UINT64_MAX;
+        return n;
+    }
+};
+
+/// `localBatchDivisors`: divisors(t.batch / t.dp), the microbatch sizes before the TP rule.
+Loops loopsOf(const Application &app, const System &sys, const SearchSpace &space, const Task &t,
+              const std::vector<I> &localBatchDivisors)
 {
     const bool moe = space.moeExperts > 0;
     const bool mem2 = !moe && sys.mem2.capacity_B > 0;
@@ -132,21 +159,48 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
     const bool canRedo = !moe && t.commType == TpCommType::RsAg && t.recompute != Recompute::Full;
     const std::vector<bool> tf = {true, false};
     const std::vector<bool> f = {false};
-    std::vector<bool> fused;
-    if (space.fused != FusedActivationChoice::False)
-        fused.push_back(true);
-    if (space.fused != FusedActivationChoice::True)
-        fused.push_back(false);
-    std::vector<I> microbatches;
-    for (I mbs : divisors(t.batch / t.dp))
-        if (mbs * app.seqSize % t.tp == 0)
-            microbatches.push_back(mbs);
-    std::vector<TpOverlap> overlaps{TpOverlap::None};
+    Loops l;
+    l.redo = pick(canRedo, tf, f);
+    l.dpOverlap = overlapChoices(t.dp > 1, space.dpOverlap);
+    l.overlaps = { TpOverlap::None };
     if (t.tp > 1 && space.tpOverlap)
-        overlaps = {*space.tpOverlap};
+        l.overlaps = { *space.tpOverlap };
     else if (t.tp > 1 && space.tpOverlapVariants)
-        overlaps = {TpOverlap::None, TpOverlap::Ring, TpOverlap::Pipe};
+        l.overlaps = { TpOverlap::None, TpOverlap::Ring, TpOverlap::Pipe };
+    l.weightOffload = pick(mem2, tf, f);
+    l.activationsOffload = pick(mem2 && t.recompute != Recompute::Full, tf, f);
+    l.optimizerOffload = pick(mem2, tf, f);
+    if (space.fused != FusedActivationChoice::False)
+        l.fused.push_back(true);
+    if (space.fused != FusedActivationChoice::True)
+        l.fused.push_back(false);
+    // mbs * seq_size may exceed 64 bits (both are up to 2^53): multiplied in 128 bits.
+    __extension__ using Wide = __int128;
+    for (I mbs : localBatchDivisors)
+        if (static_cast<Wide>(mbs) * app.seqSize % t.tp == 0)
+            l.microbatches.push_back(mbs);
     const auto tiers = [nets](I degree) { return degree > 1 ? nets : 1; };
+    l.tpNets = tiers(t.tp);
+    l.ppNets = tiers(t.pp);
+    l.dpNets = tiers(t.dp);
+    if (moe) {
+        l.dpExpNets = tiers(t.dpExp);
+        l.epNets = tiers(t.ep);
+        l.esNets = tiers(t.es);
+    }
+    return l;
+}
+
+/// Step 6: the executions of one task, in the reference's loop order. `visit(execution)`
+/// returns whether the execution was valid; with -m a microbatch size without any valid
+/// network mapping ends the microbatch loop. The MoE search also maps DPe, EP and ES onto tiers
+/// and has no offloading or all-gather redo.
+template <typename Visit>
+void forEachExecution(const Application &app, const System &sys, const SearchSpace &space, const Task &t,
+                      const std::vector<I> &localBatchDivisors, bool mbsBreak, Visit &&visit)
+{
+    const bool moe = space.moeExperts > 0;
+    const Loops l = loopsOf(app, sys, space, t, localBatchDivisors);
     Execution e;
     e.numProcs = space.numProcs;
     e.tensorPar = t.tp;
@@ -169,14 +223,14 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
         e.expertSlice = t.es;
         e.dataParExp = t.dpExp;
     }
-    for (bool redo : pick(canRedo, tf, f))
-        for (bool dpOverlap : overlapChoices(t.dp > 1, space.dpOverlap))
-            for (TpOverlap overlap : overlaps)
-                for (bool wOff : pick(mem2, tf, f))
-                    for (bool aOff : pick(mem2 && t.recompute != Recompute::Full, tf, f))
-                        for (bool oOff : pick(mem2, tf, f))
-                            for (bool fusedActivation : fused)
-                                for (I mbs : microbatches) {
+    for (bool redo : l.redo)
+        for (bool dpOverlap : l.dpOverlap)
+            for (TpOverlap overlap : l.overlaps)
+                for (bool wOff : l.weightOffload)
+                    for (bool aOff : l.activationsOffload)
+                        for (bool oOff : l.optimizerOffload)
+                            for (bool fusedActivation : l.fused)
+                                for (I mbs : l.microbatches) {
                                     bool anyValid = false;
                                     e.seqParAgRedo = redo;
                                     e.dataParOverlap = dpOverlap;
@@ -186,12 +240,12 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
                                     e.optimizerOffload = oOff;
                                     e.fusedActivation = fusedActivation;
                                     e.microbatchSize = mbs;
-                                    for (I tn = 0; tn < tiers(t.tp); ++tn)
-                                        for (I pn = 0; pn < tiers(t.pp); ++pn)
-                                            for (I dn = 0; dn < tiers(t.dp); ++dn)
-                                                for (I xn = 0; xn < (moe ? tiers(t.dpExp) : 1); ++xn)
-                                                    for (I en = 0; en < (moe ? tiers(t.ep) : 1); ++en)
-                                                        for (I sn = 0; sn < (moe ? tiers(t.es) : 1); ++sn) {
+                                    for (I tn = 0; tn < l.tpNets; ++tn)
+                                        for (I pn = 0; pn < l.ppNets; ++pn)
+                                            for (I dn = 0; dn < l.dpNets; ++dn)
+                                                for (I xn = 0; xn < l.dpExpNets; ++xn)
+                                                    for (I en = 0; en < l.epNets; ++en)
+                                                        for (I sn = 0; sn < l.esNets; ++sn) {
                                                             e.tensorParNet = tn;
                                                             e.pipelineParNet = pn;
                                                             e.dataParNet = dn;
@@ -205,22 +259,24 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
                                 }
 }
 
-TaskResult runTask(const Application &app, const System &sys, const SearchSpace &space, const SearchOptions &options,
-                   const Task &task)
+TaskCount runTask(const Application &app, const System &sys, const SearchSpace &space,
+                  const SearchOptions &options, const Task &task, const std::vector<I> &localBatchDivisors,
+                  bool systemInRange, std::size_t taskIndex, TopHits &top)
 {
-    TaskResult r;
+    TaskCount r;
     EvaluateOptions evalOptions;
     evalOptions.quirks = space.moeExperts > 0 ? options.moeQuirks : options.quirks;
     evalOptions.explain = false;
-    forEachExecution(app, sys, space, task, space.mbsBreak, [&](const Execution &e) {
+    evalOptions.checkSystemRanges = !systemInRange; // checked once for the whole search
+    forEachExecution(app, sys, space, task, localBatchDivisors, space.mbsBreak, [&](const Execution &e) {
         const std::uint64_t index = r.configurations++;
         Evaluation ev = evaluate(app, e, sys, evalOptions);
         if (!ev.ok)
             return false;
         ++r.valid;
         const double score = space.rankBy == RankBy::Mfu ? ev.stats.total_efficiency : ev.stats.sample_rate;
-        if (r.top.size() < options.topN || score > r.top.back().score)
-            offer(r.top, options.topN, SearchHit{e, ev.stats, score, index});
+        if (top.wants(score))
+            top.offer(Candidate { SearchHit { e, ev.stats, score, index }, taskIndex });
         return true;
     });
     return r;
@@ -230,66 +286,99 @@ TaskResult runTask(const Application &app, const System &sys, const SearchSpace 
 
 std::vector<std::int64_t> divisors(std::int64_t x)
 {
-    std::vector<std::int64_t> out;
-    for (std::int64_t c = 1; c <= x; ++c)
-        if (x % c == 0)
-            out.push_back(c);
-    return out;
+    // Pairs (c, x / c) with c <= sqrt(x): O(sqrt x) (counting to x took minutes for 1e12).
+    std::vector<std::int64_t> small, large;
+    for (std::int64_t c = 1; c <= x / c; ++c) {
+        if (x % c != 0)
+            continue;
+        small.push_back(c);
+        if (c != x / c)
+            large.push_back(x / c);
+    }
+    small.insert(small.end(), large.rbegin(), large.rend());
+    return small;
 }
 
 SearchResult searchLayouts(const Application &app, const System &sys, const SearchSpace &space,
                            const SearchOptions &options)
 {
     const std::vector<Task> tasks = makeTasks(app, space);
-    std::vector<TaskResult> results(tasks.size());
+    // The microbatch candidates of each local batch, found once (read-only in the workers).
+    std::map<I, std::vector<I>> localBatchDivisors;
+    for (const Task &t : tasks)
+        if (!localBatchDivisors.contains(t.batch / t.dp))
+            localBatchDivisors.emplace(t.batch / t.dp, divisors(t.batch / t.dp));
+    // Every layout runs on the same system: its ranges (limits.h) are checked once here, for the
+    // most demanding execution (every offload on), rather than at each evaluation.
+    Execution offloading;
+    offloading.weightOffload = offloading.activationsOffload = offloading.optimizerOffload = true;
+    Diagnostics ranges;
+    checkSystemRanges(offloading, sys, false, ranges);
+    const bool systemInRange = ranges.empty();
+    std::vector<TaskCount> counts(tasks.size());
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> done{0};
     std::atomic<bool> stopped{false};
-    const auto worker = [&] {
+    unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, tasks.size())));
+    std::vector<TopHits> tops(threads, TopHits(options.topN));
+    const auto worker = [&](TopHits &top) {
         for (std::size_t i = next++; i < tasks.size(); i = next++) {
             if (options.cancel && options.cancel->load()) {
                 stopped = true;
                 return;
             }
-            results[i] = runTask(app, sys, space, options, tasks[i]);
+            counts[i] = runTask(app, sys, space, options, tasks[i],
+                                localBatchDivisors.at(tasks[i].batch / tasks[i].dp), systemInRange, i, top);
             const std::size_t finished = ++done;
             if (options.progress)
                 options.progress(finished, tasks.size());
         }
     };
-    unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, tasks.size())));
     std::vector<std::thread> pool;
     for (unsigned i = 1; i < threads; ++i)
-        pool.emplace_back(worker);
-    worker();
+        pool.emplace_back(worker, std::ref(tops[i]));
+    worker(tops[0]);
     for (std::thread &t : pool)
         t.join();
 
-    // Merge in task order (the reference's `determine_best` over its task list).
+    // Merge (the reference's `determine_best` over its task list): each task's hits get their
+    // position in the whole enumeration.
     SearchResult out;
     out.cancelled = stopped;
-    std::uint64_t offset = 0;
-    for (TaskResult &r : results) {
-        out.configurations += r.configurations;
-        out.valid += r.valid;
-        for (SearchHit &h : r.top) {
-            h.index += offset;
-            offer(out.top, options.topN, std::move(h));
-        }
-        offset += r.configurations;
+    std::vector<std::uint64_t> offsets(tasks.size());
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+        offsets[i] = out.configurations;
+        out.configurations += counts[i].configurations;
+        out.valid += counts[i].valid;
+    }
+    TopHits best(options.topN);
+    for (TopHits &top : tops)
+        for (Candidate &candidate : top.take())
+            best.offer(std::move(candidate));
+    for (Candidate &candidate : best.take()) {
+        candidate.hit.index += offsets[candidate.task];
+        out.top.push_back(std::move(candidate.hit));
     }
     return out;
 }
 
-std::uint64_t countLayouts(const Application &app, const System &sys, const SearchSpace &space)
+std::uint64_t countLayouts(const Application &app, const System &sys, const SearchSpace &space,
+                           std::uint64_t limit)
 {
+    // The product of each task's loop sizes: no execution is built. The divisors of a local
+    // batch are found once (tasks share them, and for a batch near 2^53 each search takes ~0.3 s).
+    std::map<I, std::vector<I>> localBatchDivisors;
     std::uint64_t count = 0;
-    for (const Task &t : makeTasks(app, space))
-        forEachExecution(app, sys, space, t, false, [&](const Execution &) {
-            ++count;
-            return true;
-        });
+    forEachTask(app, space, [&](const Task &t) {
+        const I local = t.batch / t.dp;
+        auto it = localBatchDivisors.find(local);
+        if (it == localBatchDivisors.end())
+            it = localBatchDivisors.emplace(local, divisors(local)).first;
+        if (__builtin_add_overflow(count, loopsOf(app, sys, space, t, it->second).count(), &count))
+            count = UINT64_MAX;
+        return count <= limit;
+    });
     return count;
 }
 

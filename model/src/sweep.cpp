@@ -111,7 +111,10 @@ Design scaled(const Design &design, HardwareParameter p, double factor)
     case HardwareParameter::ScaleUpDomainSize:
         if (!s.networks.empty()) {
             NetworkTier &n = s.networks.front();
-            n.size = std::max<std::int64_t>(1, std::llround(static_cast<double>(n.size) * factor));
+            // Rounded, and kept within the integers a reader accepts (2^53).
+            const double size
+                = std::clamp(std::round(static_cast<double>(n.size) * factor), 1.0, 9007199254740992.0);
+            n.size = static_cast<std::int64_t>(size);
         }
         break;
     }
@@ -227,31 +230,35 @@ std::vector<Elasticity> sensitivity(const Design &design, const EvaluateOptions 
     const auto parameters = std::size(kHardwareParameters);
     Eigen::MatrixXd jacobian = Eigen::MatrixXd::Zero(kOutputs, static_cast<Eigen::Index>(parameters));
     std::vector<bool> valid(parameters, true);
-    const double dx = std::log1p(step) - std::log1p(-step);
+    std::vector<bool> moved(parameters, true);
     for (std::size_t j = 0; j < parameters; ++j) {
         const HardwareParameter p = kHardwareParameters[j];
         const Design up = scaled(design, p, 1 + step);
         const Design down = scaled(design, p, 1 - step);
+        const double upParam = parameterValue(up, p), downParam = parameterValue(down, p);
+        // A parameter the step cannot move (a domain of 8 GPUs: 8 * 1.01 rounds back to 8; a
+        // latency of 0) has no measurable elasticity: flagged, never reported as 0.
+        if (upParam == downParam) {
+            valid[j] = false;
+            moved[j] = false;
+            continue;
+        }
         const Evaluation a = evaluate(up.application, up.execution, up.system, options);
         const Evaluation b = evaluate(down.application, down.execution, down.system, options);
-        // The domain size is an integer: a 1% change may round away (elasticity 0) or make the
-        // layout infeasible (marked invalid).
-        if (!a.ok || !b.ok) {
+        if (!a.ok || !b.ok) { // e.g. a domain size the layout no longer fits
             valid[j] = false;
             continue;
         }
         const auto column = static_cast<Eigen::Index>(j);
-        const double upParam = parameterValue(up, p), downParam = parameterValue(down, p);
-        const double dlnp = upParam > 0 && downParam > 0 ? std::log(upParam / downParam) : dx;
-        if (dlnp == 0)
-            continue;
+        const double dlnp = std::log(upParam / downParam); // both > 0: every parameter is, or it did not move
         jacobian(0, column) = std::log(a.stats.total_time / b.stats.total_time) / dlnp;
         jacobian(1, column) = std::log(a.stats.total_efficiency / b.stats.total_efficiency) / dlnp;
     }
     std::vector<Elasticity> out;
     for (std::size_t j = 0; j < parameters; ++j) {
         const auto column = static_cast<Eigen::Index>(j);
-        out.push_back({kHardwareParameters[j], jacobian(0, column), jacobian(1, column), valid[j]});
+        out.push_back(
+            { kHardwareParameters[j], jacobian(0, column), jacobian(1, column), valid[j], moved[j] });
     }
     std::stable_sort(out.begin(), out.end(), [](const Elasticity &x, const Elasticity &y) {
         return std::fabs(x.stepTime) > std::fabs(y.stepTime);

@@ -1,6 +1,7 @@
 // Every chart exports to PNG, PDF, SVG and CSV with the scenario embedded, and readProvenance
 // gets it back. Set GAPSTUDIO_CHART_EXPORT_DIR to keep the files (e.g. to look at them).
 #include "chartresults.h"
+#include "full_disk.h"
 
 #include "charts/chartexport.h"
 #include "charts/chartspanel.h"
@@ -184,6 +185,46 @@ private slots:
                                     &error));
         QVERIFY(error.contains(QStringLiteral("bmp")));
         QVERIFY(!QFile::exists(mDir + QStringLiteral("/chart.bmp")));
+    }
+
+    // Issue 14: exports wrote in place with truncation and never checked their writes: a full
+    // disk left a truncated file with success, and /dev/full "wrote".
+    void fullDiskKeepsThePreviousExport_data()
+    {
+        QTest::addColumn<QString>("suffix");
+        for (const char *suffix : { "png", "pdf", "svg", "csv" })
+            QTest::newRow(suffix) << QString::fromLatin1(suffix);
+    }
+    void fullDiskKeepsThePreviousExport()
+    {
+        QFETCH(QString, suffix);
+        const QString file = mTemp.filePath(QStringLiteral("previous.") + suffix);
+        {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("PREVIOUS EXPORT");
+        }
+        QString error;
+        {
+            test::FullDisk full(100);
+            QVERIFY(!views::exportChart(*mPanel->charts().front(), file, kProvenance, 1.0, &error));
+        }
+        QVERIFY2(error.contains(file) && error.contains(QStringLiteral("File too large")), qPrintable(error));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("PREVIOUS EXPORT"));
+    }
+
+    void deviceErrorsGiveTheReason_data() { fullDiskKeepsThePreviousExport_data(); }
+    void deviceErrorsGiveTheReason()
+    {
+        QFETCH(QString, suffix);
+        const QString link = mTemp.filePath(QStringLiteral("full.") + suffix);
+        QFile::remove(link);
+        QVERIFY(QFile::link(QStringLiteral("/dev/full"), link));
+        QString error;
+        QVERIFY(!views::exportChart(*mPanel->charts().front(), link, kProvenance, 1.0, &error));
+        QVERIFY2(error.contains(QStringLiteral("No space left on device")), qPrintable(error));
     }
 };
 

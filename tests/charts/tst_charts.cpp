@@ -339,10 +339,14 @@ private slots:
         chart.setResults(mMoe);
         chart.setBaseline(mDense);
         // Rows: baseline step (1), current step (2); each component's bar holds both runs.
+        int checked = 0; // zero parts have no bar; the others must all be there
         for (const auto &[results, key] : {std::pair{mDense, 1.0}, std::pair{mMoe, 2.0}})
             for (const model::TimeComponent &c : results->analysis->step.exposed)
-                if (c.seconds > 0)
+                if (c.seconds > 0) {
                     QVERIFY(test::fuzzy(*valueAt(plottableNamed(chart.plot(), cf::qs(c.label)), key), c.seconds * 1e3));
+                    ++checked;
+                }
+        QVERIFY(checked >= 6); // forward, backward and the bubble at least, in both runs
         const double delta_ms = (mMoe->analysis->step.total_s - mDense->analysis->step.total_s) * 1e3;
         QVERIFY(itemTexts(chart.plot()).join(u'\n').contains(cf::signedNumber(delta_ms) + QStringLiteral(" ms")));
     }

@@ -4,11 +4,16 @@
 #include "calculon_cases.h"
 
 #include "gapstudio/io/calculon_json.h"
+#include "gapstudio/io/safe_file.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <filesystem>
 #include <fstream>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace gapstudio;
 
@@ -110,24 +115,31 @@ void tst_CalculonIo::rejectsBadInput_data()
     row("sys bad processing mode", "system", "set", "/processing_mode", R"("overlap")", "system", "/processing_mode", "expected one of \"no_overlap\", \"roofline\"");
     row("sys unknown datatype key", "system", "set", "/matrix/float2", R"({"tflops": 1, "gflops_efficiency": [[0, 1]]})", "system", "/matrix/float2", "unknown datatype");
     row("sys engine unknown key", "system", "set", "/matrix/float8/peak", "1", "system", "/matrix/float8/peak", "unknown key");
-    row("sys negative tflops", "system", "set", "/vector/float8/tflops", "-1", "system", "/vector/float8/tflops", "[0, inf)");
+    row("sys negative tflops", "system", "set", "/vector/float8/tflops", "-1", "system",
+        "/vector/float8/tflops", "[0, 1e+09]");
     row("sys unsorted efficiency", "system", "set", "/matrix/float8/gflops_efficiency", "[[16, 0.9], [128, 0.95], [1, 0.6], [0, 0.1]]", "system", "/matrix/float8/gflops_efficiency/1/0", "must decrease");
     row("sys efficiency without 0 row", "system", "set", "/matrix/float16/gflops_efficiency", "[[128, 0.95], [1, 0.6]]", "system", "/matrix/float16/gflops_efficiency/1/0", "last threshold must be 0");
-    row("sys efficiency above 1", "system", "set", "/mem1/MB_efficiency/0/1", "1.5", "system", "/mem1/MB_efficiency/0/1", "(0, 1]");
-    row("sys efficiency 0", "system", "set", "/vector/float16/gflops_efficiency/2/1", "0", "system", "/vector/float16/gflops_efficiency/2/1", "(0, 1]");
+    row("sys efficiency above 1", "system", "set", "/mem1/MB_efficiency/0/1", "1.5", "system",
+        "/mem1/MB_efficiency/0/1", "[1e-06, 1]");
+    row("sys efficiency 0", "system", "set", "/vector/float16/gflops_efficiency/2/1", "0", "system",
+        "/vector/float16/gflops_efficiency/2/1", "[1e-06, 1]");
     row("sys empty efficiency table", "system", "set", "/mem2/MB_efficiency", "[]", "system", "/mem2/MB_efficiency", "non-empty");
     row("sys efficiency row not a pair", "system", "set", "/mem1/MB_efficiency/0", "[100]", "system", "/mem1/MB_efficiency/0", "array of 2 elements");
-    row("sys negative threshold", "system", "set", "/mem1/MB_efficiency/3/0", "-1", "system", "/mem1/MB_efficiency/3/0", "[0, inf)");
-    row("sys zero tier-1 capacity", "system", "set", "/mem1/GiB", "0", "system", "/mem1/GiB", "(0, inf)");
+    row("sys negative threshold", "system", "set", "/mem1/MB_efficiency/3/0", "-1", "system",
+        "/mem1/MB_efficiency/3/0", "[0, 1e+24]");
+    row("sys zero tier-1 capacity", "system", "set", "/mem1/GiB", "0", "system", "/mem1/GiB", "(0, 1e+15]");
     row("sys string bandwidth", "system", "set", "/mem2/GBps", R"("450")", "system", "/mem2/GBps", "expected a number");
     row("sys networks not a list", "system", "set", "/networks", "{}", "system", "/networks", "expected an array, got an object");
     row("net unknown key", "system", "set", "/networks/0/name", R"("nvlink")", "system", "/networks/0/name", "unknown key");
     row("net missing key", "system", "remove", "/networks/1/latency", "", "system", "/networks/1", "missing key \"latency\"");
     row("net zero size", "system", "set", "/networks/0/size", "0", "system", "/networks/0/size", ">= 1, got 0");
     row("net float size", "system", "set", "/networks/0/size", "8.0", "system", "/networks/0/size", "expected an integer");
-    row("net zero bandwidth", "system", "set", "/networks/1/bandwidth", "0", "system", "/networks/1/bandwidth", "(0, inf)");
-    row("net efficiency above 1", "system", "set", "/networks/0/efficiency", "1.2", "system", "/networks/0/efficiency", "(0, 1]");
-    row("net negative latency", "system", "set", "/networks/1/latency", "-1e-06", "system", "/networks/1/latency", "[0, inf)");
+    row("net zero bandwidth", "system", "set", "/networks/1/bandwidth", "0", "system",
+        "/networks/1/bandwidth", "(0, 1e+09]");
+    row("net efficiency above 1", "system", "set", "/networks/0/efficiency", "1.2", "system",
+        "/networks/0/efficiency", "[1e-06, 1]");
+    row("net negative latency", "system", "set", "/networks/1/latency", "-1e-06", "system",
+        "/networks/1/latency", "[0, 1]");
     row("net processor usage 1", "system", "set", "/networks/0/processor_usage", "1", "system", "/networks/0/processor_usage", "[0, 1)");
     row("net must_be_filled string", "system", "set", "/networks/0/must_be_filled", R"("yes")", "system", "/networks/0/must_be_filled", "expected true or false");
     row("net p2p offset not null", "system", "set", "/networks/1/ops/p2p/1", "0", "system", "/networks/1/ops/p2p/1", "expected null, got 0");
@@ -135,15 +147,50 @@ void tst_CalculonIo::rejectsBadInput_data()
     row("net op not a pair", "system", "set", "/networks/0/ops/all_gather", "[1]", "system", "/networks/0/ops/all_gather", "expected [scalar, offset]");
     row("p2p op with 4 values", "system", "set", "/networks/0/ops/p2p", "[1, null, 0.5, 1]", "system", "/networks/0/ops/p2p", "expected [scalar, null] or [scalar, null, efficiency]");
     row("all_to_all with an offset", "system", "set", "/networks/0/ops/all_to_all", "[1, 0]", "system", "/networks/0/ops/all_to_all/1", "null");
-    row("all_to_all efficiency out of range", "system", "set", "/networks/0/ops/all_to_all", "[1, null, 1.5]", "system", "/networks/0/ops/all_to_all/2", "(0, 1]");
+    row("all_to_all efficiency out of range", "system", "set", "/networks/0/ops/all_to_all", "[1, null, 1.5]",
+        "system", "/networks/0/ops/all_to_all/2", "[1e-06, 1]");
     row("net missing op", "system", "remove", "/networks/0/ops/all_gather", "", "system", "/networks/0/ops", "missing key \"all_gather\"");
     row("net unknown op", "system", "set", "/networks/0/ops/broadcast", "[1, 0]", "system", "/networks/0/ops/broadcast", "unknown key");
+
+    // Issue 14: numbers the model cannot compute with (limits.h) once gave null or negative
+    // statistics with exit 0; each is now rejected where it is read, with its range.
+    row("sys zero HBM bandwidth", "system", "set", "/mem1/GBps", "0", "system", "/mem1/GBps",
+        "(0, 1e+09], got 0");
+    row("sys negative-zero HBM bandwidth", "system", "set", "/mem1/GBps", "-0.0", "system", "/mem1/GBps",
+        "(0, 1e+09]");
+    row("sys huge tflops", "system", "set", "/matrix/float8/tflops", "1e308", "system",
+        "/matrix/float8/tflops", "[0, 1e+09]");
+    row("net huge latency", "system", "set", "/networks/1/latency", "1e308", "system", "/networks/1/latency",
+        "[0, 1]");
+    row("sys tiny efficiency", "system", "set", "/matrix/float8/gflops_efficiency/0/1", "1e-300", "system",
+        "/matrix/float8/gflops_efficiency/0/1", "[1e-06, 1]");
+    row("net negative collective offset", "system", "set", "/networks/1/ops/all_reduce/1", "-1e6", "system",
+        "/networks/1/ops/all_reduce/1", "[-1, 1000]");
+    row("net huge collective scalar", "system", "set", "/networks/0/ops/reduce_scatter/0", "1e308", "system",
+        "/networks/0/ops/reduce_scatter/0", "(0, 1000]");
+    // Sizes whose products overflow 64-bit counts (seq_size 1e9 gave a negative step time).
+    row("model seq_size overflows", "model", "set", "/seq_size", "1000000000", "model", "/seq_size",
+        "seq_size 1e+09 is too large");
+    row("model hidden overflows", "model", "set", "/hidden", "1099511627776", "model", "/hidden",
+        "is too large");
+    row("blocks times microbatches overflows", "model", "set", "/num_blocks", "4503599627370496", "model",
+        "/num_blocks", "num_blocks 4.5036e+15 is too large");
 
     // Files.
     row("bad JSON syntax", "execution", "raw", "", R"({"num_procs": 4096,,})", "execution", "/", "invalid JSON");
     row("empty file", "model", "raw", "", "", "model", "/", "invalid JSON");
     row("duplicate key", "model", "raw", "", R"({"hidden": 12288, "feedforward": 49152, "seq_size": 2048, "attn_heads": 96, "attn_size": 128, "num_blocks": 96, "hidden": 1})", "model", "/hidden", "duplicate key");
     row("missing file", "system", "missing", "", "", "system", "/", "cannot open");
+    // Issue 14: only regular files of bounded size and nesting are read (a FIFO blocked forever,
+    // /dev/zero grew to 6 GB, a 100,000-deep array overflowed the stack where it was printed).
+    row("FIFO", "system", "fifo", "", "", "system", "/", "not a regular file");
+    row("device", "model", "device", "", "", "model", "/", "not a regular file");
+    row("larger than the limit", "execution", "huge", "", "", "execution", "/", "larger than the limit");
+    std::string deepest; // the pointer of the first array too deep: 64 times "/0"
+    for (std::size_t i = 0; i < io::kMaxJsonDepth; ++i)
+        deepest += "/0";
+    row("nested too deep", "model", "raw", "", std::string(100000, '[').c_str(), "model", deepest.c_str(),
+        "nested deeper than 64 levels");
 }
 
 void tst_CalculonIo::rejectsBadInput()
@@ -168,6 +215,19 @@ void tst_CalculonIo::rejectsBadInput()
         }
         if (op == QLatin1String("missing"))
             continue;
+        if (op == QLatin1String("fifo")) {
+            QCOMPARE(::mkfifo(file.c_str(), 0600), 0); // no writer: opening it for reading would wait
+            continue;
+        }
+        if (op == QLatin1String("device")) {
+            QCOMPARE(::symlink("/dev/zero", file.c_str()), 0); // endless zeros
+            continue;
+        }
+        if (op == QLatin1String("huge")) { // a sparse file one byte over the limit
+            writeFile(file, json.dump(2));
+            std::filesystem::resize_file(file, io::kMaxInputBytes + 1);
+            continue;
+        }
         if (op == QLatin1String("raw")) {
             writeFile(file, value.toStdString());
             continue;

@@ -9,6 +9,8 @@
 
 #include <QTest>
 
+#include <set>
+
 using namespace gapstudio;
 
 namespace {
@@ -76,6 +78,9 @@ private slots:
     void upstream();
     void moeLegacy();
     void deterministicWhateverTheThreads();
+    void largeTopKeepsEveryValidLayoutInOrder();
+    void divisorsOfLargeNumbers();
+    void countStopsAtTheLimit();
 };
 
 void tst_Search::upstream_data()
@@ -187,6 +192,69 @@ void tst_Search::deterministicWhateverTheThreads()
     // Counting without evaluating agrees with the search (without -m).
     space.mbsBreak = false;
     QCOMPARE(model::countLayouts(app, sys, space), model::searchLayouts(app, sys, space, one).configurations);
+}
+
+void tst_Search::largeTopKeepsEveryValidLayoutInOrder()
+{
+    // Issue 14: "--top 100000 never ends" (a sorted vector took O(valid x N)). A top larger than
+    // the valid layouts keeps them all: best first, ties in enumeration order, each once; and
+    // its first entries are the small top's.
+    model::SearchSpace space;
+    space.numProcs = 1024;
+    space.maxBatchSize = 32;
+    space.datatype = model::Datatype::Float8;
+    space.tpOverlapVariants = false;
+    space.tpCommTypes = {model::TpCommType::RsAg};
+    space.dpOverlap = model::OverlapChoice::Off;
+    const model::Application app = loadApp("calculon/cases/18_gpt3-175B_4096_h100_fp8/model.json");
+    const model::System sys = loadSystem("calculon/cases/18_gpt3-175B_4096_h100_fp8/system.json");
+    model::SearchOptions all;
+    all.topN = 100000;
+    all.threads = 2;
+    const model::SearchResult big = model::searchLayouts(app, sys, space, all);
+    QVERIFY(big.valid > 10000 && big.valid < all.topN);
+    QCOMPARE(big.top.size(), static_cast<std::size_t>(big.valid));
+    std::set<std::uint64_t> seen;
+    for (std::size_t i = 0; i < big.top.size(); ++i) {
+        QVERIFY(seen.insert(big.top[i].index).second);
+        QVERIFY(big.top[i].index < big.configurations);
+        if (i > 0) {
+            const model::SearchHit &a = big.top[i - 1], &b = big.top[i];
+            QVERIFY(a.score > b.score || (a.score == b.score && a.index < b.index));
+        }
+    }
+    model::SearchOptions few = all;
+    few.topN = 7;
+    const model::SearchResult small = model::searchLayouts(app, sys, space, few);
+    QCOMPARE(small.top.size(), std::size_t{7});
+    for (std::size_t i = 0; i < small.top.size(); ++i)
+        QCOMPARE(small.top[i].index, big.top[i].index);
+}
+
+void tst_Search::divisorsOfLargeNumbers()
+{
+    // O(sqrt n): a prime near 1e12 (NUM_PROCS 999999999989 once took minutes) and 2^53.
+    QCOMPARE(model::divisors(999999999989), (std::vector<std::int64_t>{1, 999999999989}));
+    const std::vector<std::int64_t> powers = model::divisors(std::int64_t{1} << 53);
+    QCOMPARE(powers.size(), std::size_t{54});
+    for (std::size_t i = 0; i < powers.size(); ++i)
+        QCOMPARE(powers[i], std::int64_t{1} << i);
+    QCOMPARE(model::divisors(36), (std::vector<std::int64_t>{1, 2, 3, 4, 6, 9, 12, 18, 36}));
+    QCOMPARE(model::divisors(1), (std::vector<std::int64_t>{1}));
+}
+
+void tst_Search::countStopsAtTheLimit()
+{
+    model::SearchSpace space;
+    space.numProcs = 5128;
+    space.maxBatchSize = 2520;
+    const model::Application app = loadApp("calculon/cases/05_val_turing-530B_full/model.json");
+    const model::System sys = loadSystem("calculon/cases/05_val_turing-530B_full/system.json");
+    const std::uint64_t total = model::countLayouts(app, sys, space);
+    QVERIFY(total > 1000);
+    const std::uint64_t limited = model::countLayouts(app, sys, space, 1000);
+    QVERIFY(limited > 1000 && limited <= total); // more than the limit: that is all it says
+    QCOMPARE(model::countLayouts(app, sys, space, total), total);
 }
 
 QTEST_GUILESS_MAIN(tst_Search)

@@ -1,4 +1,7 @@
 // The studio's document: undo/redo, slider merging, live recompute, open/save, infeasible layouts.
+#include "full_disk.h"
+
+#include "studio/autosaver.h"
 #include "studio/diagnosticslist.h"
 #include "studio/layoutpanel.h"
 #include "studio/overridekeys.h"
@@ -6,14 +9,24 @@
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
 
+#include <QFile>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace gapstudio;
 using namespace gapstudio::views;
+
+namespace {
+QByteArray contents(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+} // namespace
 
 class tst_StudioDocument : public QObject {
     Q_OBJECT
@@ -157,6 +170,91 @@ private slots:
             f.document.setOverride(overrides::kScaleOutBandwidth, 40 + i);
         QTRY_COMPARE(spy.count(), 1);
         QCOMPARE(spy.at(0).at(0).value<ResultsPtr>()->scenario.overrides.at(overrides::kScaleOutBandwidth), 59.0);
+    }
+
+    // Issue 14: "saving a scenario on a full disk leaves a 0-byte file, deletes the autosave and
+    // reports success".
+    void saveOnFullDiskKeepsTheFileAndTheAutosave()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        Fixture f;
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("design.gapstudio.json"));
+        QString error;
+        QVERIFY2(f.document.saveAs(file, &error), qPrintable(error));
+        const QByteArray original = contents(file);
+        AutoSaver saver(&f.document);
+        f.document.setOverride("gpu.hbm_bandwidth_GBps", 1234);
+        QVERIFY(saver.saveNow());
+        QVERIFY(QFile::exists(saver.path()));
+        {
+            test::FullDisk full(64);
+            QVERIFY(!f.document.saveAs(file, &error));
+        }
+        QVERIFY2(error.contains(QStringLiteral("File too large")), qPrintable(error)); // the OS reason
+        QCOMPARE(contents(file), original);
+        QVERIFY(f.document.isModified());
+        QVERIFY(QFile::exists(saver.path())); // the work is still safe
+        saver.discard();
+    }
+
+    // Issue 14: "one autosave slot per user: a second instance overwrites the first's recovery
+    // copy and deletes it on save".
+    void everyDocumentHasItsOwnAutosave()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        Fixture a, b;
+        AutoSaver first(&a.document), second(&b.document);
+        QVERIFY(first.path() != second.path());
+        a.document.setOverride("gpu.hbm_bandwidth_GBps", 1000);
+        b.document.setOverride("gpu.hbm_bandwidth_GBps", 2000);
+        QVERIFY(first.saveNow() && second.saveNow());
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(a.document.saveAs(dir.filePath(QStringLiteral("a.gapstudio.json")), &error),
+                 qPrintable(error));
+        QVERIFY(!QFile::exists(first.path())); // saved: its autosave goes
+        QVERIFY(QFile::exists(second.path())); // the other's stays
+        QCOMPARE(readScenarioFile(second.path(), &error)->overrides.at("gpu.hbm_bandwidth_GBps"), 2000.0);
+        second.discard();
+    }
+
+    void leftoversOfEndedSessionsAreOffered()
+    {
+        QTemporaryDir folder;
+        QTemporaryDir files;
+        QString error;
+        // Two sessions end without saving (a crash: the autosave stays, the lock goes).
+        for (double bandwidth : { 1000.0, 2000.0 }) {
+            Fixture ended;
+            QVERIFY(ended.document.saveAs(files.filePath(QStringLiteral("d%1.gapstudio.json").arg(bandwidth)),
+                                          &error));
+            auto *saver = new AutoSaver(&ended.document, nullptr, folder.path());
+            ended.document.setOverride("gpu.hbm_bandwidth_GBps", bandwidth);
+            QVERIFY(saver->saveNow());
+            delete saver;
+        }
+        // A session still running: its autosave is not a leftover.
+        Fixture running;
+        AutoSaver runningSaver(&running.document, nullptr, folder.path());
+        running.document.setOverride("gpu.hbm_bandwidth_GBps", 3000);
+        QVERIFY(runningSaver.saveNow());
+
+        Fixture next;
+        AutoSaver saver(&next.document, nullptr, folder.path());
+        const QList<Recovery> recoveries = saver.recoveries();
+        QCOMPARE(recoveries.size(), 2);
+        const Recovery &pick = recoveries.front();
+        QVERIFY(pick.documentFile.startsWith(files.path()));
+        QVERIFY2(saver.restore(pick, &error), qPrintable(error));
+        QVERIFY(next.document.isModified());
+        QCOMPARE(next.document.fileName(), pick.documentFile); // back on its file, not "Untitled"
+        QVERIFY(!QFile::exists(pick.path));                    // adopted: ours replaces it
+        QVERIFY(QFile::exists(saver.path()));
+        QCOMPARE(saver.recoveries().size(), 1);
+        QVERIFY(QFile::exists(runningSaver.path()));
+        AutoSaver::discardRecovery(saver.recoveries().front());
+        QCOMPARE(saver.recoveries().size(), 0);
     }
 };
 

@@ -1,17 +1,19 @@
 #include "charts/chartexport.h"
 
 #include "charts/chartview.h"
+#include "common/safewrite.h"
+
+#include "gapstudio/io/safe_file.h"
 
 #include <qcustomplot.h>
 
-#include <QFile>
+#include <QBuffer>
 #include <QFileInfo>
 #include <QImageReader>
 #include <QImageWriter>
-#include <QRegularExpression>
 #include <QPageLayout>
 #include <QPdfWriter>
-#include <QSaveFile>
+#include <QRegularExpression>
 #include <QSvgGenerator>
 #include <QXmlStreamReader>
 
@@ -23,6 +25,8 @@ const char *const kPngScenarioKey = "gapstudio.scenario";
 const char *const kPngVersionKey = "gapstudio.version";
 const QString kXmpNamespace = QStringLiteral("urn:gapstudio:xmp:1.0/");
 const QByteArray kCsvPrefix = QByteArrayLiteral("# gapstudio ");
+/// Deepest XML nesting read for provenance (GapStudio's own SVG and XMP need fewer than 10).
+constexpr int kMaxXmlDepth = 256;
 
 bool fail(QString *error, const QString &message)
 {
@@ -79,13 +83,16 @@ bool paintVector(const ExportSource &chart, QPaintDevice *device, const QString 
 {
     QCPPainter painter;
     if (!painter.begin(device))
-        return fail(error, QObject::tr("Cannot write %1").arg(path));
+        return fail(error, QObject::tr("%1: cannot draw the chart").arg(path));
     painter.setMode(QCPPainter::pmVectorized);
     painter.setMode(QCPPainter::pmNoCaching);
     chart.plot->toPainter(&painter, chart.size.width(), chart.size.height());
-    painter.end();
-    return true;
+    return painter.end() || fail(error, QObject::tr("%1: cannot draw the chart").arg(path));
 }
+
+// Each format is made in memory and then written with writeFileSafely (common/safewrite.h):
+// written in place, a failed or partial write (full disk, /dev/full) once left a truncated
+// file and reported success.
 
 bool writePng(const ExportSource &chart, const QString &path, const QString &json, double scale, QString *error)
 {
@@ -96,68 +103,97 @@ bool writePng(const ExportSource &chart, const QString &path, const QString &jso
     image.setDotsPerMeterY(dotsPerMeter);
     image.setText(QString::fromLatin1(kPngScenarioKey), json);
     image.setText(QString::fromLatin1(kPngVersionKey), gapstudioVersion());
-    QImageWriter writer(path, "png");
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter writer(&buffer, "png");
     if (!writer.write(image))
-        return fail(error, writer.errorString());
-    return true;
+        return fail(error, QStringLiteral("%1: %2").arg(path, writer.errorString()));
+    return writeFileSafely(path, buffer.data(), error);
 }
 
 bool writePdf(const ExportSource &chart, const QString &path, const QString &json, QString *error)
 {
     const QSize size = chart.size;
-    QPdfWriter writer(path);
-    writer.setCreator(creator());
-    writer.setTitle(chart.headline);
-    writer.setDocumentXmpMetadata(xmpPacket(chart.headline, json));
-    writer.setResolution(72); // one pixel of the chart = one point of the page
-    writer.setPageLayout(QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
-                                     QPageLayout::Portrait, QMarginsF()));
-    return paintVector(chart, &writer, path, error);
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QPdfWriter writer(&buffer);
+        writer.setCreator(creator());
+        writer.setTitle(chart.headline);
+        writer.setDocumentXmpMetadata(xmpPacket(chart.headline, json));
+        writer.setResolution(72); // one pixel of the chart = one point of the page
+        writer.setPageLayout(
+            QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
+                        QPageLayout::Portrait, QMarginsF()));
+        if (!paintVector(chart, &writer, path, error))
+            return false;
+    }
+    return writeFileSafely(path, buffer.data(), error);
 }
 
 bool writeSvg(const ExportSource &chart, const QString &path, const QString &json, QString *error)
 {
     const QSize size = chart.size;
-    QSvgGenerator generator;
-    generator.setFileName(path);
-    generator.setSize(size);
-    generator.setViewBox(QRect(QPoint(0, 0), size));
-    generator.setResolution(96);
-    // Qt 6.4's QSvgGenerator writes title and description verbatim, unescaped.
-    generator.setTitle(chart.headline.toHtmlEscaped());
-    generator.setDescription(json.toHtmlEscaped());
-    return paintVector(chart, &generator, path, error);
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QSvgGenerator generator;
+        generator.setOutputDevice(&buffer);
+        generator.setSize(size);
+        generator.setViewBox(QRect(QPoint(0, 0), size));
+        generator.setResolution(96);
+        // Qt 6.4's QSvgGenerator writes title and description verbatim, unescaped.
+        generator.setTitle(chart.headline.toHtmlEscaped());
+        generator.setDescription(json.toHtmlEscaped());
+        if (!paintVector(chart, &generator, path, error))
+            return false;
+    }
+    return writeFileSafely(path, buffer.data(), error);
 }
 
 bool writeCsv(const ExportSource &chart, const QString &path, const QString &json, QString *error)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(error, file.errorString());
-    file.write(kCsvPrefix + gapstudioVersion().toUtf8() + " scenario: " + oneLine(json).toUtf8() + '\n');
+    QByteArray csv = kCsvPrefix + gapstudioVersion().toUtf8() + " scenario: " + oneLine(json).toUtf8() + '\n';
     for (const QStringList &row : chart.rows) {
         QByteArrayList fields;
         for (const QString &field : row)
             fields << csvField(field);
-        file.write(fields.join(',') + '\n');
+        csv += fields.join(',') + '\n';
     }
-    if (!file.commit())
-        return fail(error, file.errorString());
-    return true;
+    return writeFileSafely(path, csv, error);
 }
 
-/// The text of the first element named `name` (in `namespaceUri`, if given) of an XML document.
-QString xmlElementText(const QByteArray &xml, const QString &name, const QString &namespaceUri = {})
+/// The text of the first element named `name` (in `namespaceUri`, if given) of an XML document,
+/// read token by token with a bounded depth (QXmlStreamReader::readElementText recurses into
+/// child elements: a deeply nested SVG overflowed the stack). Sets `problem` if the document is
+/// nested too deep.
+QString xmlElementText(const QByteArray &xml, const QString &name, const QString &namespaceUri = {},
+                       QString *problem = nullptr)
 {
     QXmlStreamReader reader(xml);
-    while (reader.readNextStartElement() || !reader.atEnd()) {
-        if (reader.isStartElement() && reader.name() == name &&
-            (namespaceUri.isEmpty() || reader.namespaceUri() == namespaceUri))
-            return reader.readElementText(QXmlStreamReader::IncludeChildElements);
+    int depth = 0;
+    int inside = 0; // the depth of the element read, 0 outside it
+    QString text;
+    while (!reader.atEnd()) {
+        const QXmlStreamReader::TokenType token = reader.readNext();
         if (reader.hasError())
-            break;
-        if (!reader.isStartElement())
-            reader.readNext();
+            return {};
+        if (token == QXmlStreamReader::StartElement) {
+            if (++depth > kMaxXmlDepth) {
+                if (problem)
+                    *problem = QObject::tr("XML nested deeper than %1 levels").arg(kMaxXmlDepth);
+                return {};
+            }
+            if (!inside && reader.name() == name
+                && (namespaceUri.isEmpty() || reader.namespaceUri() == namespaceUri))
+                inside = depth;
+        } else if (token == QXmlStreamReader::EndElement) {
+            if (inside == depth)
+                return text;
+            --depth;
+        } else if (inside && token == QXmlStreamReader::Characters) {
+            text += reader.text();
+        }
     }
     return {};
 }
@@ -191,14 +227,25 @@ bool exportPlot(const ExportSource &chart, const QString &path, const QString &p
     return fail(error, QObject::tr("Unknown export format \"%1\" (use .png, .pdf, .svg or .csv)").arg(suffix));
 }
 
-QString readProvenance(const QString &path)
+QString readProvenance(const QString &path, QString *problem)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
+    try {
+        const std::string content = io::readInputFile(path.toStdString());
+        return provenanceFromBytes(QByteArray(content.data(), qsizetype(content.size())), problem);
+    } catch (const io::InputError &e) { // missing, not a regular file, larger than the limit
+        if (problem)
+            *problem = QString::fromUtf8(e.what());
         return {};
-    const QByteArray content = file.readAll();
+    }
+}
+
+QString provenanceFromBytes(const QByteArray &content, QString *problem)
+{
     if (content.startsWith("\x89PNG")) {
-        QImageReader reader(path, "png");
+        QBuffer buffer;
+        buffer.setData(content);
+        buffer.open(QIODevice::ReadOnly);
+        QImageReader reader(&buffer, "png");
         return reader.text(QString::fromLatin1(kPngScenarioKey));
     }
     if (content.startsWith("%PDF-")) {
@@ -208,7 +255,7 @@ QString readProvenance(const QString &path)
         if (begin < 0 || end < 0)
             return {};
         const QByteArray xmp = content.mid(begin, end - begin + qsizetype(sizeof("</x:xmpmeta>") - 1));
-        return xmlElementText(xmp, QStringLiteral("scenario"), kXmpNamespace);
+        return xmlElementText(xmp, QStringLiteral("scenario"), kXmpNamespace, problem);
     }
     if (content.startsWith(kCsvPrefix)) {
         const QByteArray line = content.left(content.indexOf('\n'));
@@ -216,7 +263,7 @@ QString readProvenance(const QString &path)
         return marker < 0 ? QString() : QString::fromUtf8(line.mid(marker + qsizetype(sizeof(" scenario: ") - 1)));
     }
     if (content.contains("<svg"))
-        return xmlElementText(content, QStringLiteral("desc"));
+        return xmlElementText(content, QStringLiteral("desc"), {}, problem);
     return {};
 }
 

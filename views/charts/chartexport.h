@@ -34,8 +34,10 @@ struct ExportSource {
 [[nodiscard]] QString gapstudioVersion();
 
 /// Writes `chart` to `path` in the format given by its suffix (png, pdf, svg, csv; case-
-/// insensitive) with `provenanceJson` embedded. `scale` multiplies the PNG's pixel size.
-/// Returns false with a reason in `error` (if given) for an unknown suffix or a write error.
+/// insensitive) with `provenanceJson` embedded. `scale` multiplies the PNG's pixel size. The
+/// file is made in memory and written safely (common/safewrite.h): complete, or untouched.
+/// Returns false with a reason in `error` (if given: "path: OS reason") for an unknown suffix
+/// or a write error.
 bool exportChart(const ChartView &chart, const QString &path, const QString &provenanceJson,
                  double scale = 1.0, QString *error = nullptr);
 
@@ -44,6 +46,10 @@ bool exportPlot(const ExportSource &source, const QString &path, const QString &
                 QString *error = nullptr);
 
 /// The scenario JSON embedded by exportChart in a PNG, SVG, PDF or CSV file; empty if none.
-[[nodiscard]] QString readProvenance(const QString &path);
+/// Reads only a regular file of at most io::kMaxInputBytes and XML nested at most 256 deep;
+/// `problem` (if given) says why a file could not be read.
+[[nodiscard]] QString readProvenance(const QString &path, QString *problem = nullptr);
+/// readProvenance on a file's content (the fuzz harness feeds it mutated exports).
+[[nodiscard]] QString provenanceFromBytes(const QByteArray &content, QString *problem = nullptr);
 
 } // namespace gapstudio::views

@@ -99,7 +99,8 @@ void TornadoChart::rebuild(const std::optional<model::Design> &design)
         text->setClipToAxisRect(false);
         text->setPadding(QMargins(4, 0, 4, 0));
         if (!e.valid) {
-            text->setText(tr("infeasible at ±1 %"));
+            // A whole-number parameter (e.g. the domain size) may not move at all by 1 %.
+            text->setText(e.moved ? tr("infeasible at ±1 %") : tr("not moved by ±1 %"));
             text->setColor(QColor(0x80, 0x80, 0x80));
             text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
             continue;

@@ -5,6 +5,8 @@
 #include "charts/chartexport.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
+#include "common/safewrite.h"
+#include "report/headlessstatus.h"
 #include "report/provenance.h"
 #include "report/report.h"
 
@@ -42,19 +44,15 @@ struct Loaded {
     int exitCode = kHeadlessOk;
 };
 
-/// Evaluates `scenario` read from `file`; a scenario that does not compile is a wrong file.
+/// Evaluates `scenario` read from `file`; a scenario that does not compile, or holds numbers the
+/// model cannot compute with, is a wrong file (exit 2 and a message naming the JSON pointer).
 Loaded evaluate(const scenario::Scenario &scenario, const QString &file,
                 const scenario::PresetLibrary &library)
 {
     Loaded loaded;
     loaded.file = file;
     loaded.results = computeResults(scenario, library); // the studio's own pipeline: report and studio agree
-    if (!loaded.results->compiled) { // a missing preset or a bad override: the file is wrong
-        const model::Diagnostic &d = loaded.results->diagnostics.front();
-        printError(QStringLiteral("%1: /%2: %3")
-                       .arg(file, QString::fromStdString(d.field), QString::fromStdString(d.message)));
-        loaded.exitCode = kHeadlessBadInput;
-    }
+    loaded.exitCode = headlessInputStatus(*loaded.results, file);
     return loaded;
 }
 
@@ -72,7 +70,8 @@ Loaded load(const QString &path, const scenario::PresetLibrary &library)
     return evaluate(*scenario, path, library);
 }
 
-int exportCharts(const QString &dir, const ScenarioResults &current, const ScenarioResults *baseline)
+int exportCharts(const QString &dir, const ScenarioResults &current, const ScenarioResults *baseline,
+                 const QStringList &inputs)
 {
     if (!QDir().mkpath(dir)) {
         printError(QObject::tr("%1: cannot create the folder").arg(dir));
@@ -88,6 +87,10 @@ int exportCharts(const QString &dir, const ScenarioResults &current, const Scena
         for (const char *suffix : { "png", "pdf", "svg", "csv" }) {
             const QString path = QDir(dir).filePath(chart->id() + QLatin1Char('.') + QLatin1String(suffix));
             QString error;
+            if (!isNotAnInput(path, inputs, &error)) {
+                printError(error);
+                return kHeadlessBadInput;
+            }
             if (!exportChart(*chart, path, provenance, 1.0, &error)) {
                 printError(QStringLiteral("%1: %2").arg(path, error));
                 return kHeadlessWriteFailed;
@@ -210,12 +213,18 @@ int runHeadless(const QStringList &arguments)
             return baseline->exitCode;
     }
     const ScenarioResults *baselineResults = baseline ? baseline->results.get() : nullptr;
+    // No output may replace an input (the report once overwrote the scenario it was made from).
+    const QStringList inputs { scenarioFile, baseline ? baseline->file : QString() };
 
     if (parser.isSet(kExportReport)) {
         options.scenarioFile = QFileInfo(scenarioFile).fileName();
         options.baselineFile = baseline ? QFileInfo(baseline->file).fileName() : QString();
         QString error;
         const QString out = parser.value(kExportReport);
+        if (!isNotAnInput(out, inputs, &error)) {
+            printError(error);
+            return kHeadlessBadInput;
+        }
         if (!writeReport(*current.results, baselineResults, out, &error, options)) {
             printError(error);
             return kHeadlessWriteFailed;
@@ -223,16 +232,11 @@ int runHeadless(const QStringList &arguments)
         std::printf("gapstudio: wrote %s\n", qPrintable(out));
     }
     if (parser.isSet(kExportCharts)) {
-        const int code = exportCharts(parser.value(kExportCharts), *current.results, baselineResults);
+        const int code = exportCharts(parser.value(kExportCharts), *current.results, baselineResults, inputs);
         if (code != kHeadlessOk)
             return code;
     }
-    if (!current.results->ok()) { // infeasible or over capacity
-        printError(QObject::tr("%1: %2; the outputs show why")
-                       .arg(scenarioFile, QString::fromStdString(current.results->statusText)));
-        return kHeadlessInfeasible;
-    }
-    return kHeadlessOk;
+    return headlessFinish(*current.results, scenarioFile);
 }
 
 } // namespace gapstudio::views

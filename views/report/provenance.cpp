@@ -32,11 +32,9 @@ std::optional<scenario::Scenario> scenarioFromProvenance(const QString &json, co
 {
     const std::string file = origin.toStdString();
     try {
-        nlohmann::json parsed = nlohmann::json::parse(json.toStdString());
+        // The same limits as a scenario file (nesting, duplicate keys): io::parseJsonText.
+        nlohmann::json parsed = io::parseJsonText(json.toStdString(), file);
         return io::parseScenario(io::migratePreset(std::move(parsed), io::PresetKind::Scenario, file), file);
-    } catch (const nlohmann::json::parse_error &e) {
-        return fail(error, QStringLiteral("%1: the embedded scenario is not JSON (%2)")
-                               .arg(origin, QString::fromUtf8(e.what())));
     } catch (const std::exception &e) { // io::InputError: "file: /pointer: message"
         return fail(error, QString::fromUtf8(e.what()));
     }
@@ -53,7 +51,10 @@ std::optional<scenario::Scenario> restoreScenario(const QString &path, QString *
             return fail(error, QString::fromUtf8(e.what()));
         }
     }
-    const QString embedded = readProvenance(path);
+    QString problem;
+    const QString embedded = readProvenance(path, &problem);
+    if (!problem.isEmpty())
+        return fail(error, problem.startsWith(path) ? problem : QStringLiteral("%1: %2").arg(path, problem));
     if (embedded.isEmpty())
         return fail(error,
                     QObject::tr("%1: carries no GapStudio scenario (not an export of GapStudio)").arg(path));

@@ -6,4 +6,5 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/report/reportpainter.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/reportpainter.h
     ${CMAKE_CURRENT_SOURCE_DIR}/report/report.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/report.h
     ${CMAKE_CURRENT_SOURCE_DIR}/report/headless.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/headless.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/report/headlessstatus.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/headlessstatus.h
 )

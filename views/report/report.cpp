@@ -3,12 +3,14 @@
 #include "charts/chartexport.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
+#include "common/safewrite.h"
 #include "report/provenance.h"
 #include "report/reportcontent.h"
 #include "report/reportpainter.h"
 
 #include <qcustomplot.h>
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QPageLayout>
 #include <QPdfWriter>
@@ -93,13 +95,11 @@ void writeCharts(report::ReportPainter &out, int section, const ScenarioResults 
     }
 }
 
-} // namespace
-
-bool writeReport(const ScenarioResults &current, const ScenarioResults *baseline, const QString &pdfPath,
-                 QString *error, const ReportOptions &options)
+bool paintReport(QIODevice &device, const ScenarioResults &current, const ScenarioResults *baseline,
+                 const QString &pdfPath, QString *error, const ReportOptions &options)
 {
     const QString name = designName(current.scenario);
-    QPdfWriter writer(pdfPath);
+    QPdfWriter writer(&device);
     writer.setCreator(QStringLiteral("GapStudio %1").arg(gapstudioVersion()));
     writer.setTitle(QObject::tr("GapStudio report: %1").arg(name));
     writer.setDocumentXmpMetadata(xmpPacket(writer.title(), scenarioProvenance(current.scenario)));
@@ -109,7 +109,7 @@ bool writeReport(const ScenarioResults &current, const ScenarioResults *baseline
     QCPPainter painter;
     if (!painter.begin(&writer)) {
         if (error)
-            *error = QObject::tr("Cannot write %1").arg(pdfPath);
+            *error = QObject::tr("%1: cannot draw the report").arg(pdfPath);
         return false;
     }
     painter.setMode(QCPPainter::pmVectorized);
@@ -156,8 +156,25 @@ bool writeReport(const ScenarioResults &current, const ScenarioResults *baseline
 
     writeCharts(out, section, current, baseline);
     out.finish();
-    painter.end();
+    if (!painter.end()) {
+        if (error)
+            *error = QObject::tr("%1: cannot draw the report").arg(pdfPath);
+        return false;
+    }
     return true;
+}
+
+} // namespace
+
+bool writeReport(const ScenarioResults &current, const ScenarioResults *baseline, const QString &pdfPath,
+                 QString *error, const ReportOptions &options)
+{
+    // Made in memory, then written safely (common/safewrite.h): complete, or the old file kept.
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    if (!paintReport(buffer, current, baseline, pdfPath, error, options))
+        return false;
+    return writeFileSafely(pdfPath, buffer.data(), error);
 }
 
 } // namespace gapstudio::views

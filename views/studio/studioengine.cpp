@@ -1,11 +1,12 @@
 #include "studio/studioengine.h"
 
+#include "common/safewrite.h"
+
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/io/preset_locations.h"
 
 #include <nlohmann/json.hpp>
 
-#include <QSaveFile>
 
 #include <array>
 
@@ -101,14 +102,9 @@ bool writeScenarioFile(const scenario::Scenario &scenario, const QString &path, 
             *error = QString::fromStdString(e.what());
         return false;
     }
-    QSaveFile file(path); // atomic: a crash mid-save never truncates the user's file
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
-        !file.commit()) {
-        if (error)
-            *error = QStringLiteral("%1: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    // Complete or untouched, with the OS reason on failure (Qt 6.4's QSaveFile commits after a
+    // failed flush: a full disk left a 0-byte file and reported success).
+    return writeFileSafely(path, QByteArray::fromStdString(text), error);
 }
 
 } // namespace gapstudio::views

@@ -45,17 +45,18 @@ std::string datatypeList()
     return list;
 }
 
-double numberAtLeast(const JsonCursor &cursor, double low, bool lowIncluded)
-{
-    return numberInRange(cursor, low, lowIncluded, std::numeric_limits<double>::infinity(), false);
-}
-
-model::MemoryTier parseMemory(const JsonCursor &cursor, bool allowZeroCapacity)
+model::MemoryTier parseMemory(const JsonCursor &cursor, bool optional)
 {
     cursor.requireExactKeys({"GiB", "GBps", "MB_efficiency"});
     model::MemoryTier tier;
-    tier.capacity_B = numberAtLeast(cursor["GiB"], 0, allowZeroCapacity) * kBytesPerGiB;
-    tier.bandwidth_Bps = numberAtLeast(cursor["GBps"], 0, true) * kBpsPerGBps;
+    // limits.h: tier 2 may have no capacity (no offloading) and then no bandwidth either.
+    using namespace model::limits;
+    tier.capacity_B
+        = numberInRange(cursor["GiB"], (optional ? kOptionalCapacity : kCapacity).in(kBytesPerGiB))
+          * kBytesPerGiB;
+    tier.bandwidth_Bps
+        = numberInRange(cursor["GBps"], (optional ? kOptionalBandwidth : kBandwidth).in(kBpsPerGBps))
+          * kBpsPerGBps;
     tier.efficiency = parseEfficiencyTable(cursor["MB_efficiency"], kBytesPerMB);
     return tier;
 }
@@ -70,7 +71,8 @@ void parseEngines(const JsonCursor &cursor, std::array<std::optional<model::Comp
             entry.fail("unknown datatype (expected one of " + datatypeList() + ")");
         entry.requireExactKeys({"tflops", "gflops_efficiency"});
         model::ComputeEngine engine;
-        engine.peak_flops = numberAtLeast(entry["tflops"], 0, true) * kFlopsPerTflops;
+        engine.peak_flops
+            = numberInRange(entry["tflops"], model::limits::kPeakFlops.in(kFlopsPerTflops)) * kFlopsPerTflops;
         engine.efficiency = parseEfficiencyTable(entry["gflops_efficiency"], kFlopsPerGflop);
         out[static_cast<std::size_t>(*type)] = std::move(engine);
     }
@@ -84,14 +86,14 @@ model::NetworkOp parseOp(const JsonCursor &cursor, bool isP2p)
     if (size != 2 && !(isP2p && size == 3))
         cursor.fail(isP2p ? "expected [scalar, null] or [scalar, null, efficiency]" : "expected [scalar, offset]");
     model::NetworkOp op;
-    op.scalar = numberAtLeast(cursor[std::size_t{0}], 0, false);
+    op.scalar = numberInRange(cursor[std::size_t { 0 }], model::limits::kCollectiveScalar);
     if (isP2p) {
         cursor[1].requireNull();
         op.offset = 0;
         if (size == 3)
-            op.efficiency = numberInRange(cursor[2], 0, false, 1, true);
+            op.efficiency = numberInRange(cursor[2], model::limits::kEfficiency);
     } else {
-        op.offset = cursor[1].number();
+        op.offset = numberInRange(cursor[1], model::limits::kCollectiveOffset);
     }
     return op;
 }
@@ -101,10 +103,11 @@ model::NetworkTier parseNetwork(const JsonCursor &cursor)
     cursor.requireExactKeys(
         {"bandwidth", "efficiency", "size", "latency", "ops", "must_be_filled", "processor_usage"});
     model::NetworkTier tier;
-    tier.bandwidth_Bps = numberAtLeast(cursor["bandwidth"], 0, false) * kBpsPerGBps;
-    tier.efficiency = numberInRange(cursor["efficiency"], 0, false, 1, true);
+    tier.bandwidth_Bps
+        = numberInRange(cursor["bandwidth"], model::limits::kBandwidth.in(kBpsPerGBps)) * kBpsPerGBps;
+    tier.efficiency = numberInRange(cursor["efficiency"], model::limits::kEfficiency);
     tier.size = cursor["size"].integerAtLeast(1);
-    tier.latency_s = numberAtLeast(cursor["latency"], 0, true);
+    tier.latency_s = numberInRange(cursor["latency"], model::limits::kLatency);
     const JsonCursor ops = cursor["ops"];
     // calculon-MoE system files add the all-to-all of expert parallelism.
     if (ops.value().is_object() && ops.value().contains("all_to_all")) {
@@ -118,7 +121,7 @@ model::NetworkTier parseNetwork(const JsonCursor &cursor)
     tier.allGather = parseOp(ops["all_gather"], false);
     tier.allReduce = parseOp(ops["all_reduce"], false);
     tier.mustBeFilled = cursor["must_be_filled"].boolean();
-    tier.processorUsage = numberInRange(cursor["processor_usage"], 0, true, 1, false);
+    tier.processorUsage = numberInRange(cursor["processor_usage"], model::limits::kProcessorUsage);
     return tier;
 }
 
@@ -159,6 +162,29 @@ void checkExecutionRules(const model::Execution &exe, const JsonCursor &root)
         root["data_par_overlap"].fail("DP overlap requires data_par > 1");
     if (exe.optimizerOffload && !exe.training)
         root["optimizer_offload"].fail("optimizer offload requires training = true");
+}
+
+/// The file and JSON pointer of a model diagnostic's field: a key of the model (application)
+/// file, a path into the system file (model names like "mem1/bandwidth" become its "GBps"), or
+/// else a key of the execution file.
+std::pair<std::string, std::string> locate(const std::string &field, const std::string &modelPath,
+                                           const std::string &executionPath, const std::string &systemPath)
+{
+    std::string pointer = "/";
+    for (const char *key : { "hidden", "feedforward", "seq_size", "attn_heads", "attn_size", "num_blocks" })
+        if (field == key)
+            return { modelPath, pointer.append(field) };
+    if (field.find('/') == std::string::npos)
+        return { executionPath, pointer.append(detail::escapePointerToken(field)) };
+    pointer.append(field);
+    if (pointer.rfind("/networks", 0) != 0) { // network keys are the model's names already
+        for (const auto &[name, key] : { std::pair<std::string, std::string> { "/bandwidth", "/GBps" },
+                                         { "/capacity", "/GiB" },
+                                         { "/peak_flops", "/tflops" } })
+            if (const auto at = pointer.find(name); at != std::string::npos)
+                pointer.replace(at, name.size(), key);
+    }
+    return { systemPath, pointer };
 }
 
 /// The rules that need the model or the system (reference asserts during compile/run),
@@ -205,10 +231,11 @@ void checkCrossFileRules(const CalculonInputs &in, const nlohmann::json &exeJson
                            + std::to_string(networks) + " network" + (networks == 1 ? "" : "s"));
     }
 
-    // The model's own checks: anything it calls malformed is a schema-level error as well.
+    // The model's own checks: anything it calls malformed is a schema-level error as well,
+    // reported in the file that holds the value.
     for (const model::Diagnostic &diagnostic : model::checkConfiguration(app, exe, in.system)) {
         if (diagnostic.isMalformedInput())
-            throw InputError(executionPath, "/" + detail::escapePointerToken(diagnostic.field), diagnostic.message);
+            throw inputErrorFor(diagnostic, modelPath, executionPath, systemPath);
     }
 }
 
@@ -326,18 +353,32 @@ model::System parseSystem(const nlohmann::json &json, const std::string &file)
     return sys;
 }
 
-CalculonInputs loadCalculonInputs(const std::string &modelPath, const std::string &executionPath,
-                                  const std::string &systemPath)
+InputError inputErrorFor(const model::Diagnostic &diagnostic, const std::string &modelPath,
+                         const std::string &executionPath, const std::string &systemPath)
 {
-    const nlohmann::json modelJson = readJsonFile(modelPath);
-    const nlohmann::json exeJson = readJsonFile(executionPath);
-    const nlohmann::json systemJson = readJsonFile(systemPath);
+    const auto [file, pointer] = locate(diagnostic.field, modelPath, executionPath, systemPath);
+    return InputError(file, pointer, diagnostic.message);
+}
+
+CalculonInputs parseCalculonInputs(const nlohmann::json &modelJson, const nlohmann::json &exeJson,
+                                   const nlohmann::json &systemJson, const std::string &modelPath,
+                                   const std::string &executionPath, const std::string &systemPath)
+{
     ExecutionFormat format = ExecutionFormat::Calculon;
     model::Application app = parseApplication(modelJson, modelPath);
     model::Execution exe = parseExecution(exeJson, executionPath, &format);
     CalculonInputs in{app, exe, parseSystem(systemJson, systemPath), format};
     checkCrossFileRules(in, exeJson, executionPath, modelPath, systemPath);
     return in;
+}
+
+CalculonInputs loadCalculonInputs(const std::string &modelPath, const std::string &executionPath,
+                                  const std::string &systemPath)
+{
+    const nlohmann::json modelJson = readJsonFile(modelPath);
+    const nlohmann::json exeJson = readJsonFile(executionPath);
+    const nlohmann::json systemJson = readJsonFile(systemPath);
+    return parseCalculonInputs(modelJson, exeJson, systemJson, modelPath, executionPath, systemPath);
 }
 
 } // namespace gapstudio::io

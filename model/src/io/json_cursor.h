@@ -8,6 +8,7 @@
  */
 
 #include "gapstudio/model/calculon_inputs.h"
+#include "gapstudio/model/limits.h"
 
 #include <nlohmann/json.hpp>
 
@@ -81,8 +82,12 @@ private:
 [[nodiscard]] double numberInRange(const JsonCursor &cursor, double low, bool lowIncluded,
                                    double high = std::numeric_limits<double>::infinity(), bool highIncluded = false);
 
-/// An efficiency curve [[threshold, efficiency], ...]: thresholds strictly decreasing down to 0,
-/// efficiencies in (0, 1]; thresholds are multiplied by `thresholdUnit` (GFLOP or MB to SI).
+/// A finite number in `range` (limits.h, already in the JSON's unit); the error names the range.
+[[nodiscard]] double numberInRange(const JsonCursor &cursor, const model::Range &range);
+
+/// An efficiency curve [[threshold, efficiency], ...]: thresholds strictly decreasing down to 0
+/// (at most limits::kThreshold), efficiencies in limits::kEfficiency; thresholds are multiplied
+/// by `thresholdUnit` (GFLOP or MB to SI).
 [[nodiscard]] model::EfficiencyTable parseEfficiencyTable(const JsonCursor &cursor, double thresholdUnit);
 
 } // namespace gapstudio::io::detail

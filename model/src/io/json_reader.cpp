@@ -3,17 +3,13 @@
 #include "io/json_cursor.h"
 
 #include "gapstudio/io/calculon_json.h"
+#include "gapstudio/io/safe_file.h"
 
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <limits>
 #include <set>
-#include <sstream>
 #include <vector>
 
 namespace gapstudio::io {
@@ -42,6 +38,11 @@ public:
         switch (event) {
         case Event::object_start:
         case Event::array_start:
+            // Bounded nesting: deeper input is rejected before it is built (and before any
+            // recursive code, such as printing a value, could overflow the stack).
+            if (mFrames.size() >= kMaxJsonDepth)
+                throw InputError(mFile, pointer(),
+                                 "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
             mFrames.push_back({event == Event::array_start, 0, {}, {}});
             break;
         case Event::key: {
@@ -100,27 +101,21 @@ InputError::InputError(std::string file, std::string jsonPointer, const std::str
 
 nlohmann::json readJsonFile(const std::string &path)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw InputError(path, "/", "cannot read: is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path, "/", std::string("cannot open: ") + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-        throw InputError(path, "/", "cannot read the file");
+    return parseJsonText(readInputFile(path), path);
+}
 
+nlohmann::json parseJsonText(const std::string &text, const std::string &origin)
+{
     try {
-        return nlohmann::json::parse(text.str(), DuplicateKeyGuard(path));
+        return nlohmann::json::parse(text, DuplicateKeyGuard(origin));
     } catch (const nlohmann::json::parse_error &error) {
         // nlohmann's text reads "[json.exception.parse_error.101] parse error at line 1, ...".
         std::string message = error.what();
         if (const auto end = message.find("] "); message.rfind("[json.exception", 0) == 0 && end != std::string::npos)
             message.erase(0, end + 2);
-        throw InputError(path, "/", "invalid JSON: " + message);
+        throw InputError(origin, "/", "invalid JSON: " + message);
     } catch (const nlohmann::json::exception &error) {
-        throw InputError(path, "/", std::string("invalid JSON: ") + error.what());
+        throw InputError(origin, "/", std::string("invalid JSON: ") + error.what());
     }
 }
 
@@ -299,6 +294,14 @@ double numberInRange(const JsonCursor &cursor, double low, bool lowIncluded, dou
     return value;
 }
 
+double numberInRange(const JsonCursor &cursor, const model::Range &range)
+{
+    const double value = cursor.number();
+    if (!range.contains(value))
+        cursor.fail("expected a number in " + range.text() + ", got " + formatNumber(value));
+    return value;
+}
+
 model::EfficiencyTable parseEfficiencyTable(const JsonCursor &cursor, double thresholdUnit)
 {
     model::EfficiencyTable table;
@@ -309,7 +312,8 @@ model::EfficiencyTable parseEfficiencyTable(const JsonCursor &cursor, double thr
     for (std::size_t i = 0; i < count; ++i) {
         const JsonCursor row = cursor[i];
         row.requireArray(2);
-        const double threshold = numberInRange(row[std::size_t{0}], 0, true);
+        const double threshold
+            = numberInRange(row[std::size_t { 0 }], model::limits::kThreshold.in(thresholdUnit));
         if (i > 0 && threshold >= previous) {
             row[std::size_t{0}].fail("thresholds must decrease strictly: " + formatNumber(threshold) + " follows "
                                      + formatNumber(previous));
@@ -317,7 +321,7 @@ model::EfficiencyTable parseEfficiencyTable(const JsonCursor &cursor, double thr
         if (i + 1 == count && threshold != 0)
             row[std::size_t{0}].fail("the last threshold must be 0 (smaller ops would have no efficiency), got "
                                      + formatNumber(threshold));
-        const double efficiency = numberInRange(row[1], 0, false, 1, true);
+        const double efficiency = numberInRange(row[1], model::limits::kEfficiency);
         table.rows.emplace_back(threshold * thresholdUnit, efficiency);
         previous = threshold;
     }

@@ -3,6 +3,8 @@
 // presets that hold a reference system's numbers compile to exactly that system.
 #include "gapstudio/scenario/scenario.h"
 
+#include "gapstudio/model/limits.h"
+#include "gapstudio/scenario/locate.h"
 #include "scenario/calibration_lookup.h"
 
 #include <string>
@@ -241,6 +243,16 @@ CompileResult compile(const Scenario &scenario, const PresetLibrary &library, co
             result.compiled = compileResolved(*resolved, result.diagnostics, options);
             if (result.compiled && !options.referenceQuirks)
                 keepOverriddenLinks(*result.compiled, scenario);
+        }
+        if (result.compiled) {
+            // Numbers the model cannot compute with (a GPU scaled past 1e9 TFLOPS, ...), named
+            // where the scenario sets them.
+            model::Diagnostics ranges;
+            model::checkSystemRanges(result.compiled->execution, result.compiled->system, true, ranges);
+            for (const Diagnostic &d : ranges)
+                invalid(result.diagnostics, scenarioPointer(scenario, d).substr(1), d.message);
+            if (!ranges.empty())
+                result.compiled.reset();
         }
     } catch (const std::exception &error) { // std::bad_alloc only; compile() never throws
         result.compiled.reset();

@@ -3,12 +3,13 @@
 #include "gapstudio/io/preset_json.h"
 
 #include "scenario/library_builder.h"
+#include "gapstudio/io/safe_file.h"
+#include "scenario/block_ranges.h"
 #include "scenario/preset_blocks.h"
 
 #include <algorithm>
 #include <array>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <vector>
 
@@ -86,8 +87,17 @@ void writeBlockRef(nlohmann::ordered_json &out, const char *key, const scenario:
     }
 }
 
+/// Parses a block and checks the ranges of its numbers (block_ranges.h).
+template <typename Parse>
+auto parseChecked(const JsonCursor &cursor, bool wholeFile, PresetKind kind, Parse parse)
+{
+    auto block = parse(cursor, wholeFile);
+    detail::checkBlockRanges(cursor, kind);
+    return block;
+}
+
 template <typename Block, typename Parse>
-scenario::BlockRef<Block> parseBlockRef(const JsonCursor &cursor, Parse parse)
+scenario::BlockRef<Block> parseBlockRef(const JsonCursor &cursor, PresetKind kind, Parse parse)
 {
     scenario::BlockRef<Block> ref;
     if (cursor.value().is_string()) {
@@ -95,7 +105,7 @@ scenario::BlockRef<Block> parseBlockRef(const JsonCursor &cursor, Parse parse)
         if (ref.presetId.empty())
             cursor.fail("expected a preset id or an inline block, got an empty string");
     } else if (cursor.value().is_object()) {
-        ref.inlineBlock = parse(cursor, false);
+        ref.inlineBlock = parseChecked(cursor, false, kind, parse);
     } else {
         cursor.fail("expected a preset id (string) or an inline block (object), got "
                     + detail::describe(cursor.value()));
@@ -105,11 +115,7 @@ scenario::BlockRef<Block> parseBlockRef(const JsonCursor &cursor, Parse parse)
 
 void writeText(const std::string &text, const std::string &path)
 {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out)
-        throw InputError(path, "/", "cannot write the file");
+    writeFileAtomically(path, text); // complete or untouched, never truncated
 }
 
 } // namespace
@@ -153,23 +159,24 @@ nlohmann::json detail::migratePresetAt(nlohmann::json json, PresetKind kind, con
 
 scenario::Gpu parseGpu(const nlohmann::json &json, const std::string &file)
 {
-    return detail::parseGpuBody(JsonCursor(json, file), true);
+    return parseChecked(JsonCursor(json, file), true, PresetKind::Gpu, detail::parseGpuBody);
 }
 scenario::Interconnect parseInterconnect(const nlohmann::json &json, const std::string &file)
 {
-    return detail::parseInterconnectBody(JsonCursor(json, file), true);
+    return parseChecked(JsonCursor(json, file), true, PresetKind::Interconnect,
+                        detail::parseInterconnectBody);
 }
 scenario::Topology parseTopology(const nlohmann::json &json, const std::string &file)
 {
-    return detail::parseTopologyBody(JsonCursor(json, file), true);
+    return parseChecked(JsonCursor(json, file), true, PresetKind::Topology, detail::parseTopologyBody);
 }
 scenario::Llm parseLlm(const nlohmann::json &json, const std::string &file)
 {
-    return detail::parseLlmBody(JsonCursor(json, file), true);
+    return parseChecked(JsonCursor(json, file), true, PresetKind::Llm, detail::parseLlmBody);
 }
 scenario::Layout parseLayout(const nlohmann::json &json, const std::string &file)
 {
-    return detail::parseLayoutBody(JsonCursor(json, file), true);
+    return parseChecked(JsonCursor(json, file), true, PresetKind::Layout, detail::parseLayoutBody);
 }
 
 scenario::Software parseSoftware(const nlohmann::json &json, const std::string &file)
@@ -195,17 +202,22 @@ scenario::Scenario detail::parseScenarioAt(const JsonCursor &c)
                         { "scale_out", "overrides", "software", "calibration" });
     scenario::Scenario s;
     s.info = detail::parseInfo(c);
-    s.gpu = parseBlockRef<scenario::Gpu>(c["gpu"], detail::parseGpuBody);
-    s.scaleUp = parseBlockRef<scenario::Interconnect>(c["scale_up"], detail::parseInterconnectBody);
+    s.gpu = parseBlockRef<scenario::Gpu>(c["gpu"], PresetKind::Gpu, detail::parseGpuBody);
+    s.scaleUp = parseBlockRef<scenario::Interconnect>(c["scale_up"], PresetKind::Interconnect,
+                                                      detail::parseInterconnectBody);
     if (json.contains("scale_out"))
-        s.scaleOut = parseBlockRef<scenario::Interconnect>(c["scale_out"], detail::parseInterconnectBody);
-    s.topology = parseBlockRef<scenario::Topology>(c["topology"], detail::parseTopologyBody);
-    s.llm = parseBlockRef<scenario::Llm>(c["llm"], detail::parseLlmBody);
-    s.layout = parseBlockRef<scenario::Layout>(c["layout"], detail::parseLayoutBody);
+        s.scaleOut = parseBlockRef<scenario::Interconnect>(c["scale_out"], PresetKind::Interconnect,
+                                                           detail::parseInterconnectBody);
+    s.topology
+        = parseBlockRef<scenario::Topology>(c["topology"], PresetKind::Topology, detail::parseTopologyBody);
+    s.llm = parseBlockRef<scenario::Llm>(c["llm"], PresetKind::Llm, detail::parseLlmBody);
+    s.layout = parseBlockRef<scenario::Layout>(c["layout"], PresetKind::Layout, detail::parseLayoutBody);
     if (json.contains("software"))
-        s.software = parseBlockRef<scenario::Software>(c["software"], detail::parseSoftwareBody);
+        s.software
+            = parseBlockRef<scenario::Software>(c["software"], PresetKind::Software, detail::parseSoftwareBody);
     if (json.contains("calibration"))
-        s.calibration = parseBlockRef<scenario::CalibrationSet>(c["calibration"], detail::parseCalibrationBody);
+        s.calibration = parseBlockRef<scenario::CalibrationSet>(c["calibration"], PresetKind::Calibration,
+                                                                detail::parseCalibrationBody);
     s.gpuCount = c["gpu_count"].integerAtLeast(1);
     if (json.contains("overrides")) {
         const JsonCursor overrides = c["overrides"];
@@ -216,6 +228,9 @@ scenario::Scenario detail::parseScenarioAt(const JsonCursor &c)
             if (std::none_of(keys.begin(), keys.end(),
                              [&](const scenario::OverrideKey &k) { return item.key() == k.key; }))
                 value.fail("unknown override key \"" + item.key() + "\"");
+            // The range of the key, as resolve() applies it to the studio's overrides.
+            if (const auto problem = scenario::overrideProblem(item.key(), value.number()))
+                value.fail(*problem);
             s.overrides[item.key()] = value.number();
         }
     }

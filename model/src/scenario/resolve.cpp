@@ -2,6 +2,8 @@
 // (the table below is the single list of override keys; scenario.h documents the contract).
 #include "gapstudio/scenario/scenario.h"
 
+#include "gapstudio/model/limits.h"
+
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -20,6 +22,11 @@ using model::Diagnostics;
 constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr double kBpsPerGBps = 1e9;
 constexpr double kSecondsPerUs = 1e6; // divide: us -> s
+// The overrides' upper bounds: model/limits.h in the keys' units.
+constexpr double kMaxCapacity_GiB = model::limits::kCapacity.high / kBytesPerGiB;
+constexpr double kMaxBandwidth_GBps = model::limits::kBandwidth.high / kBpsPerGBps;
+constexpr double kMaxLatency_us = model::limits::kLatency.high * kSecondsPerUs;
+constexpr double kMaxInteger = 9007199254740992.0; // 2^53: exact in a double, as in every reader
 
 void invalid(Diagnostics &diagnostics, std::string field, std::string message)
 {
@@ -54,43 +61,53 @@ const std::vector<OverrideRule> &rules()
     using R = ResolvedScenario;
     const auto i64 = [](double v) { return static_cast<std::int64_t>(v); };
     static const std::vector<OverrideRule> table = {
-        { { "gpu.hbm_capacity_GiB", "HBM capacity per GPU (GiB)", false, 0, false },
+        { { "gpu.hbm_capacity_GiB", "HBM capacity per GPU (GiB)", false, 0, false, kMaxCapacity_GiB, true },
           [](R &r, double v) { r.gpu.hbm.capacity_B = v * kBytesPerGiB; } },
-        { { "gpu.hbm_bandwidth_GBps", "HBM bandwidth per GPU (GB/s)", false, 0, false },
+        { { "gpu.hbm_bandwidth_GBps", "HBM bandwidth per GPU (GB/s)", false, 0, false, kMaxBandwidth_GBps,
+            true },
           [](R &r, double v) { r.gpu.hbm.bandwidth_Bps = v * kBpsPerGBps; } },
-        { { "gpu.tier2_capacity_GiB", "tier-2 memory capacity per GPU (GiB; 0 = none)", false, 0, true },
+        { { "gpu.tier2_capacity_GiB", "tier-2 memory capacity per GPU (GiB; 0 = none)", false, 0, true,
+            kMaxCapacity_GiB, true },
           [](R &r, double v) { r.gpu.tier2.capacity_B = v * kBytesPerGiB; } },
-        { { "gpu.tier2_bandwidth_GBps", "tier-2 memory bandwidth per GPU (GB/s)", false, 0, true },
+        { { "gpu.tier2_bandwidth_GBps", "tier-2 memory bandwidth per GPU (GB/s)", false, 0, true,
+            kMaxBandwidth_GBps, true },
           [](R &r, double v) { r.gpu.tier2.bandwidth_Bps = v * kBpsPerGBps; } },
-        { { "gpu.compute_scale", "multiplies every matrix and vector peak of the GPU", false, 0, false },
+        { { "gpu.compute_scale", "multiplies every matrix and vector peak of the GPU", false, 0, false,
+            model::limits::kSweepFactor.high, true },
           [](R &r, double v) { scalePeaks(r.gpu, v); } },
-        { { "scale_up.bandwidth_GBps", "scale-up bandwidth per GPU, one direction (GB/s)", false, 0, false },
+        { { "scale_up.bandwidth_GBps", "scale-up bandwidth per GPU, one direction (GB/s)", false, 0, false,
+            kMaxBandwidth_GBps, true },
           [](R &r, double v) { r.scaleUp.bandwidth_Bps = v * kBpsPerGBps; } },
-        { { "scale_up.latency_us", "scale-up latency per operation (us)", false, 0, true },
+        { { "scale_up.latency_us", "scale-up latency per operation (us)", false, 0, true, kMaxLatency_us,
+            true },
           [](R &r, double v) { r.scaleUp.latency_s = v / kSecondsPerUs; } },
-        { { "scale_up.efficiency", "achieved fraction of the scale-up bandwidth", false, 0, false },
+        { { "scale_up.efficiency", "achieved fraction of the scale-up bandwidth", false,
+            model::limits::kEfficiency.low, true, 1, true },
           [](R &r, double v) { r.scaleUp.efficiency = v; } },
-        { { "scale_out.bandwidth_GBps", "scale-out bandwidth per GPU, one direction (GB/s)", false, 0,
-            false },
+        { { "scale_out.bandwidth_GBps", "scale-out bandwidth per GPU, one direction (GB/s)", false, 0, false,
+            kMaxBandwidth_GBps, true },
           [](R &r, double v) { r.scaleOut.bandwidth_Bps = v * kBpsPerGBps; } },
-        { { "scale_out.latency_us", "scale-out latency per operation (us)", false, 0, true },
+        { { "scale_out.latency_us", "scale-out latency per operation (us)", false, 0, true, kMaxLatency_us,
+            true },
           [](R &r, double v) { r.scaleOut.latency_s = v / kSecondsPerUs; } },
-        { { "scale_out.efficiency", "achieved fraction of the scale-out bandwidth", false, 0, false },
+        { { "scale_out.efficiency", "achieved fraction of the scale-out bandwidth", false,
+            model::limits::kEfficiency.low, true, 1, true },
           [](R &r, double v) { r.scaleOut.efficiency = v; } },
-        { { "topology.scale_up_domain_size", "GPUs per scale-up domain", true, 1, true },
+        { { "topology.scale_up_domain_size", "GPUs per scale-up domain", true, 1, true, kMaxInteger, true },
           [i64](R &r, double v) { r.topology.scaleUpDomainSize = i64(v); } },
-        { { "gpu_count", "number of GPUs", true, 1, true }, [i64](R &r, double v) { r.gpuCount = i64(v); } },
-        { { "layout.tensor_par", "tensor-parallel degree", true, 1, true },
+        { { "gpu_count", "number of GPUs", true, 1, true, kMaxInteger, true },
+          [i64](R &r, double v) { r.gpuCount = i64(v); } },
+        { { "layout.tensor_par", "tensor-parallel degree", true, 1, true, kMaxInteger, true },
           [i64](R &r, double v) { r.layout.execution.tensorPar = i64(v); } },
-        { { "layout.pipeline_par", "pipeline-parallel degree", true, 1, true },
+        { { "layout.pipeline_par", "pipeline-parallel degree", true, 1, true, kMaxInteger, true },
           [i64](R &r, double v) { r.layout.execution.pipelinePar = i64(v); } },
-        { { "layout.data_par", "data-parallel degree", true, 1, true },
+        { { "layout.data_par", "data-parallel degree", true, 1, true, kMaxInteger, true },
           [i64](R &r, double v) { r.layout.execution.dataPar = i64(v); } },
-        { { "layout.batch_size", "global batch (samples)", true, 1, true },
+        { { "layout.batch_size", "global batch (samples)", true, 1, true, kMaxInteger, true },
           [i64](R &r, double v) { r.layout.execution.batchSize = i64(v); } },
-        { { "layout.microbatch_size", "microbatch (samples)", true, 1, true },
+        { { "layout.microbatch_size", "microbatch (samples)", true, 1, true, kMaxInteger, true },
           [i64](R &r, double v) { r.layout.execution.microbatchSize = i64(v); } },
-        { { "llm.seq_size", "sequence length (tokens)", true, 1, true },
+        { { "llm.seq_size", "sequence length (tokens)", true, 1, true, kMaxInteger, true },
           [i64](R &r, double v) { r.llm.seqSize = i64(v); } },
     };
     return table;
@@ -152,6 +169,25 @@ const std::vector<OverrideKey> &overrideKeys() noexcept
     return keys;
 }
 
+std::optional<std::string> overrideProblem(const std::string &key, double value)
+{
+    const auto rule = std::find_if(rules().begin(), rules().end(),
+                                   [&](const OverrideRule &r) { return key == r.key.key; });
+    if (rule == rules().end()) {
+        std::string known;
+        for (const OverrideRule &r : rules())
+            known += (known.empty() ? "" : ", ") + std::string(r.key.key);
+        return "unknown override \"" + key + "\" (known: " + known + ")";
+    }
+    const OverrideKey &k = rule->key;
+    const model::Range range { k.minimum, k.minimumIncluded, k.maximum, k.maximumIncluded };
+    if (!std::isfinite(value) || !range.contains(value))
+        return "expected a number in " + range.text() + ", got " + number(value);
+    if (k.integer && std::trunc(value) != value)
+        return "expected a whole number, got " + number(value);
+    return std::nullopt;
+}
+
 std::optional<ResolvedScenario> resolve(const Scenario &scenario, const PresetLibrary &library,
                                         Diagnostics &diagnostics)
 {
@@ -180,28 +216,12 @@ std::optional<ResolvedScenario> resolve(const Scenario &scenario, const PresetLi
                                 software ? *software : builtinSoftware(), calibration };
     for (const auto &[key, value] : scenario.overrides) {
         const std::string field = "overrides/" + key;
+        if (const std::optional<std::string> problem = overrideProblem(key, value)) {
+            invalid(diagnostics, field, *problem);
+            continue;
+        }
         const auto rule = std::find_if(rules().begin(), rules().end(),
                                        [&](const OverrideRule &r) { return key == r.key.key; });
-        if (rule == rules().end()) {
-            std::string known;
-            for (const OverrideRule &r : rules())
-                known += (known.empty() ? "" : ", ") + std::string(r.key.key);
-            invalid(diagnostics, field, "unknown override \"" + key + "\" (known: " + known + ")");
-            continue;
-        }
-        const OverrideKey &k = rule->key;
-        const bool inRange
-            = std::isfinite(value) && (k.minimumIncluded ? value >= k.minimum : value > k.minimum);
-        if (!inRange) {
-            invalid(diagnostics, field,
-                    "expected a number " + std::string(k.minimumIncluded ? ">= " : "> ") + number(k.minimum)
-                        + ", got " + number(value));
-            continue;
-        }
-        if (k.integer && (std::trunc(value) != value || value > 9007199254740992.0)) {
-            invalid(diagnostics, field, "expected a whole number, got " + number(value));
-            continue;
-        }
         rule->apply(resolved, value);
     }
     if (resolved.gpuCount < 1)

@@ -6,30 +6,27 @@
  * the file, the JSON pointer and what was expected.
  */
 
+#include "gapstudio/io/input_error.h"
 #include "gapstudio/model/calculon_inputs.h"
+#include "gapstudio/model/diagnostics.h"
 #include "gapstudio/model/quirks.h"
 
 #include <nlohmann/json_fwd.hpp>
 
-#include <stdexcept>
+#include <cstddef>
 #include <string>
 
 namespace gapstudio::io {
 
-/// Malformed input: unreadable file, bad JSON, or a schema violation.
-class InputError : public std::runtime_error {
-public:
-    InputError(std::string file, std::string jsonPointer, const std::string &message);
-    [[nodiscard]] const std::string &file() const noexcept { return mFile; }
-    [[nodiscard]] const std::string &jsonPointer() const noexcept { return mPointer; }
+/// Deepest nesting of arrays and objects a JSON input may have (GapStudio's own files need 6).
+inline constexpr std::size_t kMaxJsonDepth = 64;
 
-private:
-    std::string mFile;
-    std::string mPointer;
-};
-
-/// Reads and parses a JSON file. Throws InputError if unreadable or not JSON.
+/// Reads and parses a JSON file: a regular file (no FIFO, device or directory) of at most
+/// kMaxInputBytes (safe_file.h), nested at most kMaxJsonDepth deep, without duplicate keys.
+/// Throws InputError if unreadable or not such JSON.
 [[nodiscard]] nlohmann::json readJsonFile(const std::string &path);
+/// Parses JSON text with the rules of readJsonFile; `origin` names it in errors.
+[[nodiscard]] nlohmann::json parseJsonText(const std::string &text, const std::string &origin);
 
 /// Which reference an execution file is written for, told apart by its keys: upstream Calculon
 /// (caa4b11, 23 keys) or the authors' calculon-MoE (e3eb609, 32 keys plus an optional
@@ -54,6 +51,16 @@ struct CalculonInputs {
         return format == ExecutionFormat::CalculonMoe ? model::Quirks::calculonMoe() : model::Quirks::calculon();
     }
 };
+/// The error for a malformed-input diagnostic of a model evaluation of these three files, at the
+/// file and JSON pointer that hold the value (e.g. seq_size in the model file, not the execution).
+[[nodiscard]] InputError inputErrorFor(const model::Diagnostic &diagnostic, const std::string &modelPath,
+                                       const std::string &executionPath, const std::string &systemPath);
+
+/// loadCalculonInputs on JSON already read (the paths name the parts in errors).
+[[nodiscard]] CalculonInputs parseCalculonInputs(const nlohmann::json &model, const nlohmann::json &execution,
+                                                 const nlohmann::json &system, const std::string &modelPath,
+                                                 const std::string &executionPath,
+                                                 const std::string &systemPath);
 [[nodiscard]] CalculonInputs loadCalculonInputs(const std::string &modelPath,
                                                 const std::string &executionPath,
                                                 const std::string &systemPath);

@@ -73,11 +73,13 @@ using PresetFile = std::variant<scenario::Gpu, scenario::Interconnect, scenario:
 /// Reads a file and parsePresetFile()s it.
 [[nodiscard]] PresetFile loadPresetFile(const std::string &path);
 [[nodiscard]] nlohmann::ordered_json toJson(const PresetFile &preset);
-/// Writes toText(toJson(preset)); throws InputError if the file cannot be written.
+/// Writes toText(toJson(preset)) with io::writeFileAtomically: the file is complete or untouched;
+/// throws OutputError (with the OS reason) if it cannot be written.
 void savePresetFile(const PresetFile &preset, const std::string &path);
 
 /// A scenario file (`*.gapstudio.json`); throws InputError.
 [[nodiscard]] scenario::Scenario loadScenario(const std::string &path);
+/// Writes a scenario file like savePresetFile (complete or untouched; OutputError).
 void saveScenario(const scenario::Scenario &scenario, const std::string &path);
 
 /// Every preset under `directory`, recursively (`*.json`; scenario and measurement files are

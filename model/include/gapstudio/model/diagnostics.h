@@ -12,15 +12,17 @@ namespace gapstudio::model {
 /// Why a configuration is rejected. `Malformed*` codes are violations of the input rules (the
 /// reference asserts); the others are infeasible layouts (the reference raises `Llm.Error`).
 enum class DiagnosticCode {
-    MalformedExecution,   ///< e.g. tp*pp*dp != num_procs, TP not dividing the heads
-    MissingDatatype,      ///< the system has no matrix/vector entry for the datatype
-    NetworkTooSmall,      ///< "Network tierN isn't big enough"
-    NetworkNotFilled,     ///< "Network tierN isn't fully used"
-    BadInterleaving,      ///< interleaving larger than / not dividing the blocks per processor
-    OffloadTooFewBlocks,  ///< offloading with fewer than 3 blocks per processor
-    Tier1CapacityExceeded,///< "Mem tier1 needs X GiB but only has Y GiB"
+    MalformedExecution,    ///< e.g. tp*pp*dp != num_procs, TP not dividing the heads
+    MissingDatatype,       ///< the system has no matrix/vector entry for the datatype
+    NetworkTooSmall,       ///< "Network tierN isn't big enough"
+    NetworkNotFilled,      ///< "Network tierN isn't fully used"
+    BadInterleaving,       ///< interleaving larger than / not dividing the blocks per processor
+    OffloadTooFewBlocks,   ///< offloading with fewer than 3 blocks per processor
+    Tier1CapacityExceeded, ///< "Mem tier1 needs X GiB but only has Y GiB"
     Tier2CapacityExceeded,
-    InvalidScenario,      ///< a scenario that cannot be compiled (missing preset, bad override, ...)
+    InvalidScenario, ///< a scenario that cannot be compiled (missing preset, bad override, ...)
+    OutOfRange,      ///< a number outside model/limits.h, or sizes beyond limits::kMaxCount
+    NonFiniteResult, ///< the evaluation produced a NaN, infinite or negative result
 };
 
 struct Diagnostic {
@@ -30,8 +32,9 @@ struct Diagnostic {
 
     [[nodiscard]] bool isMalformedInput() const noexcept
     {
-        return code == DiagnosticCode::MalformedExecution || code == DiagnosticCode::MissingDatatype ||
-               code == DiagnosticCode::InvalidScenario;
+        return code == DiagnosticCode::MalformedExecution || code == DiagnosticCode::MissingDatatype
+               || code == DiagnosticCode::InvalidScenario || code == DiagnosticCode::OutOfRange
+               || code == DiagnosticCode::NonFiniteResult;
     }
 };
 

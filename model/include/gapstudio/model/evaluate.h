@@ -21,6 +21,9 @@ struct EvaluateOptions {
     bool explain = true; ///< false: diagnostics carry code and field but no message (searches)
     Features features = Features::reference(); ///< corrected-model behaviours (fidelity.h)
     Calibration calibration;                   ///< used when features.calibrated
+    /// false: skip the range checks of the system (limits.h), which a caller evaluating one
+    /// system many times (a layout search) has made once already.
+    bool checkSystemRanges = true;
 };
 
 struct Evaluation {

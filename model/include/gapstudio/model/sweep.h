@@ -77,11 +77,14 @@ struct Elasticity {
     HardwareParameter parameter;
     double stepTime = 0; ///< e.g. -0.6: 1% more of the parameter, 0.6% shorter step
     double mfu = 0;
-    bool valid = true;   ///< false if a perturbed design was infeasible
+    bool valid = true; ///< false if a perturbed design was infeasible, or the parameter did not move
+    bool moved = true; ///< false if +-step left the parameter as it was (an integer that rounds
+                       ///< back, e.g. a scale-up domain of 8): no elasticity can be measured
 };
 
 /// Elasticities of every hardware parameter around the design, sorted by |stepTime|
-/// (a tornado: what buys the most first). Central differences of relative step `step`.
+/// (a tornado: what buys the most first). Central differences of relative step `step`. A
+/// parameter the step cannot move is flagged (valid and moved false), never reported as 0.
 [[nodiscard]] std::vector<Elasticity> sensitivity(const Design &design, const EvaluateOptions &options = {},
                                                   double step = 0.01);
 

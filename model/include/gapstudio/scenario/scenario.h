@@ -117,10 +117,17 @@ struct OverrideKey {
     bool integer;            ///< the value must be a whole number
     double minimum;          ///< smallest allowed value
     bool minimumIncluded;    ///< whether `minimum` itself is allowed
+    double maximum;          ///< largest allowed value (model/limits.h, in the key's unit)
+    bool maximumIncluded;    ///< whether `maximum` itself is allowed
 };
 
 /// Every key `Scenario::overrides` accepts, in a stable order (the table compile() applies).
 [[nodiscard]] const std::vector<OverrideKey> &overrideKeys() noexcept;
+
+/// Why `value` cannot be given for override `key` (an unknown key, a number outside the key's
+/// range, a fraction for a whole number), or nothing if it can. The scenario reader and
+/// resolve() both apply it, so a file and the studio follow one rule.
+[[nodiscard]] std::optional<std::string> overrideProblem(const std::string &key, double value);
 
 /// Resolves presets and applies overrides only (no model inputs); diagnostics as for compile().
 [[nodiscard]] std::optional<ResolvedScenario> resolve(const Scenario &scenario, const PresetLibrary &library,
