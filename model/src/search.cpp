@@ -84,6 +84,18 @@ std::vector<Task> makeTasks(const Application &app, const SearchSpace &space)
     return tasks;
 }
 
+/// Drops the tasks that contradict a pinned choice.
+void keepPinned(std::vector<Task> &tasks, const LayoutPins &pins)
+{
+    std::erase_if(tasks, [&pins](const Task &t) {
+        return (pins.tensorPar && t.tp != *pins.tensorPar) || (pins.pipelinePar && t.pp != *pins.pipelinePar)
+               || (pins.dataPar && t.dp != *pins.dataPar)
+               || (pins.pipelineInterleaving && t.interleaving != *pins.pipelineInterleaving)
+               || (pins.recompute && t.recompute != *pins.recompute)
+               || (pins.optimizerSharding && t.sharding != *pins.optimizerSharding);
+    });
+}
+
 struct TaskResult {
     std::uint64_t configurations = 0;
     std::uint64_t valid = 0;
@@ -139,7 +151,7 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
         fused.push_back(false);
     std::vector<I> microbatches;
     for (I mbs : divisors(t.batch / t.dp))
-        if (mbs * app.seqSize % t.tp == 0)
+        if (mbs * app.seqSize % t.tp == 0 && (!space.pins.microbatchSize || mbs == *space.pins.microbatchSize))
             microbatches.push_back(mbs);
     std::vector<TpOverlap> overlaps{TpOverlap::None};
     if (t.tp > 1 && space.tpOverlap)
@@ -147,8 +159,8 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
     else if (t.tp > 1 && space.tpOverlapVariants)
         overlaps = {TpOverlap::None, TpOverlap::Ring, TpOverlap::Pipe};
     const auto tiers = [nets](I degree) { return degree > 1 ? nets : 1; };
-    Execution e;
-    e.numProcs = space.numProcs;
+    Execution e = space.base.value_or(Execution {});
+    e.numProcs = space.numProcs * e.contextPar;
     e.tensorPar = t.tp;
     e.pipelinePar = t.pp;
     e.dataPar = t.dp;
@@ -212,6 +224,8 @@ TaskResult runTask(const Application &app, const System &sys, const SearchSpace 
     EvaluateOptions evalOptions;
     evalOptions.quirks = space.moeExperts > 0 ? options.moeQuirks : options.quirks;
     evalOptions.explain = false;
+    evalOptions.features = options.features;
+    evalOptions.calibration = options.calibration;
     forEachExecution(app, sys, space, task, space.mbsBreak, [&](const Execution &e) {
         const std::uint64_t index = r.configurations++;
         Evaluation ev = evaluate(app, e, sys, evalOptions);
@@ -240,7 +254,8 @@ std::vector<std::int64_t> divisors(std::int64_t x)
 SearchResult searchLayouts(const Application &app, const System &sys, const SearchSpace &space,
                            const SearchOptions &options)
 {
-    const std::vector<Task> tasks = makeTasks(app, space);
+    std::vector<Task> tasks = makeTasks(app, space);
+    keepPinned(tasks, space.pins);
     std::vector<TaskResult> results(tasks.size());
     std::atomic<std::size_t> next{0};
     std::atomic<std::size_t> done{0};
@@ -285,7 +300,9 @@ SearchResult searchLayouts(const Application &app, const System &sys, const Sear
 std::uint64_t countLayouts(const Application &app, const System &sys, const SearchSpace &space)
 {
     std::uint64_t count = 0;
-    for (const Task &t : makeTasks(app, space))
+    std::vector<Task> tasks = makeTasks(app, space);
+    keepPinned(tasks, space.pins);
+    for (const Task &t : tasks)
         forEachExecution(app, sys, space, t, false, [&](const Execution &) {
             ++count;
             return true;
