@@ -28,7 +28,8 @@ std::string number(double value)
 const scenario::OverrideKey &overrideKey(const std::string &key)
 {
     const auto &keys = scenario::overrideKeys();
-    const auto it = std::find_if(keys.begin(), keys.end(), [&](const scenario::OverrideKey &k) { return key == k.key; });
+    const auto it = std::find_if(keys.begin(), keys.end(),
+                                 [&](const scenario::OverrideKey &k) { return key == k.key; });
     if (it == keys.end()) {
         std::string known;
         for (const scenario::OverrideKey &k : keys)
@@ -51,10 +52,13 @@ GridAxis parseAxis(const std::string &text)
     while (std::getline(list, item, ',')) {
         char *end = nullptr;
         const double value = std::strtod(item.c_str(), &end);
-        const bool inRange = std::isfinite(value) && (key.minimumIncluded ? value >= key.minimum : value > key.minimum);
+        const bool inRange
+            = std::isfinite(value) && (key.minimumIncluded ? value >= key.minimum : value > key.minimum);
         if (item.empty() || *end != '\0' || !inRange || (key.integer && std::trunc(value) != value))
-            throw UsageError { "--vary " + axis.key + ": expected " + (key.integer ? "whole numbers " : "numbers ")
-                               + (key.minimumIncluded ? ">= " : "> ") + number(key.minimum) + ", got '" + item + "'" };
+            throw UsageError { "--vary " + axis.key + ": expected "
+                               + (key.integer ? "whole numbers " : "numbers ")
+                               + (key.minimumIncluded ? ">= " : "> ") + number(key.minimum) + ", got '" + item
+                               + "'" };
         axis.values.push_back(value);
     }
     if (axis.values.empty())
@@ -67,8 +71,8 @@ std::uint64_t positive(const std::string &text, const char *what, std::uint64_t 
     char *end = nullptr;
     const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
     if (text.empty() || text[0] == '-' || *end != '\0' || value < 1 || value > maximum)
-        throw UsageError { std::string(what) + " expects a whole number in [1, " + std::to_string(maximum) + "], got '"
-                           + text + "'" };
+        throw UsageError { std::string(what) + " expects a whole number in [1, " + std::to_string(maximum)
+                           + "], got '" + text + "'" };
     return value;
 }
 
@@ -148,7 +152,8 @@ GridCommand parseGridCommand(const std::vector<std::string> &args)
     for (const GridAxis &axis : c.axes)
         if (__builtin_mul_overflow(points, static_cast<std::uint64_t>(axis.values.size()), &points)
             || points > kMaxGridPoints)
-            throw UsageError { "the grid has more than " + std::to_string(kMaxGridPoints) + " points; vary fewer values" };
+            throw UsageError { "the grid has more than " + std::to_string(kMaxGridPoints)
+                               + " points; vary fewer values" };
     return c;
 }
 
@@ -217,7 +222,8 @@ std::string GridEvaluator::line(std::uint64_t index, unsigned searchThreads) con
         out["message"] = r.statusText;
     if (r.compiled) {
         const bool moe = r.compiled->resolved.llm.isMoe();
-        out["layout"] = executionToJson(r.compiled->execution, moe ? StatsFormat::CalculonMoe : StatsFormat::Calculon);
+        out["layout"]
+            = executionToJson(r.compiled->execution, moe ? StatsFormat::CalculonMoe : StatsFormat::Calculon);
     }
     if (r.ok())
         out["results"] = keyResults(r);

@@ -64,8 +64,8 @@ private:
 
 /// Evaluates `indices` on `threads` threads (points in parallel, each search with the threads
 /// left over) and returns their lines in the same order.
-[[nodiscard]] std::vector<std::string> evaluatePoints(const GridEvaluator &evaluator,
-                                                      const std::vector<std::uint64_t> &indices, unsigned threads);
+[[nodiscard]] std::vector<std::string>
+evaluatePoints(const GridEvaluator &evaluator, const std::vector<std::uint64_t> &indices, unsigned threads);
 
 /// `gapstudio-cli grid ...`: the lines of this shard on stdout, a summary line on stderr.
 [[nodiscard]] int runGrid(const std::vector<std::string> &args);

@@ -87,9 +87,10 @@ int run(int argc, char **argv, int rank, int size)
             parseGridCommand(std::vector<std::string>(argv + 1, argv + argc)));
         evaluator = std::make_unique<GridEvaluator>(*command);
     } catch (const UsageError &e) {
-        error = e.message + "\nusage: mpirun -np N gapstudio-grid-mpi SCENARIO --vary KEY=v1,v2,... "
-                            "[--vary ...] [--best-layout] [--exhaustive] [--shard K/N] [--threads N] "
-                            "[--reference-quirks] [--presets DIR]";
+        error = e.message
+                + "\nusage: mpirun -np N gapstudio-grid-mpi SCENARIO --vary KEY=v1,v2,... "
+                  "[--vary ...] [--best-layout] [--exhaustive] [--shard K/N] [--threads N] "
+                  "[--reference-quirks] [--presets DIR]";
         code = kExitMalformed;
     } catch (const std::exception &e) {
         error = e.what();
@@ -101,21 +102,23 @@ int run(int argc, char **argv, int rank, int size)
     MPI_Bcast(&rootCode, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (worst != kExitOk) {
         if (code != kExitOk && (rank == 0 || rootCode == kExitOk)) // the same error once
-            std::cerr << "error: " << (rank == 0 ? "" : "rank " + std::to_string(rank) + ": ") << error << '\n';
+            std::cerr << "error: " << (rank == 0 ? "" : "rank " + std::to_string(rank) + ": ") << error
+                      << '\n';
         return worst;
     }
 
     // 2. Rounds of size * kPerRank points, interleaved over the ranks.
-    const unsigned threads = command->threads
-                                 ? command->threads
-                                 : std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(ranksOnNode()));
+    const unsigned threads
+        = command->threads
+              ? command->threads
+              : std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(ranksOnNode()));
     const auto [first, last] = shardRange(gridPoints(*command), command->shard, command->shards);
     const auto start = std::chrono::steady_clock::now();
     const std::uint64_t ranks = static_cast<std::uint64_t>(size);
     for (std::uint64_t base = first; base < last; base += ranks * kPerRank) {
         std::vector<std::uint64_t> indices;
-        for (std::uint64_t i = base + static_cast<std::uint64_t>(rank); i < std::min(last, base + ranks * kPerRank);
-             i += ranks)
+        for (std::uint64_t i = base + static_cast<std::uint64_t>(rank);
+             i < std::min(last, base + ranks * kPerRank); i += ranks)
             indices.push_back(i);
         std::string mine;
         for (const std::string &line : evaluatePoints(*evaluator, indices, threads))
@@ -123,10 +126,12 @@ int run(int argc, char **argv, int rank, int size)
         gatherAndPrint(mine, rank, size);
     }
     if (rank == 0) {
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        std::fprintf(stderr, "points: %llu, first: %llu, last: %llu, seconds: %.3f, ranks: %d, threads_per_rank: %u\n",
-                     static_cast<unsigned long long>(last - first), static_cast<unsigned long long>(first),
-                     static_cast<unsigned long long>(last), seconds, size, threads);
+        const double seconds
+            = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::fprintf(
+            stderr, "points: %llu, first: %llu, last: %llu, seconds: %.3f, ranks: %d, threads_per_rank: %u\n",
+            static_cast<unsigned long long>(last - first), static_cast<unsigned long long>(first),
+            static_cast<unsigned long long>(last), seconds, size, threads);
     }
     return kExitOk;
 }

@@ -12,8 +12,8 @@
 
 namespace gapstudio::cli {
 
-std::vector<std::string> evaluatePoints(const GridEvaluator &evaluator, const std::vector<std::uint64_t> &indices,
-                                        unsigned threads)
+std::vector<std::string> evaluatePoints(const GridEvaluator &evaluator,
+                                        const std::vector<std::uint64_t> &indices, unsigned threads)
 {
     if (threads == 0)
         threads = std::max(1u, std::thread::hardware_concurrency());

@@ -151,7 +151,8 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
         fused.push_back(false);
     std::vector<I> microbatches;
     for (I mbs : divisors(t.batch / t.dp))
-        if (mbs * app.seqSize % t.tp == 0 && (!space.pins.microbatchSize || mbs == *space.pins.microbatchSize))
+        if (mbs * app.seqSize % t.tp == 0
+            && (!space.pins.microbatchSize || mbs == *space.pins.microbatchSize))
             microbatches.push_back(mbs);
     std::vector<TpOverlap> overlaps{TpOverlap::None};
     if (t.tp > 1 && space.tpOverlap)

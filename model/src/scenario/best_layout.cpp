@@ -10,7 +10,8 @@ namespace {
 
 bool satisfies(const model::LayoutPins &pins, const model::Execution &e)
 {
-    return (!pins.tensorPar || e.tensorPar == *pins.tensorPar) && (!pins.pipelinePar || e.pipelinePar == *pins.pipelinePar)
+    return (!pins.tensorPar || e.tensorPar == *pins.tensorPar)
+           && (!pins.pipelinePar || e.pipelinePar == *pins.pipelinePar)
            && (!pins.dataPar || e.dataPar == *pins.dataPar)
            && (!pins.pipelineInterleaving || e.pipelineInterleaving == *pins.pipelineInterleaving)
            && (!pins.microbatchSize || e.microbatchSize == *pins.microbatchSize)
@@ -33,7 +34,8 @@ model::SearchSpace layoutSearchSpace(const CompiledScenario &compiled, const mod
     space.tpOverlapVariants = false;
     space.dpOverlap = e.dataParOverlap ? model::OverlapChoice::On : model::OverlapChoice::Off;
     space.tpCommTypes = { e.tensorParCommType };
-    space.fused = e.fusedActivation ? model::FusedActivationChoice::True : model::FusedActivationChoice::False;
+    space.fused
+        = e.fusedActivation ? model::FusedActivationChoice::True : model::FusedActivationChoice::False;
     space.attentionType = e.attentionType;
     space.activationFunction = e.activationFunction;
     if (e.modelMoE) {
@@ -62,7 +64,8 @@ BestLayoutResult findBestLayout(const CompiledScenario &compiled, const BestLayo
     search.cancel = options.cancel;
     search.progress = options.progress;
     try {
-        const model::SearchResult found = model::searchLayouts(compiled.application, compiled.system, out.space, search);
+        const model::SearchResult found
+            = model::searchLayouts(compiled.application, compiled.system, out.space, search);
         out.configurations = found.configurations;
         out.evaluated = found.configurations;
         out.valid = found.valid;
@@ -71,7 +74,8 @@ BestLayoutResult findBestLayout(const CompiledScenario &compiled, const BestLayo
         // another network mapping) and wins ties, so that the best is never worse than it.
         PipelineResult own = runCompiled(compiled, pipeline);
         out.found = own.ok() && satisfies(options.pins, compiled.execution);
-        if (!found.top.empty() && (!out.found || found.top.front().stats.sample_rate > own.evaluation.stats.sample_rate)) {
+        if (!found.top.empty()
+            && (!out.found || found.top.front().stats.sample_rate > own.evaluation.stats.sample_rate)) {
             CompiledScenario design = compiled;
             design.execution = found.top.front().execution;
             out.result = runCompiled(design, pipeline);
@@ -82,8 +86,8 @@ BestLayoutResult findBestLayout(const CompiledScenario &compiled, const BestLayo
     } catch (const std::exception &error) { // out of memory, say: the design as given
         out.found = false;
         out.result = runCompiled(compiled, pipeline);
-        out.result.diagnostics.push_back(
-            { model::DiagnosticCode::InvalidScenario, "", std::string("layout search failed: ") + error.what() });
+        out.result.diagnostics.push_back({ model::DiagnosticCode::InvalidScenario, "",
+                                           std::string("layout search failed: ") + error.what() });
     }
     return out;
 }
