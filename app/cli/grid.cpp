@@ -118,8 +118,6 @@ GridCommand parseGridCommand(const std::vector<std::string> &args)
             c.axes.push_back(std::move(axis));
         } else if (a == "--best-layout") {
             c.bestLayout = true;
-        } else if (a == "--exhaustive") {
-            c.exhaustive = true;
         } else if (a == "--reference-quirks") {
             c.referenceQuirks = true;
         } else if (a == "--presets") {
@@ -145,8 +143,6 @@ GridCommand parseGridCommand(const std::vector<std::string> &args)
         throw UsageError { "grid needs one SCENARIO.gapstudio.json and --vary KEY=v1,v2,..." };
     if (c.axes.empty())
         throw UsageError { "grid needs at least one --vary KEY=v1,v2,..." };
-    if (c.exhaustive && !c.bestLayout)
-        throw UsageError { "--exhaustive applies to --best-layout" };
     c.scenarioPath = positional[0];
     std::uint64_t points = 1;
     for (const GridAxis &axis : c.axes)
@@ -207,7 +203,6 @@ std::string GridEvaluator::line(std::uint64_t index, unsigned searchThreads) con
     if (mCommand.bestLayout) {
         scenario::BestLayoutOptions best;
         best.threads = searchThreads;
-        best.exhaustive = mCommand.exhaustive;
         r = scenario::runScenarioAtBestLayout(point, mLibrary, best, options).result;
     } else {
         r = scenario::runScenario(point, mLibrary, options);

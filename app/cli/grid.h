@@ -19,13 +19,12 @@ struct GridAxis {
     std::vector<double> values;
 };
 
-/// `grid SCENARIO --vary KEY=v1,v2,... [--vary ...] [--best-layout] [--exhaustive]
+/// `grid SCENARIO --vary KEY=v1,v2,... [--vary ...] [--best-layout]
 /// [--shard K/N] [--threads N] [--reference-quirks] [--presets DIR]`.
 struct GridCommand {
     std::string scenarioPath, presetsDir;
     std::vector<GridAxis> axes; ///< the first varies slowest
     bool bestLayout = false;
-    bool exhaustive = false; ///< best-layout searches without bounds
     bool referenceQuirks = false;
     std::uint64_t shard = 1, shards = 1; ///< this run is part `shard` of `shards` (1-based)
     unsigned threads = 0;                ///< 0 = all hardware threads

@@ -89,7 +89,7 @@ int run(int argc, char **argv, int rank, int size)
     } catch (const UsageError &e) {
         error = e.message
                 + "\nusage: mpirun -np N gapstudio-grid-mpi SCENARIO --vary KEY=v1,v2,... "
-                  "[--vary ...] [--best-layout] [--exhaustive] [--shard K/N] [--threads N] "
+                  "[--vary ...] [--best-layout] [--shard K/N] [--threads N] "
                   "[--reference-quirks] [--presets DIR]";
         code = kExitMalformed;
     } catch (const std::exception &e) {

@@ -28,7 +28,7 @@ constexpr const char *kUsage = R"(usage: gapstudio-cli eval --calculon MODEL.jso
                            --axis PARAMETER|variants [--factors 0.5,1,2] [--json]
        gapstudio-cli sensitivity --calculon MODEL.json EXECUTION.json SYSTEM.json [--json]
        gapstudio-cli grid SCENARIO.gapstudio.json --vary KEY=v1,v2,... [--vary ...]
-                          [--best-layout [--exhaustive]] [--shard K/N] [--threads N]
+                          [--best-layout] [--shard K/N] [--threads N]
                           [--reference-quirks] [--presets DIR]
        gapstudio-cli --help | --version
 

@@ -190,9 +190,9 @@ private slots:
         QTest::newRow("shard") << gridArguments({ QStringLiteral("--vary"), QStringLiteral("gpu_count=8"),
                                                   QStringLiteral("--shard"), QStringLiteral("5/4") })
                                << QStringLiteral("--shard K expects a whole number in [1, 4]");
-        QTest::newRow("exhaustive alone") << gridArguments(
+        QTest::newRow("unknown option") << gridArguments(
             { QStringLiteral("--vary"), QStringLiteral("gpu_count=8"), QStringLiteral("--exhaustive") })
-                                          << QStringLiteral("--exhaustive applies to --best-layout");
+                                        << QStringLiteral("unknown option '--exhaustive' for grid");
     }
 
     /// Usage errors: exit 2, nothing on stdout, the reason on stderr.

@@ -20,7 +20,6 @@ namespace gapstudio::scenario {
 struct BestLayoutOptions {
     model::LayoutPins pins;                    ///< choices kept at the user's values
     unsigned threads = 0;                      ///< search threads (0 = all hardware threads)
-    bool exhaustive = false;                   ///< evaluate every layout (no bounds)
     const std::atomic<bool> *cancel = nullptr; ///< set to stop early
     /// Called from worker threads with (tasks done, tasks in all).
     std::function<void(std::size_t, std::size_t)> progress;
