@@ -252,6 +252,27 @@ std::vector<std::int64_t> divisors(std::int64_t x)
     return out;
 }
 
+SearchSpace designSearchSpace(const Execution &e)
+{
+    SearchSpace space;
+    space.numProcs = e.numProcs;
+    space.maxBatchSize = e.batchSize;
+    space.datatype = e.datatype;
+    space.mbsBreak = true;
+    space.tpOverlap = e.tensorParOverlap;
+    space.tpOverlapVariants = false;
+    space.dpOverlap = e.dataParOverlap ? OverlapChoice::On : OverlapChoice::Off;
+    space.tpCommTypes = { e.tensorParCommType };
+    space.fused = e.fusedActivation ? FusedActivationChoice::True : FusedActivationChoice::False;
+    space.attentionType = e.attentionType;
+    space.activationFunction = e.activationFunction;
+    if (e.modelMoE) {
+        space.moeExperts = e.numExperts;
+        space.topKExperts = e.topKExperts;
+    }
+    return space;
+}
+
 SearchResult searchLayouts(const Application &app, const System &sys, const SearchSpace &space,
                            const SearchOptions &options)
 {

@@ -24,24 +24,9 @@ bool satisfies(const model::LayoutPins &pins, const model::Execution &e)
 model::SearchSpace layoutSearchSpace(const CompiledScenario &compiled, const model::LayoutPins &pins)
 {
     const model::Execution &e = compiled.execution;
-    model::SearchSpace space;
+    model::SearchSpace space = model::designSearchSpace(e);
     // Context parallelism stays as designed: the search lays out the remaining GPUs.
     space.numProcs = e.numProcs / std::max<std::int64_t>(1, e.contextPar);
-    space.maxBatchSize = e.batchSize;
-    space.datatype = e.datatype;
-    space.mbsBreak = true;
-    space.tpOverlap = e.tensorParOverlap;
-    space.tpOverlapVariants = false;
-    space.dpOverlap = e.dataParOverlap ? model::OverlapChoice::On : model::OverlapChoice::Off;
-    space.tpCommTypes = { e.tensorParCommType };
-    space.fused
-        = e.fusedActivation ? model::FusedActivationChoice::True : model::FusedActivationChoice::False;
-    space.attentionType = e.attentionType;
-    space.activationFunction = e.activationFunction;
-    if (e.modelMoE) {
-        space.moeExperts = e.numExperts;
-        space.topKExperts = e.topKExperts;
-    }
     space.pins = pins;
     space.base = e;
     // Uneven first/last stages belong to the designed pipeline depth only.
@@ -67,7 +52,6 @@ BestLayoutResult findBestLayout(const CompiledScenario &compiled, const BestLayo
         const model::SearchResult found
             = model::searchLayouts(compiled.application, compiled.system, out.space, search);
         out.configurations = found.configurations;
-        out.evaluated = found.configurations;
         out.valid = found.valid;
         out.cancelled = found.cancelled;
         // The design's own layout counts too: it may lie outside the space (uneven stages,

@@ -98,6 +98,11 @@ struct SearchOptions {
 [[nodiscard]] SearchResult searchLayouts(const Application &app, const System &sys, const SearchSpace &space,
                                          const SearchOptions &options);
 
+/// The search space that keeps a design's own settings: its GPU count, its global batch as the
+/// largest batch, its datatype, TP and DP overlap, TP communication type, fused activation,
+/// attention type, activation function (MoE: experts and top-k), and -m on.
+[[nodiscard]] SearchSpace designSearchSpace(const Execution &design);
+
 /// The divisors of `x` in ascending order (the search's candidate degrees).
 [[nodiscard]] std::vector<std::int64_t> divisors(std::int64_t x);
 

@@ -33,8 +33,7 @@ struct BestLayoutResult {
     bool cancelled = false;
     model::SearchSpace space;         ///< what was searched
     std::uint64_t configurations = 0; ///< layouts in the space
-    std::uint64_t evaluated = 0;      ///< of which the search evaluated
-    std::uint64_t valid = 0;          ///< valid among the evaluated
+    std::uint64_t valid = 0;          ///< valid among them
 };
 
 /// The layout search space of a compiled design: its GPU count, its global batch as the largest
