@@ -18,6 +18,8 @@ packages=(
     dpkg-dev file
     # report tests read the PDF's text (pdftotext); pdftoppm turns pages into images to look at
     poppler-utils
+    # optional: gapstudio-grid-mpi (the grid over MPI ranks) and its CTest
+    libopenmpi-dev openmpi-bin
 )
 
 missing=()

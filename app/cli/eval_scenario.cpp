@@ -3,7 +3,6 @@
 #include "json_output.h"
 
 #include "gapstudio/io/preset_json.h"
-#include "gapstudio/io/preset_locations.h"
 #include "gapstudio/scenario/pipeline.h"
 
 #include <nlohmann/json.hpp>
@@ -11,17 +10,6 @@
 #include <iostream>
 
 namespace gapstudio::cli {
-
-/// `--presets DIR` alone, else the search order of preset_locations.h.
-scenario::PresetLibrary presetLibrary(const std::string &presetsDir)
-{
-    if (!presetsDir.empty())
-        return io::loadPresetLibrary(presetsDir);
-    io::PresetLibraryLoad load = io::loadPresets();
-    for (const std::string &warning : load.warnings)
-        std::cerr << "warning: " << warning << '\n';
-    return std::move(load.library);
-}
 
 int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const std::string &presetsDir,
                     bool withLayers)

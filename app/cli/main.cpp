@@ -1,5 +1,6 @@
 // gapstudio-cli: the reference performance model without a GUI (and without Qt).
 #include "commands.h"
+#include "grid.h"
 
 #include "gapstudio/io/calculon_json.h"
 #include "gapstudio/io/safe_file.h"
@@ -28,6 +29,9 @@ constexpr const char *kUsage
        gapstudio-cli sweep --calculon MODEL.json EXECUTION.json SYSTEM.json
                            --axis PARAMETER|variants [--factors 0.5,1,2] [--json]
        gapstudio-cli sensitivity --calculon MODEL.json EXECUTION.json SYSTEM.json [--json]
+       gapstudio-cli grid SCENARIO.gapstudio.json --vary KEY=v1,v2,... [--vary ...]
+                          [--best-layout] [--shard K/N] [--threads N]
+                          [--reference-quirks] [--presets DIR]
        gapstudio-cli --help | --version
 
 Commands:
@@ -62,6 +66,17 @@ Commands:
           hbm_bandwidth, hbm_capacity, scale_up_bandwidth, scale_out_bandwidth,
           network_latency, scale_up_domain_size), or its variants (hardware vs software
           collectives, overlap on/off, datatypes); CSV by default.
+  grid    Evaluate the scenario at every point of a hardware grid: the Cartesian product of
+          the --vary values (keys: the scenario override keys, e.g. gpu.hbm_bandwidth_GBps,
+          scale_out.bandwidth_GBps, topology.scale_up_domain_size, gpu_count; the first
+          --vary varies slowest). One JSON line per point, in point order: {"point", "overrides",
+          "status", "message" (if not ok), "layout" (the execution used), "results" (total_time,
+          sample_rate, tokens_per_second, total_efficiency, ... in SI units; if ok)}.
+          --best-layout judges each point at its best layout (a layout search with the
+          scenario's own settings and model; never worse than the scenario's own layout).
+          --shard K/N prints only part K of N (consecutive points; the N parts concatenated in
+          order are the whole grid), e.g. for Slurm job arrays; gapstudio-grid-mpi runs the same
+          grid over MPI ranks with the same output. Summary on stderr.
   sensitivity  Elasticities of step time and MFU with respect to every hardware parameter
           (d ln y / d ln p, central differences), largest first: what buys the most.
 
@@ -180,6 +195,8 @@ int run(const std::vector<std::string> &args)
         return runValidate(rest);
     if (args[0] == "calibrate")
         return runCalibrate(rest);
+    if (args[0] == "grid")
+        return runGrid(rest);
     throw UsageError{"unknown command '" + args[0] + "'"};
 }
 

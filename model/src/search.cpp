@@ -103,6 +103,16 @@ std::vector<Task> makeTasks(const Application &app, const SearchSpace &space)
     return tasks;
 }
 
+/// Whether a task contradicts a choice the user pinned.
+bool contradictsPins(const Task &t, const LayoutPins &pins)
+{
+    return (pins.tensorPar && t.tp != *pins.tensorPar) || (pins.pipelinePar && t.pp != *pins.pipelinePar)
+           || (pins.dataPar && t.dp != *pins.dataPar)
+           || (pins.pipelineInterleaving && t.interleaving != *pins.pipelineInterleaving)
+           || (pins.recompute && t.recompute != *pins.recompute)
+           || (pins.optimizerSharding && t.sharding != *pins.optimizerSharding);
+}
+
 struct TaskCount {
     std::uint64_t configurations = 0;
     std::uint64_t valid = 0;
@@ -177,7 +187,8 @@ Loops loopsOf(const Application &app, const System &sys, const SearchSpace &spac
     // mbs * seq_size may exceed 64 bits (both are up to 2^53): multiplied in 128 bits.
     __extension__ using Wide = __int128;
     for (I mbs : localBatchDivisors)
-        if (static_cast<Wide>(mbs) * app.seqSize % t.tp == 0)
+        if (static_cast<Wide>(mbs) * app.seqSize % t.tp == 0
+            && (!space.pins.microbatchSize || mbs == *space.pins.microbatchSize))
             l.microbatches.push_back(mbs);
     const auto tiers = [nets](I degree) { return degree > 1 ? nets : 1; };
     l.tpNets = tiers(t.tp);
@@ -201,8 +212,8 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
 {
     const bool moe = space.moeExperts > 0;
     const Loops l = loopsOf(app, sys, space, t, localBatchDivisors);
-    Execution e;
-    e.numProcs = space.numProcs;
+    Execution e = space.base.value_or(Execution {});
+    e.numProcs = space.numProcs * e.contextPar;
     e.tensorPar = t.tp;
     e.pipelinePar = t.pp;
     e.dataPar = t.dp;
@@ -267,6 +278,8 @@ TaskCount runTask(const Application &app, const System &sys, const SearchSpace &
     EvaluateOptions evalOptions;
     evalOptions.quirks = space.moeExperts > 0 ? options.moeQuirks : options.quirks;
     evalOptions.explain = false;
+    evalOptions.features = options.features;
+    evalOptions.calibration = options.calibration;
     evalOptions.checkSystemRanges = !systemInRange; // checked once for the whole search
     forEachExecution(app, sys, space, task, localBatchDivisors, space.mbsBreak, [&](const Execution &e) {
         const std::uint64_t index = r.configurations++;
@@ -299,10 +312,32 @@ std::vector<std::int64_t> divisors(std::int64_t x)
     return small;
 }
 
+SearchSpace designSearchSpace(const Execution &e)
+{
+    SearchSpace space;
+    space.numProcs = e.numProcs;
+    space.maxBatchSize = e.batchSize;
+    space.datatype = e.datatype;
+    space.mbsBreak = true;
+    space.tpOverlap = e.tensorParOverlap;
+    space.tpOverlapVariants = false;
+    space.dpOverlap = e.dataParOverlap ? OverlapChoice::On : OverlapChoice::Off;
+    space.tpCommTypes = { e.tensorParCommType };
+    space.fused = e.fusedActivation ? FusedActivationChoice::True : FusedActivationChoice::False;
+    space.attentionType = e.attentionType;
+    space.activationFunction = e.activationFunction;
+    if (e.modelMoE) {
+        space.moeExperts = e.numExperts;
+        space.topKExperts = e.topKExperts;
+    }
+    return space;
+}
+
 SearchResult searchLayouts(const Application &app, const System &sys, const SearchSpace &space,
                            const SearchOptions &options)
 {
-    const std::vector<Task> tasks = makeTasks(app, space);
+    std::vector<Task> tasks = makeTasks(app, space);
+    std::erase_if(tasks, [&space](const Task &t) { return contradictsPins(t, space.pins); });
     // The microbatch candidates of each local batch, found once (read-only in the workers).
     std::map<I, std::vector<I>> localBatchDivisors;
     for (const Task &t : tasks)
@@ -371,6 +406,8 @@ std::uint64_t countLayouts(const Application &app, const System &sys, const Sear
     std::map<I, std::vector<I>> localBatchDivisors;
     std::uint64_t count = 0;
     forEachTask(app, space, [&](const Task &t) {
+        if (contradictsPins(t, space.pins))
+            return true;
         const I local = t.batch / t.dp;
         auto it = localBatchDivisors.find(local);
         if (it == localBatchDivisors.end())

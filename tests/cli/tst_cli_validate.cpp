@@ -1,6 +1,8 @@
 // `gapstudio-cli validate` and `calibrate` as a user runs them: the output contract, the error
 // contract for bad measurement files (file and JSON path, exit 2), and a small fit whose file
 // validate reads back with the error calibrate reported.
+#include "json_files.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -45,20 +47,12 @@ QByteArray lastLine(const QByteArray &text)
 /// Writes `json` (a measurement file with one change) into `dir`.
 QString writeVariant(const QTemporaryDir &dir, const char *name, const nlohmann::json &json)
 {
-    const QString path = dir.path() + QLatin1Char('/') + QLatin1String(name);
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        qFatal("cannot write %s", qPrintable(path));
-    file.write(json.dump(2).c_str());
-    return path;
+    return gapstudio::test::writeJsonFile(dir.path() + QLatin1Char('/') + QLatin1String(name), json);
 }
 
 nlohmann::json readJson(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(path));
-    return nlohmann::json::parse(file.readAll().toStdString());
+    return gapstudio::test::readJsonFile(path);
 }
 
 } // namespace

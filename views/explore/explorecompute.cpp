@@ -22,25 +22,7 @@ model::EvaluateOptions defaultEvaluateOptions(const model::Design &design)
 
 model::SearchSpace searchSpaceFor(const model::Design &design)
 {
-    const model::Execution &e = design.execution;
-    model::SearchSpace space;
-    space.numProcs = e.numProcs;
-    space.maxBatchSize = e.batchSize;
-    space.datatype = e.datatype;
-    space.mbsBreak = true;
-    space.tpOverlap = e.tensorParOverlap;
-    space.tpOverlapVariants = false;
-    space.dpOverlap = e.dataParOverlap ? model::OverlapChoice::On : model::OverlapChoice::Off;
-    space.tpCommTypes = { e.tensorParCommType };
-    space.fused
-        = e.fusedActivation ? model::FusedActivationChoice::True : model::FusedActivationChoice::False;
-    space.attentionType = e.attentionType;
-    space.activationFunction = e.activationFunction;
-    if (e.modelMoE) {
-        space.moeExperts = e.numExperts;
-        space.topKExperts = e.topKExperts;
-    }
-    return space;
+    return model::designSearchSpace(design.execution);
 }
 
 std::string searchNote(const model::SearchSpace &space)

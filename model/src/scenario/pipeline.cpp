@@ -93,6 +93,15 @@ void evaluateInto(PipelineResult &r, const model::Application &app, const model:
         r.analysis = model::analyze(app, exe, sys, r.evaluation);
 }
 
+/// Evaluates r.compiled: the compiled scenario knows its model (quirks, the corrected model's
+/// features and the calibration of its GPU and software).
+void evaluateCompiled(PipelineResult &r, const PipelineOptions &options)
+{
+    const CompiledScenario &c = *r.compiled;
+    r.evaluateOptions = c.evaluateOptions(options.withLayers, options.explain);
+    evaluateInto(r, c.application, c.execution, c.system);
+}
+
 /// A failure inside the model (a bug, or out of memory) is a diagnostic, never an exception.
 void internalError(PipelineResult &r, const char *what)
 {
@@ -142,13 +151,21 @@ PipelineResult runScenario(const Scenario &scenario, const PresetLibrary &librar
         CompileResult compiled = compile(scenario, library, CompileOptions { options.referenceQuirks });
         r.diagnostics = std::move(compiled.diagnostics);
         r.compiled = std::move(compiled.compiled);
-        if (r.compiled) {
-            // The compiled scenario knows its model: quirks, the corrected model's features and
-            // the calibration of its GPU and software.
-            const CompiledScenario &c = *r.compiled;
-            r.evaluateOptions = c.evaluateOptions(options.withLayers, options.explain);
-            evaluateInto(r, c.application, c.execution, c.system);
-        }
+        if (r.compiled)
+            evaluateCompiled(r, options);
+    } catch (const std::exception &error) {
+        internalError(r, error.what());
+    }
+    r.statusText = statusTextOf(r);
+    return r;
+}
+
+PipelineResult runCompiled(const CompiledScenario &compiled, const PipelineOptions &options)
+{
+    PipelineResult r;
+    try {
+        r.compiled = compiled;
+        evaluateCompiled(r, options);
     } catch (const std::exception &error) {
         internalError(r, error.what());
     }

@@ -27,6 +27,19 @@ enum class RankBy : std::uint8_t {
 
 enum class OverlapChoice : std::uint8_t { Both, On, Off };
 
+/// Layout choices a search keeps at the given values (the studio's "keep TP = 8"); unset ones
+/// are searched. A pinned value the space cannot produce leaves the search empty.
+struct LayoutPins {
+    std::optional<std::int64_t> tensorPar, pipelinePar, dataPar, pipelineInterleaving, microbatchSize;
+    std::optional<Recompute> recompute;
+    std::optional<bool> optimizerSharding;
+    [[nodiscard]] bool any() const noexcept
+    {
+        return tensorPar || pipelinePar || dataPar || pipelineInterleaving || microbatchSize || recompute
+               || optimizerSharding;
+    }
+};
+
 /// The search space and options of `llm-optimal-execution` (§9), or with `moeExperts` > 0 of
 /// calculon-MoE's legacy `llm-optimal-execution-moe` (calculon-moe-model.md §10: EP = E,
 /// ES = TP, expert DP from the grid, top-2 routing, no offloading, no all-gather redo).
@@ -47,6 +60,12 @@ struct SearchSpace {
     std::optional<AttentionType> attentionType;           ///< reference: multi-head
     std::optional<ActivationFunction> activationFunction; ///< reference: GeLU
     std::optional<std::int64_t> topKExperts;              ///< MoE search; reference: min(2, E)
+
+    LayoutPins pins; ///< choices kept at the user's values
+    /// A design's execution: every field the search does not vary keeps its value (the corrected
+    /// model's context parallelism, attention kernel, MoE details, ...); num_procs is then
+    /// numProcs * its context_par. Unset = the reference's defaults.
+    std::optional<Execution> base;
 };
 
 struct SearchHit {
@@ -68,6 +87,8 @@ struct SearchOptions {
     unsigned threads = 0;                         ///< 0 = all hardware threads
     Quirks quirks = Quirks::calculon();        ///< dense search
     Quirks moeQuirks = Quirks::calculonMoe();  ///< MoE search
+    Features features = Features::reference(); ///< the corrected model's features (evaluate.h)
+    Calibration calibration;                   ///< used when features.calibrated
     const std::atomic<bool> *cancel = nullptr;    ///< set to stop early
     /// Called from worker threads after each task with (tasks done, tasks in all).
     std::function<void(std::size_t, std::size_t)> progress;
@@ -76,6 +97,11 @@ struct SearchOptions {
 /// Searches the layouts of `app` on `sys` (calculon-model.md §9, steps 1-8).
 [[nodiscard]] SearchResult searchLayouts(const Application &app, const System &sys, const SearchSpace &space,
                                          const SearchOptions &options);
+
+/// The search space that keeps a design's own settings: its GPU count, its global batch as the
+/// largest batch, its datatype, TP and DP overlap, TP communication type, fused activation,
+/// attention type, activation function (MoE: experts and top-k), and -m on.
+[[nodiscard]] SearchSpace designSearchSpace(const Execution &design);
 
 /// The divisors of `x` in ascending order (the search's candidate degrees).
 [[nodiscard]] std::vector<std::int64_t> divisors(std::int64_t x);

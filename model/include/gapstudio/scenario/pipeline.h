@@ -75,6 +75,11 @@ struct PipelineResult {
 [[nodiscard]] PipelineResult runScenario(const Scenario &scenario, const PresetLibrary &library,
                                          const PipelineOptions &options = {});
 
+/// The evaluate -> analyze stages of a compiled scenario (runScenario after compiling; a variant
+/// of a compiled design, e.g. at another layout). `scenario` in the result stays empty.
+[[nodiscard]] PipelineResult runCompiled(const CompiledScenario &compiled,
+                                         const PipelineOptions &options = {});
+
 /// The evaluate -> analyze stages for inputs that are already the model's (the reference's three
 /// files, a what-if variant of a design), with the evaluation options given.
 [[nodiscard]] PipelineResult runDesign(const model::Design &design, const model::EvaluateOptions &options);

@@ -1,0 +1,22 @@
+// The presets of a CLI command (commands.h presetLibrary).
+#include "commands.h"
+
+#include "gapstudio/io/preset_json.h"
+#include "gapstudio/io/preset_locations.h"
+
+#include <iostream>
+
+namespace gapstudio::cli {
+
+/// `--presets DIR` alone, else the search order of preset_locations.h.
+scenario::PresetLibrary presetLibrary(const std::string &presetsDir)
+{
+    if (!presetsDir.empty())
+        return io::loadPresetLibrary(presetsDir);
+    io::PresetLibraryLoad load = io::loadPresets();
+    for (const std::string &warning : load.warnings)
+        std::cerr << "warning: " << warning << '\n';
+    return std::move(load.library);
+}
+
+} // namespace gapstudio::cli

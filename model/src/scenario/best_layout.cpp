@@ -1,0 +1,103 @@
+// A design at its best layout (best_layout.h): the layout search with the design's own model,
+// then the pipeline at the layout found.
+#include "gapstudio/scenario/best_layout.h"
+
+#include <exception>
+
+namespace gapstudio::scenario {
+
+namespace {
+
+bool satisfies(const model::LayoutPins &pins, const model::Execution &e)
+{
+    return (!pins.tensorPar || e.tensorPar == *pins.tensorPar)
+           && (!pins.pipelinePar || e.pipelinePar == *pins.pipelinePar)
+           && (!pins.dataPar || e.dataPar == *pins.dataPar)
+           && (!pins.pipelineInterleaving || e.pipelineInterleaving == *pins.pipelineInterleaving)
+           && (!pins.microbatchSize || e.microbatchSize == *pins.microbatchSize)
+           && (!pins.recompute || e.activationRecompute == *pins.recompute)
+           && (!pins.optimizerSharding || e.optimizerSharding == *pins.optimizerSharding);
+}
+
+} // namespace
+
+model::SearchSpace layoutSearchSpace(const CompiledScenario &compiled, const model::LayoutPins &pins)
+{
+    const model::Execution &e = compiled.execution;
+    model::SearchSpace space = model::designSearchSpace(e);
+    // Context parallelism stays as designed: the search lays out the remaining GPUs.
+    space.numProcs = e.numProcs / std::max<std::int64_t>(1, e.contextPar);
+    space.pins = pins;
+    space.base = e;
+    // Uneven first/last stages belong to the designed pipeline depth only.
+    if (!pins.pipelinePar || *pins.pipelinePar != e.pipelinePar)
+        space.base->firstStageBlocks = space.base->lastStageBlocks = 0;
+    return space;
+}
+
+BestLayoutResult findBestLayout(const CompiledScenario &compiled, const BestLayoutOptions &options,
+                                const PipelineOptions &pipeline)
+{
+    BestLayoutResult out;
+    out.space = layoutSearchSpace(compiled, options.pins);
+    model::SearchOptions search;
+    search.topN = 1;
+    search.threads = options.threads;
+    search.quirks = search.moeQuirks = compiled.quirks;
+    search.features = compiled.features;
+    search.calibration = compiled.calibration;
+    search.cancel = options.cancel;
+    search.progress = options.progress;
+    try {
+        const model::SearchResult found
+            = model::searchLayouts(compiled.application, compiled.system, out.space, search);
+        out.configurations = found.configurations;
+        out.valid = found.valid;
+        out.cancelled = found.cancelled;
+        // The design's own layout counts too: it may lie outside the space (uneven stages,
+        // another network mapping) and wins ties, so that the best is never worse than it.
+        PipelineResult own = runCompiled(compiled, pipeline);
+        out.found = own.ok() && satisfies(options.pins, compiled.execution);
+        if (!found.top.empty()
+            && (!out.found || found.top.front().stats.sample_rate > own.evaluation.stats.sample_rate)) {
+            CompiledScenario design = compiled;
+            design.execution = found.top.front().execution;
+            out.result = runCompiled(design, pipeline);
+            out.found = out.result.ok();
+        }
+        if (!out.result.compiled)
+            out.result = std::move(own);
+    } catch (const std::exception &error) { // out of memory, say: the design as given
+        out.found = false;
+        out.result = runCompiled(compiled, pipeline);
+        out.result.diagnostics.push_back({ model::DiagnosticCode::InvalidScenario, "",
+                                           std::string("layout search failed: ") + error.what() });
+    }
+    return out;
+}
+
+BestLayoutResult runScenarioAtBestLayout(const Scenario &scenario, const PresetLibrary &library,
+                                         const BestLayoutOptions &options, const PipelineOptions &pipeline)
+{
+    PipelineResult own = runScenario(scenario, library, pipeline);
+    if (!own.compiled) {
+        BestLayoutResult out;
+        out.result = std::move(own);
+        return out;
+    }
+    BestLayoutResult out = findBestLayout(*own.compiled, options, pipeline);
+    if (!out.found)
+        out.result = std::move(own);
+    out.result.scenario = scenario;
+    if (out.found) { // the design with the layout found written inline, its layout overrides gone
+        std::erase_if(out.result.scenario.overrides,
+                      [](const auto &entry) { return entry.first.rfind("layout.", 0) == 0; });
+        Layout layout = out.result.compiled->resolved.layout;
+        layout.info = { "best-layout", "Best layout", "layout search of GapStudio" };
+        layout.execution = out.result.compiled->execution;
+        out.result.scenario.layout = { "", layout };
+    }
+    return out;
+}
+
+} // namespace gapstudio::scenario
