@@ -147,7 +147,7 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
     else if (t.tp > 1 && space.tpOverlapVariants)
         overlaps = {TpOverlap::None, TpOverlap::Ring, TpOverlap::Pipe};
     const auto tiers = [nets](I degree) { return degree > 1 ? nets : 1; };
-    Execution e;
+    Execution e = space.base.value_or(Execution {});
     e.numProcs = space.numProcs;
     e.tensorPar = t.tp;
     e.pipelinePar = t.pp;
@@ -211,6 +211,8 @@ TaskResult runTask(const Application &app, const System &sys, const SearchSpace 
     TaskResult r;
     EvaluateOptions evalOptions;
     evalOptions.quirks = space.moeExperts > 0 ? options.moeQuirks : options.quirks;
+    evalOptions.features = options.features;
+    evalOptions.calibration = options.calibration;
     evalOptions.explain = false;
     forEachExecution(app, sys, space, task, space.mbsBreak, [&](const Execution &e) {
         const std::uint64_t index = r.configurations++;

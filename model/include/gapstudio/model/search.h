@@ -47,6 +47,9 @@ struct SearchSpace {
     std::optional<AttentionType> attentionType;           ///< reference: multi-head
     std::optional<ActivationFunction> activationFunction; ///< reference: GeLU
     std::optional<std::int64_t> topKExperts;              ///< MoE search; reference: min(2, E)
+    /// The corrected model's execution fields (context parallelism, attention kernel, gradient
+    /// bytes, MoE dispatcher, ...) are copied from here; unset = Execution's defaults.
+    std::optional<Execution> base;
 };
 
 struct SearchHit {
@@ -68,6 +71,8 @@ struct SearchOptions {
     unsigned threads = 0;                         ///< 0 = all hardware threads
     Quirks quirks = Quirks::calculon();        ///< dense search
     Quirks moeQuirks = Quirks::calculonMoe();  ///< MoE search
+    Features features = Features::reference(); ///< the corrected model's behaviours (fidelity.h)
+    Calibration calibration;                   ///< used when features.calibrated
     const std::atomic<bool> *cancel = nullptr;    ///< set to stop early
     /// Called from worker threads after each task with (tasks done, tasks in all).
     std::function<void(std::size_t, std::size_t)> progress;
