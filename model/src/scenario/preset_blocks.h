@@ -49,6 +49,15 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Layout &layout);
 void writeBody(nlohmann::ordered_json &out, const scenario::Software &software);
 void writeBody(nlohmann::ordered_json &out, const scenario::CalibrationSet &calibration);
 
+// The cost blocks (cost_json.cpp): a GPU's price and server, an interconnect's parts.
+/// Reads the optional `cost` of a GPU preset (with its price; a top-level price_USD beside it is
+/// an error).
+void parseGpuCost(const JsonCursor &gpuCursor, scenario::Gpu &gpu);
+void writeGpuCost(nlohmann::ordered_json &out, const scenario::Gpu &gpu);
+/// Reads the optional `cost` of an interconnect preset.
+void parseLinkCost(const JsonCursor &linkCursor, scenario::Interconnect &link);
+void writeLinkCost(nlohmann::ordered_json &out, const scenario::Interconnect &link);
+
 /// Requires an object whose keys are the header keys (whole file or inline) plus `body`, some of
 /// them optional.
 void requireBlockKeys(const JsonCursor &cursor, bool wholeFile, std::initializer_list<std::string_view> body,
