@@ -174,8 +174,10 @@ BillOfMaterials billOfMaterials(const ClusterSpec &spec)
     bom.lines.push_back({ "servers", "Servers (CPUs, memory, chassis; without GPUs and network)",
                           static_cast<double>(bom.servers), spec.gpu.serverPrice_USD, spec.gpu.serverPower_W,
                           spec.gpu.source });
+    if (!(spec.gpu.price_USD > 0))
+        bom.notes.push_back("The GPU has no price: the GPUs count as free.");
     if (!spec.gpuHasCost)
-        bom.notes.push_back("The GPU has no price or server figures: GPUs and servers count as free.");
+        bom.notes.push_back("The GPU has no server figures: the servers count as free and draw no power.");
 
     // Scale-up: a network per domain (none for domains of one GPU).
     if (domain > 1) {

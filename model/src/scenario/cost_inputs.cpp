@@ -9,7 +9,9 @@ model::FabricSpec fabricOf(const Interconnect &link)
 {
     model::FabricSpec fabric;
     fabric.bandwidthPerGpu_Bps = link.bandwidth_Bps;
-    fabric.hasCost = link.cost.has_value();
+    // An override may set a price on a link whose preset has no cost block: without a port speed
+    // and a radix there is nothing to count, and the note says so.
+    fabric.hasCost = link.cost && link.cost->portSpeed_bps > 0 && link.cost->switchRadix > 0;
     if (link.cost)
         fabric.cost = *link.cost;
     return fabric;
@@ -29,7 +31,7 @@ model::ClusterSpec clusterSpec(const ResolvedScenario &resolved)
         spec.gpu.serverPower_W = resolved.gpu.cost->serverPower_W;
         spec.gpu.source = resolved.gpu.cost->source;
     }
-    spec.gpuHasCost = resolved.gpu.price_USD.has_value() && resolved.gpu.cost.has_value();
+    spec.gpuHasCost = resolved.gpu.cost.has_value();
     spec.scaleUpDomainSize = resolved.topology.scaleUpDomainSize;
     spec.scaleUp = fabricOf(resolved.scaleUp);
     spec.scaleOut = fabricOf(resolved.scaleOut);

@@ -50,7 +50,7 @@ struct GpuCostSpec {
 struct FabricSpec {
     double bandwidthPerGpu_Bps = 0; ///< per GPU, one direction
     LinkCost cost;
-    bool hasCost = false;        ///< false: the preset has no cost figures (the part costs 0, a note says so)
+    bool hasCost = false;        ///< false: no cost figures, port speed or radix (costs 0; a note)
     std::int64_t levels = 0;     ///< switch levels of a fat tree (0: the fewest that fit)
     double oversubscription = 1; ///< at the top level of a fat tree (1: full bisection)
 };
@@ -59,7 +59,7 @@ struct FabricSpec {
 struct ClusterSpec {
     std::int64_t gpus = 0;
     GpuCostSpec gpu;
-    bool gpuHasCost = false;            ///< false: no GPU or server price (they cost 0, a note says so)
+    bool gpuHasCost = false;            ///< false: no server figures (servers cost 0; a note)
     std::int64_t scaleUpDomainSize = 1; ///< GPUs per scale-up domain (1: no scale-up switches)
     FabricSpec scaleUp;
     FabricSpec scaleOut; ///< between domains (FullFlat: the optical all-to-all tier)
