@@ -100,7 +100,10 @@ private slots:
         QVERIFY2(near(cost["run_seconds"].get<double>(), runSeconds, 1e-6), "run time = budget / token rate");
         QVERIFY2(near(cost["gpu_hours"].get<double>(), runSeconds / 3600 * 4096, 1e-6), "GPU-hours");
         // GPU power between 40 % (waiting) and 100 % (computing) of 700 W by the GPUs' activity.
-        const double activity = cost["gpu_activity"].get<double>();
+        // The activity is the share of the step the GPUs compute (the same output's system_efficiency).
+        const double activity = out["system_efficiency"].get<double>();
+        QVERIFY(activity > 0.1 && activity < 1);
+        QCOMPARE_NEAR(cost["gpu_activity"].get<double>(), activity);
         QCOMPARE_NEAR(cost["breakdown"]["power_watts"]["gpus"].get<double>(),
                       4096 * 700 * (0.4 + 0.6 * activity));
 
