@@ -75,6 +75,12 @@ struct ValidateArgs {
 /// time-to-train and cost-to-train at each GPU count's best layout, Pareto front marked (CSV).
 [[nodiscard]] int runCostSweep(const std::vector<std::string> &args);
 
+/// `roadmap FILE.gapstudio-roadmap.json [--json] [--presets DIR] [--reference-quirks]`: one row per
+/// step (samples/s, MFU, $/million tokens, J/token, MW and the gains over the previous step); CSV
+/// by default. Exit 2 for a bad file or a step that is not a valid design, 1 when a step does not
+/// fit or run (its row has no figures; why on stderr).
+[[nodiscard]] int runRoadmap(const std::vector<std::string> &args);
+
 /// Prints the diagnostics of a failed evaluation on stderr and returns the exit status: the
 /// first malformed-input diagnostic alone ("error: FILE: /field: message", exit 2), or else one
 /// "error: message" line per diagnostic, the cause first (exit 1).

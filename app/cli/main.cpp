@@ -29,6 +29,7 @@ constexpr const char *kUsage = R"(usage: gapstudio-cli eval --calculon MODEL.jso
        gapstudio-cli rank SCENARIO.gapstudio.json [--by KEY] [--top N] [--threads N] [--presets DIR]
        gapstudio-cli cost-sweep SCENARIO.gapstudio.json --gpus N1,N2,... [--by KEY] [--threads N]
                                 [--presets DIR] [--json]
+       gapstudio-cli roadmap ROADMAP.gapstudio-roadmap.json [--json] [--presets DIR] [--reference-quirks]
        gapstudio-cli --help | --version
 
 Commands:
@@ -75,6 +76,10 @@ Commands:
   cost-sweep  The scenario at each GPU count of --gpus, each at its best layout by KEY:
           time and cost to train the token budget, $/million tokens, J/token, MFU, and
           whether the point is on the Pareto front of time against cost (CSV, or --json).
+  roadmap  Evaluate each step of a roadmap (a scenario, or a named change to the step
+          before): step,name,status,samples_per_second,mfu,usd_per_million_tokens,
+          joules_per_token,megawatts,speedup,cost_ratio,energy_ratio (CSV, or --json with
+          each step's cost object). The ratios compare each step with the one before.
 
 Exit status:
   0  success
@@ -194,6 +199,8 @@ int run(const std::vector<std::string> &args)
         return runRank(rest);
     if (args[0] == "cost-sweep")
         return runCostSweep(rest);
+    if (args[0] == "roadmap")
+        return runRoadmap(rest);
     throw UsageError{"unknown command '" + args[0] + "'"};
 }
 

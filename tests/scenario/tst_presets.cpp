@@ -32,8 +32,9 @@ QStringList presetFiles()
                     QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
-        // Measured runs (presets/measurements) are validation data with their own format and tests.
-        if (!path.contains(QLatin1String("/measurements/")))
+        // Measured runs (presets/measurements) are validation data with their own format and tests;
+        // roadmaps (presets/roadmaps) have their own format and tests (tst_roadmap).
+        if (!path.contains(QLatin1String("/measurements/")) && !path.contains(QLatin1String("/roadmaps/")))
             files << path;
     }
     files.sort();

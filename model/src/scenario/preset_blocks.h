@@ -39,6 +39,9 @@ scenario::Scenario parseScenarioAt(const JsonCursor &cursor);
 nlohmann::json migratePresetAt(nlohmann::json json, PresetKind kind, const std::string &file,
                                const std::string &pointer);
 
+/// Writes `text` to `path`; throws InputError(path, "/", ...) if it cannot.
+void writeText(const std::string &text, const std::string &path);
+
 // Write a body after `out`'s existing keys (the header is the caller's).
 void writeInfo(nlohmann::ordered_json &out, const scenario::BlockInfo &info);
 void writeBody(nlohmann::ordered_json &out, const scenario::Gpu &gpu);

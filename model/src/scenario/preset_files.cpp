@@ -103,7 +103,9 @@ scenario::BlockRef<Block> parseBlockRef(const JsonCursor &cursor, Parse parse)
     return ref;
 }
 
-void writeText(const std::string &text, const std::string &path)
+} // namespace
+
+void detail::writeText(const std::string &text, const std::string &path)
 {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out << text;
@@ -111,8 +113,6 @@ void writeText(const std::string &text, const std::string &path)
     if (!out)
         throw InputError(path, "/", "cannot write the file");
 }
-
-} // namespace
 
 const char *presetFileType(PresetKind kind) noexcept
 {
@@ -330,7 +330,7 @@ nlohmann::ordered_json toJson(const PresetFile &preset)
 
 void savePresetFile(const PresetFile &preset, const std::string &path)
 {
-    writeText(toText(toJson(preset)), path);
+    detail::writeText(toText(toJson(preset)), path);
 }
 
 scenario::Scenario loadScenario(const std::string &path)
@@ -341,7 +341,7 @@ scenario::Scenario loadScenario(const std::string &path)
 
 void saveScenario(const scenario::Scenario &scenario, const std::string &path)
 {
-    writeText(toText(toJson(scenario)), path);
+    detail::writeText(toText(toJson(scenario)), path);
 }
 
 scenario::PresetLibrary loadPresetLibrary(const std::string &directory)
