@@ -81,6 +81,9 @@ struct ValidateArgs {
 /// fit or run (its row has no figures; why on stderr).
 [[nodiscard]] int runRoadmap(const std::vector<std::string> &args);
 
+/// `text` as an integer >= 1 for the option or argument `what`; a UsageError otherwise.
+[[nodiscard]] std::int64_t positiveInteger(const std::string &text, const char *what);
+
 /// Prints the diagnostics of a failed evaluation on stderr and returns the exit status: the
 /// first malformed-input diagnostic alone ("error: FILE: /field: message", exit 2), or else one
 /// "error: message" line per diagnostic, the cause first (exit 1).

@@ -23,20 +23,6 @@ struct CostCommand {
     bool json = false;
 };
 
-std::int64_t positive(const std::string &text, const char *what)
-{
-    std::size_t used = 0;
-    long long value = 0;
-    try {
-        value = std::stoll(text, &used);
-    } catch (const std::exception &) {
-        used = 0;
-    }
-    if (used != text.size() || value < 1 || value > (1LL << 40))
-        throw UsageError { std::string(what) + " expects a positive integer, got '" + text + "'" };
-    return value;
-}
-
 CostCommand parse(const std::vector<std::string> &args, const char *command, bool sweep)
 {
     CostCommand c;
@@ -56,9 +42,9 @@ CostCommand parse(const std::vector<std::string> &args, const char *command, boo
                 };
             c.options.rank = *rank;
         } else if (a == "--top" && !sweep) {
-            c.options.topN = static_cast<std::size_t>(positive(value(), "--top"));
+            c.options.topN = static_cast<std::size_t>(positiveInteger(value(), "--top"));
         } else if (a == "--threads") {
-            c.options.threads = static_cast<unsigned>(positive(value(), "--threads"));
+            c.options.threads = static_cast<unsigned>(positiveInteger(value(), "--threads"));
         } else if (a == "--presets") {
             c.presetsDir = value();
         } else if (a == "--json" && sweep) {
@@ -67,7 +53,7 @@ CostCommand parse(const std::vector<std::string> &args, const char *command, boo
             std::stringstream in(value());
             std::string item;
             while (std::getline(in, item, ','))
-                c.gpus.push_back(positive(item, "--gpus"));
+                c.gpus.push_back(positiveInteger(item, "--gpus"));
         } else if (a.rfind("-", 0) == 0) {
             throw UsageError { "unknown option '" + a + "' for " + command };
         } else if (c.scenarioPath.empty()) {

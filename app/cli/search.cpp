@@ -13,8 +13,6 @@
 
 namespace gapstudio::cli {
 
-namespace {
-
 std::int64_t positiveInteger(const std::string &text, const char *what)
 {
     std::size_t used = 0;
@@ -28,6 +26,8 @@ std::int64_t positiveInteger(const std::string &text, const char *what)
         throw UsageError{std::string(what) + " expects a positive integer, got '" + text + "'"};
     return value;
 }
+
+namespace {
 
 std::vector<model::TpCommType> commTypes(const std::string &list)
 {

@@ -203,6 +203,18 @@ BlockInfo parseInfo(const JsonCursor &cursor)
     return info;
 }
 
+BlockInfo parseFixedVersionHeader(const JsonCursor &c, std::string_view fileType, std::int64_t version)
+{
+    const std::string type = c["fileType"].string();
+    if (type != fileType)
+        c["fileType"].fail("expected \"" + std::string(fileType) + "\", got \"" + type + "\"");
+    const std::int64_t actual = c["version"].integer();
+    if (actual != version)
+        c["version"].fail("File version " + std::to_string(actual) + " is not supported (expected "
+                          + std::to_string(version) + ")");
+    return parseInfo(c);
+}
+
 void writeInfo(nlohmann::ordered_json &out, const BlockInfo &info)
 {
     out["id"] = info.id;

@@ -39,6 +39,11 @@ scenario::Scenario parseScenarioAt(const JsonCursor &cursor);
 nlohmann::json migratePresetAt(nlohmann::json json, PresetKind kind, const std::string &file,
                                const std::string &pointer);
 
+/// The header of a file kind with one supported version (measurements, roadmaps): checks
+/// `fileType` and `version` and returns the id (non-empty), name and source.
+scenario::BlockInfo parseFixedVersionHeader(const JsonCursor &cursor, std::string_view fileType,
+                                            std::int64_t version);
+
 /// Writes `text` to `path`; throws InputError(path, "/", ...) if it cannot.
 void writeText(const std::string &text, const std::string &path);
 

@@ -51,19 +51,11 @@ Roadmap parseRoadmap(const nlohmann::json &json, const std::string &file)
 {
     const JsonCursor c(json, file);
     detail::requireKeys(c, { "fileType", "version", "id", "name", "source", "steps" });
-    if (c["fileType"].string() != kRoadmapFileType)
-        c["fileType"].fail("expected \"" + std::string(kRoadmapFileType) + "\", got \""
-                           + c["fileType"].string() + "\"");
-    const std::int64_t version = c["version"].integer();
-    if (version != kRoadmapVersion)
-        c["version"].fail("File version " + std::to_string(version) + " is not supported (expected "
-                          + std::to_string(kRoadmapVersion) + ")");
+    const scenario::BlockInfo header = detail::parseFixedVersionHeader(c, kRoadmapFileType, kRoadmapVersion);
     Roadmap roadmap;
-    roadmap.id = c["id"].string();
-    if (roadmap.id.empty())
-        c["id"].fail("expected a non-empty id");
-    roadmap.name = c["name"].string();
-    roadmap.source = c["source"].string();
+    roadmap.id = header.id;
+    roadmap.name = header.name;
+    roadmap.source = header.source;
     const JsonCursor steps = c["steps"];
     const std::size_t count = steps.requireArray();
     if (count == 0)
