@@ -23,12 +23,12 @@ struct UsageError {
 [[nodiscard]] int runEval(const std::string &modelPath, const std::string &executionPath,
                           const std::string &systemPath, bool withLayers);
 
-/// `eval SCENARIO.gapstudio.json [--reference-quirks] [--presets DIR] [--layers]`: a native
-/// design through the scenario pipeline; the same statistics as the --calculon form (122 for MoE
-/// LLMs). Corrected model unless `referenceQuirks`; empty `presetsDir` = the preset search order
-/// (io/preset_locations.h), else that folder alone.
+/// `eval SCENARIO.gapstudio.json [--reference-quirks] [--presets DIR] [--layers] [--cost]`: a
+/// native design through the scenario pipeline; the same statistics as the --calculon form (122
+/// for MoE LLMs). Corrected model unless `referenceQuirks`; empty `presetsDir` = the preset search
+/// order (io/preset_locations.h), else that folder alone. `withCost` appends a "cost" object.
 [[nodiscard]] int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks,
-                                  const std::string &presetsDir, bool withLayers);
+                                  const std::string &presetsDir, bool withLayers, bool withCost = false);
 
 /// `import-hf config.json [--id ID] [--name NAME]`: an llm preset on stdout, approximations on stderr.
 [[nodiscard]] int runImportHf(const std::vector<std::string> &args);
@@ -67,6 +67,23 @@ struct ValidateArgs {
 /// calibration preset; prints its parameters with their uncertainty, the error before and after
 /// and the leave-one-family-out error.
 [[nodiscard]] int runCalibrate(const std::vector<std::string> &args);
+
+/// `rank SCENARIO [--by KEY] [--top N] [--threads N] [--presets DIR]`: the scenario's layouts
+/// ranked by sample_rate, mfu, usd_per_million_tokens (default) or joules_per_token, as JSON.
+[[nodiscard]] int runRank(const std::vector<std::string> &args);
+
+/// `cost-sweep SCENARIO --gpus N1,N2,... [--by KEY] [--threads N] [--presets DIR] [--json]`:
+/// time-to-train and cost-to-train at each GPU count's best layout, Pareto front marked (CSV).
+[[nodiscard]] int runCostSweep(const std::vector<std::string> &args);
+
+/// `roadmap FILE.gapstudio-roadmap.json [--json] [--presets DIR] [--reference-quirks]`: one row per
+/// step (samples/s, MFU, $/million tokens, J/token, MW and the gains over the previous step); CSV
+/// by default. Exit 2 for a bad file or a step that is not a valid design, 1 when a step does not
+/// fit or run (its row has no figures; why on stderr).
+[[nodiscard]] int runRoadmap(const std::vector<std::string> &args);
+
+/// `text` as an integer >= 1 for the option or argument `what`; a UsageError otherwise.
+[[nodiscard]] std::int64_t positiveInteger(const std::string &text, const char *what);
 
 /// Prints the diagnostics of a failed evaluation of three reference files on stderr and returns
 /// the exit status: the first malformed-input diagnostic alone ("error: FILE: /pointer: message"

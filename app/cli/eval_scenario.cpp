@@ -1,5 +1,6 @@
 // `gapstudio-cli eval SCENARIO.gapstudio.json`: a native design, through the scenario pipeline.
 #include "commands.h"
+#include "cost_output.h"
 #include "json_output.h"
 
 #include "gapstudio/io/preset_json.h"
@@ -12,7 +13,7 @@
 namespace gapstudio::cli {
 
 int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const std::string &presetsDir,
-                    bool withLayers)
+                    bool withLayers, bool withCost)
 {
     const scenario::PresetLibrary library = presetLibrary(presetsDir);
     const scenario::Scenario scenario = io::loadScenario(scenarioPath);
@@ -31,6 +32,8 @@ int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const
             [&](std::string_view name, double value) { out[std::string(name)] = value; });
         out["calibration"] = result.compiled->calibrationNote;
     }
+    if (withCost && result.cost)
+        out["cost"] = costToJson(*result.cost); // after every existing key: the output only grows
     std::cout << out.dump(2) << '\n' << std::flush;
     return kExitOk;
 }

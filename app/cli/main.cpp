@@ -19,7 +19,7 @@ using namespace gapstudio::cli;
 
 constexpr const char *kUsage
     = R"(usage: gapstudio-cli eval --calculon MODEL.json EXECUTION.json SYSTEM.json [--layers]
-       gapstudio-cli eval SCENARIO.gapstudio.json [--reference-quirks] [--presets DIR] [--layers]
+       gapstudio-cli eval SCENARIO.gapstudio.json [--reference-quirks] [--presets DIR] [--layers] [--cost]
        gapstudio-cli import-hf CONFIG.json [--id ID] [--name NAME]
        gapstudio-cli bench [--moe] [--seconds S]
        gapstudio-cli search --calculon MODEL.json NUM_PROCS MAX_BATCH DATATYPE SYSTEM.json
@@ -32,6 +32,10 @@ constexpr const char *kUsage
        gapstudio-cli grid SCENARIO.gapstudio.json --vary KEY=v1,v2,... [--vary ...]
                           [--best-layout] [--shard K/N] [--threads N]
                           [--reference-quirks] [--presets DIR]
+       gapstudio-cli rank SCENARIO.gapstudio.json [--by KEY] [--top N] [--threads N] [--presets DIR]
+       gapstudio-cli cost-sweep SCENARIO.gapstudio.json --gpus N1,N2,... [--by KEY] [--threads N]
+                                [--presets DIR] [--json]
+       gapstudio-cli roadmap ROADMAP.gapstudio-roadmap.json [--json] [--presets DIR] [--reference-quirks]
        gapstudio-cli --help | --version
 
 Commands:
@@ -47,7 +51,11 @@ Commands:
           alone, else $GAPSTUDIO_PRESETS, then ../share/gapstudio/presets next to the
           program, then the user's presets ($XDG_DATA_HOME or ~/.local/share, gapstudio/
           presets), then the source tree's presets/, then the copy built into the program
-          (an id in an earlier folder hides the same id in later ones).
+          (an id in an earlier folder hides the same id in later ones). --cost adds, after
+          every other key, "cost": cluster $/hour, $/million tokens, J/token, MW, a training
+          run of the token budget ($, MWh, GPU-hours), the breakdowns, the bill of materials
+          and the assumptions (prices and power from the presets' cost blocks; economics
+          overridable with the scenario's "cost.*" overrides).
   import-hf  Turn a Hugging Face config.json into an llm preset (stdout); what it had to
           approximate (latent attention, shared experts, dense first layers, ...) goes to
           stderr as "approximation: ..." lines.
@@ -79,6 +87,18 @@ Commands:
           grid over MPI ranks with the same output. Summary on stderr.
   sensitivity  Elasticities of step time and MFU with respect to every hardware parameter
           (d ln y / d ln p, central differences), largest first: what buys the most.
+  rank    Search the layouts of a scenario with its own model and rank them by KEY:
+          usd_per_million_tokens (default), joules_per_token, sample_rate or mfu. Prints
+          {"by", "search", "configurations", "valid", "exact", "layouts": [...]}, best
+          first, each with its key numbers and the layout as a preset file; "exact" says
+          whether the cost ranking provably covers the whole search space.
+  cost-sweep  The scenario at each GPU count of --gpus, each at its best layout by KEY:
+          time and cost to train the token budget, $/million tokens, J/token, MFU, and
+          whether the point is on the Pareto front of time against cost (CSV, or --json).
+  roadmap  Evaluate each step of a roadmap (a scenario, or a named change to the step
+          before): step,name,status,samples_per_second,mfu,usd_per_million_tokens,
+          joules_per_token,megawatts,speedup,cost_ratio,energy_ratio (CSV, or --json with
+          each step's cost object). The ratios compare each step with the one before.
 
 Exit status (the GUI's headless exports keep the same):
   0  success
@@ -102,6 +122,7 @@ int commandEval(const std::vector<std::string> &args)
     bool calculon = false;
     bool layers = false;
     bool referenceQuirks = false;
+    bool withCost = false;
     std::string presetsDir;
     std::vector<std::string> scenarios;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -110,6 +131,8 @@ int commandEval(const std::vector<std::string> &args)
             layers = true;
         } else if (arg == "--reference-quirks") {
             referenceQuirks = true;
+        } else if (arg == "--cost") {
+            withCost = true;
         } else if (arg == "--presets") {
             if (i + 1 >= args.size() || args[i + 1].empty())
                 throw UsageError { "--presets needs a directory (got an empty name)" };
@@ -131,10 +154,10 @@ int commandEval(const std::vector<std::string> &args)
             throw UsageError{"unexpected argument '" + arg + "'"};
         }
     }
-    if (calculon && (!scenarios.empty() || referenceQuirks || !presetsDir.empty()))
-        throw UsageError{"--calculon takes no scenario, --reference-quirks or --presets"};
+    if (calculon && (!scenarios.empty() || referenceQuirks || !presetsDir.empty() || withCost))
+        throw UsageError{"--calculon takes no scenario, --reference-quirks, --presets or --cost"};
     if (!scenarios.empty())
-        return runEvalScenario(scenarios[0], referenceQuirks, presetsDir, layers);
+        return runEvalScenario(scenarios[0], referenceQuirks, presetsDir, layers, withCost);
     if (!calculon)
         throw UsageError{"eval needs --calculon MODEL.json EXECUTION.json SYSTEM.json or SCENARIO.gapstudio.json"};
     return runEval(paths[0], paths[1], paths[2], layers);
@@ -197,6 +220,12 @@ int run(const std::vector<std::string> &args)
         return runCalibrate(rest);
     if (args[0] == "grid")
         return runGrid(rest);
+    if (args[0] == "rank")
+        return runRank(rest);
+    if (args[0] == "cost-sweep")
+        return runCostSweep(rest);
+    if (args[0] == "roadmap")
+        return runRoadmap(rest);
     throw UsageError{"unknown command '" + args[0] + "'"};
 }
 

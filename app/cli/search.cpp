@@ -13,8 +13,6 @@
 
 namespace gapstudio::cli {
 
-namespace {
-
 std::int64_t positiveInteger(const std::string &text, const char *what)
 {
     std::size_t used = 0;
@@ -29,6 +27,8 @@ std::int64_t positiveInteger(const std::string &text, const char *what)
         throw UsageError { std::string(what) + " expects an integer in [1, 2^53], got '" + text + "'" };
     return value;
 }
+
+namespace {
 
 std::vector<model::TpCommType> commTypes(const std::string &list)
 {

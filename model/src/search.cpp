@@ -277,6 +277,8 @@ TaskCount runTask(const Application &app, const System &sys, const SearchSpace &
     TaskCount r;
     EvaluateOptions evalOptions;
     evalOptions.quirks = space.moeExperts > 0 ? options.moeQuirks : options.quirks;
+    evalOptions.features = options.features;
+    evalOptions.calibration = options.calibration;
     evalOptions.explain = false;
     evalOptions.features = options.features;
     evalOptions.calibration = options.calibration;

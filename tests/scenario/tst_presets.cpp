@@ -32,8 +32,9 @@ QStringList presetFiles()
                     QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
-        // Measured runs (presets/measurements) are validation data with their own format and tests.
-        if (!path.contains(QLatin1String("/measurements/")))
+        // Measured runs (presets/measurements) are validation data with their own format and tests;
+        // roadmaps (presets/roadmaps) have their own format and tests (tst_roadmap).
+        if (!path.contains(QLatin1String("/measurements/")) && !path.contains(QLatin1String("/roadmaps/")))
             files << path;
     }
     files.sort();
@@ -125,6 +126,19 @@ private slots:
                                                 .arg(io::kPresetVersion);
         QTest::newRow("version too old") << link.arg(0).arg(100).arg(QString()) << "/version"
                                          << "File version 0 is no longer supported";
+        // Cost blocks (model/cost.h): strict keys, a radix of at least 2, a source for every figure.
+        const QString parts = QStringLiteral(R"(, "cost": {"port_speed_Gbps": 400, "switch_radix": %1,
+            "switch_price_USD": 1, "switch_power_W": 1, "nic_price_USD": 1, "nic_power_W": 1, "optics_price_USD": 1,
+            "optics_power_W": 1, "cable_price_USD": 1, "source": "%2"})");
+        QTest::newRow("cost: radix 1") << link.arg(2).arg(100).arg(parts.arg(1).arg(QStringLiteral("s")))
+                                       << "/cost/switch_radix"
+                                       << "expected an integer >= 2";
+        QTest::newRow("cost: no source") << link.arg(2).arg(100).arg(parts.arg(64).arg(QString())) << "/cost/source"
+                                         << "expected where the figures come from";
+        QTest::newRow("cost: unknown key")
+            << link.arg(2).arg(100).arg(parts.arg(64).arg(QStringLiteral(R"(s", "switch_price": "1)")))
+            << "/cost/switch_price"
+            << "unknown key";
         const QString scenario = QStringLiteral(R"({"fileType": "gapstudio.scenario", "version": 1, "id": "s",
             "name": "s", "source": "s", "gpu": "nvidia-a100-80gb", "scale_up": "nvlink3", "scale_out": "infiniband-hdr",
             "topology": "two-tier-8", "llm": %1, "layout": "val01-megatron-22b-8gpu-full", "gpu_count": %2})");

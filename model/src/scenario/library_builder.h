@@ -39,7 +39,9 @@ public:
     /// presets folder, not building blocks).
     void addJson(const nlohmann::json &json, const std::string &origin)
     {
-        if (json.is_object() && json.contains("fileType") && json["fileType"] == "gapstudio.measurement")
+        // Roadmaps (presets/roadmaps) are sequences of designs, not building blocks either.
+        if (json.is_object() && json.contains("fileType")
+            && (json["fileType"] == "gapstudio.measurement" || json["fileType"] == "gapstudio.roadmap"))
             return;
         add(parsePresetFile(json, origin), origin);
     }

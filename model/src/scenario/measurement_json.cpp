@@ -22,18 +22,11 @@ Measurement parseMeasurement(const nlohmann::json &json, const std::string &file
     const JsonCursor c(json, file);
     detail::requireKeys(c, { "fileType", "version", "id", "name", "source", "family", "scenario",
                              "measured_iteration_time_s", "notes" });
-    if (c["fileType"].string() != kFileType)
-        c["fileType"].fail("expected \"" + std::string(kFileType) + "\", got \"" + c["fileType"].string() + "\"");
-    const std::int64_t version = c["version"].integer();
-    if (version != kMeasurementVersion)
-        c["version"].fail("File version " + std::to_string(version) + " is not supported (expected "
-                          + std::to_string(kMeasurementVersion) + ")");
+    const scenario::BlockInfo info = detail::parseFixedVersionHeader(c, kFileType, kMeasurementVersion);
     Measurement m;
-    m.id = c["id"].string();
-    if (m.id.empty())
-        c["id"].fail("expected a non-empty id");
-    m.name = c["name"].string();
-    m.source = c["source"].string();
+    m.id = info.id;
+    m.name = info.name;
+    m.source = info.source;
     m.family = c["family"].string();
     if (m.family.empty())
         c["family"].fail("expected a non-empty family (the publication or benchmark the run belongs to)");

@@ -1,6 +1,8 @@
 // The scenario pipeline (pipeline.h): compile -> evaluate -> status -> analyze, in one place.
 #include "gapstudio/scenario/pipeline.h"
 
+#include "gapstudio/scenario/cost.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -100,6 +102,8 @@ void evaluateCompiled(PipelineResult &r, const PipelineOptions &options)
     const CompiledScenario &c = *r.compiled;
     r.evaluateOptions = c.evaluateOptions(options.withLayers, options.explain);
     evaluateInto(r, c.application, c.execution, c.system);
+    if (r.ok())
+        r.cost = scenarioCost(c, r.evaluation.stats, *r.analysis);
 }
 
 /// A failure inside the model (a bug, or out of memory) is a diagnostic, never an exception.
@@ -107,6 +111,7 @@ void internalError(PipelineResult &r, const char *what)
 {
     r.status = EvaluationStatus::Malformed;
     r.analysis.reset();
+    r.cost.reset();
     r.shortfalls.clear();
     r.diagnostics.push_back({ DiagnosticCode::InvalidScenario, "", std::string("internal error: ") + what });
 }

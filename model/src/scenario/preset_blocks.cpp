@@ -195,6 +195,18 @@ BlockInfo parseInfo(const JsonCursor &cursor)
     return info;
 }
 
+BlockInfo parseFixedVersionHeader(const JsonCursor &c, std::string_view fileType, std::int64_t version)
+{
+    const std::string type = c["fileType"].string();
+    if (type != fileType)
+        c["fileType"].fail("expected \"" + std::string(fileType) + "\", got \"" + type + "\"");
+    const std::int64_t actual = c["version"].integer();
+    if (actual != version)
+        c["version"].fail("File version " + std::to_string(actual) + " is not supported (expected "
+                          + std::to_string(version) + ")");
+    return parseInfo(c);
+}
+
 void writeInfo(nlohmann::ordered_json &out, const BlockInfo &info)
 {
     out["id"] = info.id;
@@ -208,7 +220,7 @@ scenario::Gpu parseGpuBody(const JsonCursor &c, bool wholeFile)
     requireBlockKeys(c, wholeFile,
                      { "matrix_tflops", "vector_tflops", "matrix_efficiency_by_GFLOP",
                        "vector_efficiency_by_GFLOP", "hbm", "tier2", "board_power_W" },
-                     { "price_USD", "architecture", "sm_count", "gemm_tile" });
+                     { "price_USD", "architecture", "sm_count", "gemm_tile", "cost" });
     scenario::Gpu gpu;
     gpu.info = parseInfo(c);
     parsePeaks(c["matrix_tflops"], gpu.matrixPeak_flops);
@@ -230,6 +242,7 @@ scenario::Gpu parseGpuBody(const JsonCursor &c, bool wholeFile)
         gpu.gemmTileM = tile[std::size_t { 0 }].integerAtLeast(1);
         gpu.gemmTileN = tile[1].integerAtLeast(1);
     }
+    parseGpuCost(c, gpu);
     return gpu;
 }
 
@@ -242,7 +255,7 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Gpu &gpu)
     out["hbm"] = writeMemory(gpu.hbm);
     out["tier2"] = writeMemory(gpu.tier2);
     out["board_power_W"] = plainNumber(gpu.boardPower_W);
-    if (gpu.price_USD)
+    if (gpu.price_USD && !gpu.cost)
         out["price_USD"] = plainNumber(*gpu.price_USD);
     if (!gpu.architecture.empty())
         out["architecture"] = gpu.architecture;
@@ -250,6 +263,7 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Gpu &gpu)
         out["sm_count"] = gpu.smCount;
     if (gpu.gemmTileM > 0)
         out["gemm_tile"] = { gpu.gemmTileM, gpu.gemmTileN };
+    writeGpuCost(out, gpu);
 }
 
 // ---- interconnect -----------------------------------------------------------------------------
@@ -258,7 +272,7 @@ scenario::Interconnect parseInterconnectBody(const JsonCursor &c, bool wholeFile
     requireBlockKeys(c, wholeFile,
                      { "bandwidth_GBps", "latency_us", "efficiency", "all_to_all_efficiency",
                        "in_network_reduction", "processor_usage", "max_domain_size" },
-                     { "collectives" });
+                     { "collectives", "cost" });
     scenario::Interconnect link;
     link.info = parseInfo(c);
     link.bandwidth_Bps = numberIn(c["bandwidth_GBps"], 0, false) * kBpsPerGBps;
@@ -279,6 +293,7 @@ scenario::Interconnect parseInterconnectBody(const JsonCursor &c, bool wholeFile
     }
     link.processorUsage = numberIn(c["processor_usage"], 0, true, 1, false);
     link.maxDomainSize = c["max_domain_size"].integerAtLeast(0);
+    parseLinkCost(c, link);
     return link;
 }
 
@@ -302,6 +317,7 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Interconnect &link)
     }
     out["processor_usage"] = plainNumber(link.processorUsage);
     out["max_domain_size"] = link.maxDomainSize;
+    writeLinkCost(out, link);
 }
 
 // ---- topology ---------------------------------------------------------------------------------

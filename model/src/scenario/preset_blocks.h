@@ -49,6 +49,14 @@ scenario::Scenario parseScenarioAt(const JsonCursor &cursor);
 nlohmann::json migratePresetAt(nlohmann::json json, PresetKind kind, const std::string &file,
                                const std::string &pointer);
 
+/// The header of a file kind with one supported version (measurements, roadmaps): checks
+/// `fileType` and `version` and returns the id (non-empty), name and source.
+scenario::BlockInfo parseFixedVersionHeader(const JsonCursor &cursor, std::string_view fileType,
+                                            std::int64_t version);
+
+/// Writes `text` to `path`; throws InputError(path, "/", ...) if it cannot.
+void writeText(const std::string &text, const std::string &path);
+
 // Write a body after `out`'s existing keys (the header is the caller's).
 void writeInfo(nlohmann::ordered_json &out, const scenario::BlockInfo &info);
 void writeBody(nlohmann::ordered_json &out, const scenario::Gpu &gpu);
@@ -58,6 +66,15 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Llm &llm);
 void writeBody(nlohmann::ordered_json &out, const scenario::Layout &layout);
 void writeBody(nlohmann::ordered_json &out, const scenario::Software &software);
 void writeBody(nlohmann::ordered_json &out, const scenario::CalibrationSet &calibration);
+
+// The cost blocks (cost_json.cpp): a GPU's price and server, an interconnect's parts.
+/// Reads the optional `cost` of a GPU preset (with its price; a top-level price_USD beside it is
+/// an error).
+void parseGpuCost(const JsonCursor &gpuCursor, scenario::Gpu &gpu);
+void writeGpuCost(nlohmann::ordered_json &out, const scenario::Gpu &gpu);
+/// Reads the optional `cost` of an interconnect preset.
+void parseLinkCost(const JsonCursor &linkCursor, scenario::Interconnect &link);
+void writeLinkCost(nlohmann::ordered_json &out, const scenario::Interconnect &link);
 
 /// Requires an object whose keys are the header keys (whole file or inline) plus `body`, some of
 /// them optional.

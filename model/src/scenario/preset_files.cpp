@@ -113,12 +113,12 @@ scenario::BlockRef<Block> parseBlockRef(const JsonCursor &cursor, PresetKind kin
     return ref;
 }
 
-void writeText(const std::string &text, const std::string &path)
+} // namespace
+
+void detail::writeText(const std::string &text, const std::string &path)
 {
     writeFileAtomically(path, text); // complete or untouched, never truncated
 }
-
-} // namespace
 
 const char *presetFileType(PresetKind kind) noexcept
 {
@@ -345,7 +345,7 @@ nlohmann::ordered_json toJson(const PresetFile &preset)
 
 void savePresetFile(const PresetFile &preset, const std::string &path)
 {
-    writeText(toText(toJson(preset)), path);
+    detail::writeText(toText(toJson(preset)), path);
 }
 
 scenario::Scenario loadScenario(const std::string &path)
@@ -356,7 +356,7 @@ scenario::Scenario loadScenario(const std::string &path)
 
 void saveScenario(const scenario::Scenario &scenario, const std::string &path)
 {
-    writeText(toText(toJson(scenario)), path);
+    detail::writeText(toText(toJson(scenario)), path);
 }
 
 scenario::PresetLibrary loadPresetLibrary(const std::string &directory)

@@ -56,6 +56,29 @@ void scalePeaks(Gpu &gpu, double factor)
                 *peak *= factor;
 }
 
+/// The cost blocks an override of a price writes into (created empty when the preset has none:
+/// then the part is still not counted, as the preset gives no switch radix or port speed).
+GpuCost &serverCost(Gpu &gpu)
+{
+    if (!gpu.cost)
+        gpu.cost.emplace();
+    return *gpu.cost;
+}
+model::LinkCost &linkCost(Interconnect &link)
+{
+    if (!link.cost)
+        link.cost.emplace();
+    return *link.cost;
+}
+
+// Upper bounds of the cost keys: far beyond any real price, power or period, so that every product
+// the cost model forms stays finite.
+constexpr double kMaxPrice = 1e15; // $ (also $ per kWh and per MW-year)
+constexpr double kMaxPower_W = 1e9;
+constexpr double kMaxPue = 100;
+constexpr double kMaxYears = 1000;
+constexpr double kMaxCount = model::limits::kMaxCount;
+
 const std::vector<OverrideRule> &rules()
 {
     using R = ResolvedScenario;
@@ -109,6 +132,33 @@ const std::vector<OverrideRule> &rules()
           [i64](R &r, double v) { r.layout.execution.microbatchSize = i64(v); } },
         { { "llm.seq_size", "sequence length (tokens)", true, 1, true, kMaxInteger, true },
           [i64](R &r, double v) { r.llm.seqSize = i64(v); } },
+        // The cost model's assumptions and prices (model/cost.h; units in the key names).
+        { { "cost.usd_per_kWh", "electricity price ($ per kWh)", false, 0, true, kMaxPrice, true },
+          [](R &r, double v) { r.costAssumptions.usdPerKWh = v; } },
+        { { "cost.pue", "power usage effectiveness (facility power / IT power)", false, 1, true, kMaxPue, true },
+          [](R &r, double v) { r.costAssumptions.pue = v; } },
+        { { "cost.depreciation_years", "years the hardware's price is spread over", false, 0, false, kMaxYears, true },
+          [](R &r, double v) { r.costAssumptions.depreciationYears = v; } },
+        { { "cost.facility_usd_per_MW_year", "facility charge per MW of IT load and year ($)", false, 0,
+            true, kMaxPrice, true },
+          [](R &r, double v) { r.costAssumptions.facilityUsdPerMWYear = v; } },
+        { { "cost.gpu_idle_power_fraction", "GPU power while not computing, fraction of board power (0-1)",
+            false, 0, true, 1, true },
+          [](R &r, double v) { r.costAssumptions.gpuIdlePowerFraction = std::min(v, 1.0); } },
+        { { "cost.token_budget", "tokens of one training run", false, 0, false, kMaxCount, true },
+          [](R &r, double v) { r.costAssumptions.tokenBudget = v; } },
+        { { "gpu.price_USD", "price of one GPU ($)", false, 0, true, kMaxPrice, true },
+          [](R &r, double v) { r.gpu.price_USD = v; } },
+        { { "gpu.board_power_W", "power of one GPU at full activity (W)", false, 0, true, kMaxPower_W, true },
+          [](R &r, double v) { r.gpu.boardPower_W = v; } },
+        { { "gpu.server_price_USD", "price of one server without GPUs and network ($)", false, 0, true, kMaxPrice, true },
+          [](R &r, double v) { serverCost(r.gpu).serverPrice_USD = v; } },
+        { { "scale_up.switch_price_USD", "price of one scale-up switch ($)", false, 0, true, kMaxPrice, true },
+          [](R &r, double v) { linkCost(r.scaleUp).switchPrice_USD = v; } },
+        { { "scale_out.switch_price_USD", "price of one scale-out switch ($)", false, 0, true, kMaxPrice, true },
+          [](R &r, double v) { linkCost(r.scaleOut).switchPrice_USD = v; } },
+        { { "scale_out.optics_price_USD", "price of one scale-out optical link end ($)", false, 0, true, kMaxPrice, true },
+          [](R &r, double v) { linkCost(r.scaleOut).opticsPrice_USD = v; } },
     };
     return table;
 }
@@ -212,8 +262,16 @@ std::optional<ResolvedScenario> resolve(const Scenario &scenario, const PresetLi
     if (diagnostics.size() != before)
         return std::nullopt;
 
-    ResolvedScenario resolved { *gpu, *scaleUp, *scaleOut, *topology, *llm, *layout, scenario.gpuCount,
-                                software ? *software : builtinSoftware(), calibration };
+    ResolvedScenario resolved { *gpu,
+                                *scaleUp,
+                                *scaleOut,
+                                *topology,
+                                *llm,
+                                *layout,
+                                scenario.gpuCount,
+                                software ? *software : builtinSoftware(),
+                                calibration,
+                                model::CostAssumptions {} };
     for (const auto &[key, value] : scenario.overrides) {
         const std::string field = "overrides/" + key;
         if (const std::optional<std::string> problem = overrideProblem(key, value)) {

@@ -5,6 +5,11 @@ target_sources(gapstudio_model PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/compile.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/calibration_lookup.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_blocks.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/cost_json.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/cost_inputs.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/costsearch.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/roadmap_json.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/roadmap.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/calibration_json.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/measurement_json.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/validation.cpp

@@ -7,6 +7,7 @@
  */
 
 #include "gapstudio/model/calculon_inputs.h"
+#include "gapstudio/model/cost.h"
 
 #include <array>
 #include <cstdint>
@@ -44,6 +45,16 @@ struct BlockInfo {
     bool operator==(const BlockInfo &) const = default;
 };
 
+/// The server a GPU sits in, for the cost model (a GPU preset's `cost` block, which also carries
+/// the GPU's price). Figures exclude the GPUs and the network parts (those are counted apart).
+struct GpuCost {
+    std::int64_t gpusPerServer = 8;
+    double serverPrice_USD = 0;
+    double serverPower_W = 0;
+    std::string source; ///< where the GPU's price and these figures come from, or how they were estimated
+    bool operator==(const GpuCost &) const = default;
+};
+
 /// One accelerator.
 struct Gpu {
     BlockInfo info;
@@ -56,7 +67,8 @@ struct Gpu {
     model::MemoryTier hbm;                   ///< tier 1
     model::MemoryTier tier2;                 ///< host/CPU-attached memory; capacity 0 = none
     double boardPower_W = 0;
-    std::optional<double> price_USD;
+    std::optional<double> price_USD; ///< in the `cost` block when there is one
+    std::optional<GpuCost> cost;
     /// Corrected model: the chip family a calibration may be keyed by (e.g. "hopper"), and the
     /// GEMM geometry of its shape-aware efficiency (0 = unknown).
     std::string architecture;
@@ -78,6 +90,7 @@ struct Interconnect {
     model::NetworkOp reduceScatter, allGather, allReduce;
     double processorUsage = 0;    ///< fraction of compute used while communicating
     std::int64_t maxDomainSize = 0; ///< most GPUs one switch domain can join (0 = unlimited)
+    std::optional<model::LinkCost> cost; ///< switch, adapter, optics and cable figures (cost model)
     bool operator==(const Interconnect &) const = default;
 };
 

@@ -59,6 +59,9 @@ struct PipelineResult {
     std::optional<model::Analysis> analysis;  ///< present exactly for Ok and OverCapacity
     model::Diagnostics diagnostics;           ///< the compile diagnostics, then the evaluation's
     std::vector<MemoryShortfall> shortfalls;  ///< OverCapacity: each tier that does not fit
+    /// Cost and power (model/cost.h): present exactly for an Ok scenario (runScenario), with the
+    /// scenario's cost assumptions.
+    std::optional<model::CostResult> cost;
     std::string statusText;                   ///< one line in plain words, e.g. "Does not fit in memory: ..."
 
     [[nodiscard]] bool ok() const noexcept { return status == EvaluationStatus::Ok; }

@@ -71,6 +71,7 @@ struct ResolvedScenario {
     std::int64_t gpuCount = 0;
     Software software;                     ///< the named or the default software stack
     std::optional<CalibrationSet> calibration; ///< absent: the corrected model's built-in defaults
+    model::CostAssumptions costAssumptions;    ///< the cited defaults and the `cost.*` overrides
 };
 
 /// Which model a scenario is evaluated with: the corrected model (default), or the reference

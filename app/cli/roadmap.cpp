@@ -1,0 +1,145 @@
+// `gapstudio-cli roadmap FILE`: the steps of a roadmap (io/roadmap_json.h) through the scenario
+// pipeline, one row per step with its throughput, cost, energy and gain over the step before.
+#include "commands.h"
+#include "cost_output.h"
+
+#include "gapstudio/io/roadmap_json.h"
+#include "gapstudio/scenario/roadmap.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace gapstudio::cli {
+
+namespace {
+
+struct RoadmapArgs {
+    std::string path, presetsDir;
+    bool json = false, referenceQuirks = false;
+};
+
+RoadmapArgs parse(const std::vector<std::string> &args)
+{
+    RoadmapArgs r;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string &a = args[i];
+        if (a == "--json") {
+            r.json = true;
+        } else if (a == "--reference-quirks") {
+            r.referenceQuirks = true;
+        } else if (a == "--presets") {
+            if (i + 1 >= args.size())
+                throw UsageError { "--presets needs a directory" };
+            r.presetsDir = args[++i];
+        } else if (a.rfind("-", 0) == 0) {
+            throw UsageError { "unknown option '" + a + "' for roadmap" };
+        } else if (r.path.empty()) {
+            r.path = a;
+        } else {
+            throw UsageError { "unexpected argument '" + a + "'" };
+        }
+    }
+    if (r.path.empty())
+        throw UsageError { "roadmap needs FILE.gapstudio-roadmap.json" };
+    return r;
+}
+
+/// "%.6g", or nothing for a figure that does not exist (0).
+std::string figure(double value)
+{
+    if (value == 0)
+        return {};
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", value);
+    return text;
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
+std::string csvField(const std::string &text)
+{
+    if (text.find_first_of(",\"\n") == std::string::npos)
+        return text;
+    std::string out = "\"";
+    for (const char ch : text) {
+        if (ch == '"')
+            out += '"';
+        out += ch;
+    }
+    return out + '"';
+}
+
+} // namespace
+
+int runRoadmap(const std::vector<std::string> &args)
+{
+    const RoadmapArgs a = parse(args);
+    const io::Roadmap roadmap = io::loadRoadmap(a.path);
+    std::vector<scenario::Scenario> designs;
+    for (const io::RoadmapStep &step : roadmap.steps)
+        designs.push_back(step.scenario);
+    scenario::PipelineOptions options;
+    options.referenceQuirks = a.referenceQuirks;
+    options.explain = true;
+    const std::vector<scenario::RoadmapStepResult> results
+        = scenario::evaluateRoadmap(designs, presetLibrary(a.presetsDir), options);
+    // A step that is not a valid design is the file's error: report it alone.
+    for (std::size_t i = 0; i < results.size(); ++i)
+        if (results[i].result.status == scenario::EvaluationStatus::Malformed)
+            return reportScenarioDiagnostics(results[i].result.diagnostics, results[i].result.scenario,
+                                             a.path + ": /steps/" + std::to_string(i));
+
+    int exit = kExitOk;
+    nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+    if (!a.json)
+        std::cout
+            << "step,name,status,samples_per_second,mfu,usd_per_million_tokens,joules_per_token,megawatts,"
+               "speedup,cost_ratio,energy_ratio\n";
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const scenario::RoadmapStepResult &r = results[i];
+        const bool ok = r.result.ok();
+        if (!ok) {
+            std::cerr << "step " << i + 1 << " (" << roadmap.steps[i].name << "): " << r.result.statusText
+                      << '\n';
+            exit = kExitInfeasible;
+        }
+        const model::Stats &stats = r.result.evaluation.stats;
+        if (a.json) {
+            nlohmann::ordered_json s;
+            s["step"] = i + 1;
+            s["name"] = roadmap.steps[i].name;
+            s["source"] = roadmap.steps[i].source;
+            s["status"] = scenario::statusName(r.result.status);
+            if (ok) {
+                s["sample_rate"] = stats.sample_rate;
+                s["mfu"] = stats.total_efficiency;
+                s["speedup"] = r.speedup;
+                s["cost_ratio"] = r.costRatio;
+                s["energy_ratio"] = r.energyRatio;
+                if (r.result.cost)
+                    s["cost"] = costToJson(*r.result.cost);
+            }
+            steps.push_back(std::move(s));
+            continue;
+        }
+        std::cout << i + 1 << ',' << csvField(roadmap.steps[i].name) << ','
+                  << scenario::statusName(r.result.status) << ',';
+        if (ok && r.result.cost)
+            std::cout << figure(stats.sample_rate) << ',' << figure(stats.total_efficiency) << ','
+                      << figure(r.result.cost->usdPerMillionTokens) << ','
+                      << figure(r.result.cost->joulesPerToken) << ',' << figure(r.result.cost->megawatts)
+                      << ',' << figure(r.speedup) << ',' << figure(r.costRatio) << ','
+                      << figure(r.energyRatio) << '\n';
+        else
+            std::cout << ",,,,,,,\n";
+    }
+    if (a.json) {
+        nlohmann::ordered_json out;
+        out["roadmap"] = roadmap.id;
+        out["name"] = roadmap.name;
+        out["steps"] = std::move(steps);
+        std::cout << out.dump(2) << '\n';
+    }
+    return exit;
+}
+
+} // namespace gapstudio::cli

@@ -1,0 +1,24 @@
+#pragma once
+/**
+ * @file cost.h
+ * The cost model (model/cost.h) applied to a scenario: its bill of materials from the resolved
+ * blocks (the GPU preset's price and server, the interconnects' parts, the topology's domains and
+ * fat-tree levels) and its cost from the evaluation that predicted the step time.
+ */
+
+#include "gapstudio/model/cost.h"
+#include "gapstudio/scenario/scenario.h"
+
+namespace gapstudio::scenario {
+
+/// The cost model's inputs: every GPU of the scenario, its scale-up domains (the topology's
+/// domain size) and one scale-out network over all GPUs: a fat tree of the fewest levels that
+/// fit (two-tier and FullFlat) or three levels with the topology's oversubscription (three-tier).
+[[nodiscard]] model::ClusterSpec clusterSpec(const ResolvedScenario &resolved);
+
+/// Cost and power of a compiled scenario whose evaluation gave `stats` and `analysis`, with the
+/// scenario's cost assumptions (defaults and `cost.*` overrides).
+[[nodiscard]] model::CostResult scenarioCost(const CompiledScenario &compiled, const model::Stats &stats,
+                                             const model::Analysis &analysis);
+
+} // namespace gapstudio::scenario
