@@ -205,6 +205,39 @@ private slots:
         QVERIFY(std::abs(level - gap.mfu * 100) <= 1e-9); // the last loss lands on the MFU
     }
 
+    // Issue 11, point 7: a kernel-efficiency gain (a negative loss: the AMD MI300X's calibrated
+    // kernels beat the model's default efficiency) was labelled "--0.32 %", drawn as an invisible
+    // bar, and pushed the next bar beyond 100 %. Gains come after the losses, drawn up, "+".
+    void gainIsDrawnAsAGain()
+    {
+        scenario::Scenario s = test::shippedScenario(test::kDenseScenario);
+        s.gpu = { "amd-mi300x", std::nullopt };
+        const views::ResultsPtr results = test::shippedResults(s);
+        QVERIFY(results->ok());
+        const auto &losses = results->analysis->gap.losses;
+        QVERIFY2(std::any_of(losses.begin(), losses.end(), [](const auto &l) { return l.seconds < 0; }),
+                 "the case has a gain");
+        views::EfficiencyGapChart chart;
+        chart.setResults(results);
+        const auto *loss = static_cast<const QCPBars *>(plottableNamed(chart.plot(), QStringLiteral("Loss")));
+        const auto *gain = static_cast<const QCPBars *>(plottableNamed(chart.plot(), QStringLiteral("Gain")));
+        QVERIFY(loss && gain);
+        for (const QCPBars *bars : { loss, gain }) {
+            const QCPBars *spacer = bars->barBelow();
+            QVERIFY(spacer);
+            for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
+                QVERIFY2(it->value > 0, "every bar is drawn (a positive length)");
+                const double top = *valueAt(spacer, it->key) + it->value;
+                QVERIFY2(top <= 100.0 + 1e-9, qPrintable(QString::number(top)));
+            }
+        }
+        for (int i = 0; i < chart.plot()->itemCount(); ++i)
+            if (const auto *text = qobject_cast<QCPItemText *>(chart.plot()->item(i)))
+                QVERIFY2(!text->text().contains(QStringLiteral("--"))
+                             && !text->text().contains(QStringLiteral("−-")),
+                         qPrintable(text->text()));
+    }
+
     void memoryStackIsTierOne_data() { addCases(); }
     void memoryStackIsTierOne()
     {
