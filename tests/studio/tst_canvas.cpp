@@ -110,6 +110,58 @@ private slots:
                                  scene.partCenter(Part::ScaleUpLink)));
     }
 
+    // Issue 11, point 8: a link dropped on empty canvas went to the scale-out tier whatever its
+    // reach. Now it goes to the one tier it can serve (NVLink 5 joins at most 576 GPUs, its
+    // preset's max_domain_size: the default's scale-up domain, not its 4096 GPUs), else the user
+    // chooses; a drop that breaks the limit anyway is a diagnostic.
+    void linkOnEmptyCanvasGoesWhereItIsValid()
+    {
+        ScenarioDocument document(loadStudioLibrary());
+        document.reset(studioDefaultScenario());
+        Recalculator recalculator(&document);
+        CanvasScene scene(&document);
+        recalculator.recalculateNow();
+        scene.setResults(recalculator.latest());
+        int asked = 0;
+        scene.askTier = [&asked](const QString &) -> std::optional<bool> {
+            ++asked;
+            return false; // scale-out
+        };
+        const QPointF empty(2, 2);
+        QCOMPARE(scene.partAt(empty), Part::None);
+        QVERIFY(scene.dropBlock(BlockKind::Interconnect, QStringLiteral("nvlink5"), empty));
+        QCOMPARE(asked, 0);
+        QCOMPARE(document.scenario().scaleUp.presetId, std::string("nvlink5"));
+        QCOMPARE(document.scenario().scaleOut.presetId, std::string("fullflat-cpo"));
+
+        // InfiniBand NDR (65536 GPUs) can serve both tiers: the user is asked.
+        QVERIFY(scene.dropBlock(BlockKind::Interconnect, QStringLiteral("infiniband-ndr"), empty));
+        QCOMPARE(asked, 1);
+        QCOMPARE(document.scenario().scaleOut.presetId, std::string("infiniband-ndr"));
+    }
+
+    void linkBeyondItsReachIsADiagnostic()
+    {
+        ScenarioDocument document(loadStudioLibrary());
+        document.reset(studioDefaultScenario());
+        Recalculator recalculator(&document);
+        CanvasScene scene(&document);
+        recalculator.recalculateNow();
+        scene.setResults(recalculator.latest());
+        QVERIFY(scene.dropBlock(BlockKind::Interconnect, QStringLiteral("nvlink5"),
+                                scene.partCenter(Part::ScaleOutLink)));
+        QCOMPARE(document.scenario().scaleOut.presetId, std::string("nvlink5"));
+        recalculator.recalculateNow();
+        const ResultsPtr results = recalculator.latest();
+        QVERIFY(!results->hasStats());
+        bool found = false;
+        for (const model::Diagnostic &d : results->diagnostics)
+            if (d.field == "scale_out" && d.message.find("576") != std::string::npos
+                && d.message.find("4096") != std::string::npos)
+                found = true;
+        QVERIFY(found);
+    }
+
     void paletteCarriesTheBlockPayload()
     {
         const scenario::PresetLibrary library = loadStudioLibrary();

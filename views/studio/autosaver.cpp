@@ -34,12 +34,26 @@ bool AutoSaver::hasRecovery()
     return QFile::exists(path());
 }
 
+QString AutoSaver::sourcePath()
+{
+    return path() + QStringLiteral(".source");
+}
+
+QString AutoSaver::recoveredFileName()
+{
+    QFile file(sourcePath());
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(file.readAll()).trimmed();
+}
+
 bool AutoSaver::restore(QString *error)
 {
     const auto scenario = readScenarioFile(path(), error);
     if (!scenario)
         return false;
-    mDocument->reset(mDocument->scenario());
+    // Back as its own file (if it had one), with the unsaved changes on top.
+    mDocument->reset(mDocument->scenario(), recoveredFileName());
     mDocument->undoStack()->resetClean(); // restored work is unsaved work
     mDocument->setScenario(*scenario);
     return true;
@@ -51,13 +65,20 @@ bool AutoSaver::saveNow()
     if (!mDocument->isModified())
         return false;
     QDir().mkpath(QFileInfo(path()).absolutePath());
-    return writeScenarioFile(mDocument->scenario(), path(), nullptr);
+    if (!writeScenarioFile(mDocument->scenario(), path(), nullptr))
+        return false;
+    // Which file the work belongs to (empty: an unsaved design).
+    QFile source(sourcePath());
+    if (source.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        source.write(mDocument->fileName().toUtf8());
+    return true;
 }
 
 void AutoSaver::discard()
 {
     mTimer.stop();
     QFile::remove(path());
+    QFile::remove(sourcePath());
 }
 
 } // namespace gapstudio::views

@@ -2,8 +2,9 @@
 /**
  * @file autosaver.h
  * Writes the document to an autosave file (in QStandardPaths::AppDataLocation) a moment after
- * each change, and removes it on a clean exit or save; a leftover file after a crash is offered
- * back on the next start.
+ * each change, with the name of the file it belongs to beside it, and removes both on a clean
+ * exit or save; a leftover autosave after a crash is offered back on the next start, as its file
+ * with unsaved changes.
  */
 
 #include <QObject>
@@ -26,7 +27,9 @@ public:
     [[nodiscard]] static QString path();
     /// True if a previous session left an autosave behind.
     [[nodiscard]] static bool hasRecovery();
-    /// Loads the leftover autosave into the document (as an unsaved, modified scenario).
+    /// The file the leftover autosave belongs to (empty: an unsaved design, or none).
+    [[nodiscard]] static QString recoveredFileName();
+    /// Loads the leftover autosave into the document: the file it belongs to, modified.
     bool restore(QString *error);
     /// Writes now (normally done by the timer).
     bool saveNow();
@@ -34,6 +37,8 @@ public:
     void discard();
 
 private:
+    [[nodiscard]] static QString sourcePath();
+
     ScenarioDocument *mDocument;
     QTimer mTimer;
 };
