@@ -13,6 +13,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QImageReader>
+#include <QScrollArea>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -88,7 +89,16 @@ private slots:
 
         explore->raise(); // now the Explore charts are in front
         QTRY_VERIFY(exporter->currentChartId() != QStringLiteral("memory"));
-        QVERIFY(!exporter->currentChartId().isEmpty());
+        QWidget *exploreChart = exporter->currentChart();
+        QVERIFY(exploreChart && explore->isAncestorOf(exploreChart));
+        // The user clicks that chart, then brings the charts back to the front: the Explore chart
+        // clicked last is now behind, so the memory chart is the one on screen.
+        QWidget *plot = exploreChart->findChild<QWidget *>(exporter->currentChartId() + QStringLiteral("_plot"));
+        QVERIFY(plot);
+        QTest::mouseClick(plot, Qt::LeftButton, {}, plot->rect().center());
+        QCOMPARE(exporter->currentChart(), exploreChart);
+        window.findChild<QDockWidget *>(QStringLiteral("chartsDock"))->raise();
+        QTRY_COMPARE(exporter->currentChartId(), QStringLiteral("memory"));
     }
 
     // Issue 11, point 2: a renamed design's name in the window title, the chart exports' title and
@@ -149,6 +159,20 @@ private slots:
                                                                                  .arg(area.height())));
         }
         QVERIFY(inFront >= 4);
+        // The primary controls can be used: the first slider of Parameters and TP of Layout are
+        // on screen once their dock's scroll area shows them, each wide enough to use.
+        for (const QString &name : {QStringLiteral("slider:gpu.compute_scale"), QStringLiteral("layout:tensor_par")}) {
+            auto *control = window.findChild<QWidget *>(name);
+            QVERIFY2(control, qPrintable(name));
+            for (QWidget *w = control->parentWidget(); w; w = w->parentWidget())
+                if (auto *scroll = qobject_cast<QScrollArea *>(w)) {
+                    scroll->ensureWidgetVisible(control);
+                    break;
+                }
+            QTest::qWait(20);
+            QVERIFY2(!control->visibleRegion().isEmpty(), qPrintable(name));
+            QVERIFY2(control->visibleRegion().boundingRect().width() >= 60, qPrintable(name));
+        }
     }
 
     // Issue 11, point 12: restored work came back "Untitled*" instead of its file.
