@@ -6,13 +6,16 @@
 #include "charts/chartexporter.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
+#include "report/report.h"
 #include "studio/autosaver.h"
+#include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
 #include "studio/windowfit.h"
 
 #include <QDockWidget>
 #include <QFile>
 #include <QImageReader>
+#include <QProcess>
 #include <QScrollArea>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -121,6 +124,26 @@ private slots:
                      || header.contains(QStringLiteral("\"name\":\"Pod A\"")),
                  qPrintable(header));
         QVERIFY(!header.contains(QStringLiteral("GPT-4-class 1.8T MoE on 4096 GPUs")));
+
+        // The report: the design's name as its title, its notes, and no default's name.
+        window.recalculator()->recalculateNow();
+        const ResultsPtr results = window.recalculator()->latest();
+        QCOMPARE(QString::fromStdString(results->scenario.info.name), QStringLiteral("Pod A"));
+        const QString pdf = dir.filePath(QStringLiteral("report.pdf"));
+        QString error;
+        QVERIFY2(writeReport(*results, nullptr, pdf, &error), qPrintable(error));
+        const QString tool = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+        if (!tool.isEmpty()) { // poppler-utils: the report's text
+            QProcess process;
+            process.start(tool, { pdf, QStringLiteral("-") });
+            QVERIFY(process.waitForFinished(30000));
+            const QString text = QString::fromUtf8(process.readAllStandardOutput()).simplified();
+            QVERIFY2(text.contains(QStringLiteral("GapStudio design report Pod A")),
+                     qPrintable(text.left(300)));
+            QVERIFY(text.contains(QStringLiteral("Our 2027 cluster")));
+            QVERIFY(!text.contains(QStringLiteral("GPT-4-class 1.8T MoE on 4096 GPUs")));
+            QVERIFY(!text.contains(QStringLiteral("default.gapstudio.json")));
+        }
 
         path = dir.filePath(QStringLiteral("chart.png"));
         exporter->exportCurrent();

@@ -4,6 +4,7 @@
 
 #include "charts/bandwidthchart.h"
 #include "charts/chartformat.h"
+#include "charts/chartinteraction.h"
 #include "charts/chartspanel.h"
 #include "charts/efficiencygapchart.h"
 #include "charts/memorychart.h"
@@ -244,6 +245,36 @@ private slots:
         QVERIFY2(labels.contains(QStringLiteral("+0.32 %")), qPrintable(labels.join(QLatin1Char('|'))));
         for (const QString &label : labels)
             QVERIFY2(!label.contains(QStringLiteral("--")) && !label.contains(QStringLiteral("−-")), qPrintable(label));
+    }
+
+    // Issue 11: every chart zooms and pans (QCustomPlot range drag and zoom) and its right-click
+    // menu has Copy image, Export… and Reset zoom, which returns to the ranges drawn.
+    void zoomResetsToWhatWasDrawn()
+    {
+        views::StepTimeChart chart;
+        chart.setResults(mDense);
+        views::ChartInteraction *interaction = chart.interaction();
+        QVERIFY(interaction);
+        QVERIFY(chart.plot()->interactions().testFlag(QCP::iRangeZoom));
+        QVERIFY(chart.plot()->interactions().testFlag(QCP::iRangeDrag));
+        QVERIFY(!interaction->isZoomed());
+        const QCPRange drawn = chart.plot()->xAxis->range();
+        chart.plot()->xAxis->scaleRange(0.5);
+        QVERIFY(interaction->isZoomed());
+        std::unique_ptr<QMenu> menu(interaction->createMenu(nullptr));
+        QStringList actions;
+        QAction *reset = nullptr;
+        for (QAction *action : menu->actions()) {
+            actions << action->text();
+            if (action->objectName() == QLatin1String("resetZoom"))
+                reset = action;
+        }
+        QVERIFY2(reset && reset->isEnabled(), qPrintable(actions.join(QLatin1Char('|'))));
+        QVERIFY(actions.size() >= 3);
+        reset->trigger();
+        QCOMPARE(chart.plot()->xAxis->range().lower, drawn.lower);
+        QCOMPARE(chart.plot()->xAxis->range().upper, drawn.upper);
+        QVERIFY(!interaction->isZoomed());
     }
 
     void memoryStackIsTierOne_data() { addCases(); }

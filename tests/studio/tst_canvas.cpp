@@ -9,6 +9,7 @@
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QTest>
+#include <QWheelEvent>
 
 using namespace gapstudio;
 using namespace gapstudio::views;
@@ -160,6 +161,35 @@ private slots:
                 && d.message.find("4096") != std::string::npos)
                 found = true;
         QVERIFY(found);
+    }
+
+    // Issue 11, point 9: the canvas zooms (View > Zoom in / out, Ctrl + wheel) within its limits,
+    // and Fit the canvas fits it again, never below the readable minimum.
+    void canvasZooms()
+    {
+        ScenarioDocument document(loadStudioLibrary());
+        document.reset(studioDefaultScenario());
+        CanvasScene scene(&document);
+        CanvasView view(&scene);
+        view.resize(1000, 640);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(view.fitsAutomatically());
+        const double fitted = view.zoom();
+        QVERIFY(fitted >= CanvasView::kMinFitZoom);
+        view.zoomIn();
+        QVERIFY(!view.fitsAutomatically());
+        QCOMPARE(view.zoom(), std::min(fitted * 1.25, CanvasView::kMaxZoom));
+        for (int i = 0; i < 20; ++i)
+            view.zoomOut();
+        QCOMPARE(view.zoom(), CanvasView::kMinZoom);
+        QWheelEvent wheel(QPointF(500, 320), view.mapToGlobal(QPointF(500, 320)), QPoint(), QPoint(0, 120),
+                          Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view.viewport(), &wheel);
+        QVERIFY(view.zoom() > CanvasView::kMinZoom);
+        view.fitToView();
+        QVERIFY(view.fitsAutomatically());
+        QCOMPARE(view.zoom(), fitted);
     }
 
     void paletteCarriesTheBlockPayload()
