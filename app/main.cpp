@@ -36,7 +36,11 @@ int main(int argc, char *argv[])
     const QCommandLineOption bench(QStringLiteral("bench-latency"),
                                    QStringLiteral("Print the change-to-results latency over N slider steps and exit."),
                                    QStringLiteral("N"), QStringLiteral("200"));
-    parser.addOptions({scenario, screenshot, bench});
+    const QCommandLineOption windowSize(
+        QStringLiteral("window-size"),
+        QStringLiteral("Size of the window for --screenshot (default 1600x1000)."), QStringLiteral("WxH"),
+        QStringLiteral("1600x1000"));
+    parser.addOptions({ scenario, screenshot, bench, windowSize });
     parser.addOptions(gapstudio::views::headlessOptions());
     // Headless exports parse their own arguments (bad ones: exit 2, one line on stderr).
     if (gapstudio::views::isHeadlessRequest(app.arguments()))
@@ -70,6 +74,9 @@ int main(int argc, char *argv[])
         return QApplication::exec();
     }
     if (parser.isSet(screenshot)) {
+        const QStringList size = parser.value(windowSize).split(QLatin1Char('x'));
+        if (size.size() == 2 && size[0].toInt() > 0 && size[1].toInt() > 0)
+            window.resize(size[0].toInt(), size[1].toInt());
         const QString file
             = parser.isSet(scenario) ? parser.value(scenario) : QStringLiteral("default scenario");
         const gapstudio::views::ResultsPtr results = window.recalculator()->latest();
@@ -93,5 +100,6 @@ int main(int argc, char *argv[])
     }
     window.restoreWindowState();
     window.offerRecovery();
+    window.showFirstRunHint();
     return QApplication::exec();
 }

@@ -1,21 +1,29 @@
 #include "mainwindow.h"
 
+#include "charts/chartexporter.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
+#include "explore/explorechart.h"
 #include "explore/explorepanel.h"
 #include "results/resultstable.h"
 #include "studio/autosaver.h"
+#include "studio/blockactions.h"
 #include "studio/blockinspector.h"
 #include "studio/blockpalette.h"
 #include "studio/canvasscene.h"
 #include "studio/diagnosticslist.h"
+#include "studio/examplemenu.h"
+#include "studio/helpmenu.h"
 #include "studio/layoutpanel.h"
 #include "studio/llmpanel.h"
 #include "studio/parameterpanel.h"
 #include "studio/recalculator.h"
+#include "studio/recentfiles.h"
 #include "studio/scenariodocument.h"
+#include "studio/scenarioproperties.h"
 #include "studio/statusline.h"
 #include "studio/studiosettings.h"
+#include "studio/windowfit.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -23,6 +31,7 @@
 #include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -34,6 +43,7 @@ using namespace views;
 
 namespace {
 const AppSetting<QByteArray> kWindowState{"mainwindow/state", {}};
+const AppSetting<QByteArray> kWindowGeometry { "mainwindow/geometry", {} };
 
 QDockWidget *dock(QMainWindow *window, const QString &title, const QString &name, QWidget *content,
                   Qt::DockWidgetArea area)
@@ -62,33 +72,52 @@ MainWindow::MainWindow(const QString &scenarioPath, QWidget *parent)
     , mAutoSaver(new AutoSaver(mDocument, this))
 {
     mCanvas = new CanvasScene(mDocument, this);
-    setCentralWidget(new CanvasView(mCanvas, this));
+    mCanvasView = new CanvasView(mCanvas, this);
+    setCentralWidget(mCanvasView);
+    mExporter = new ChartExporter(this);
+    mExporter->setProvenance(
+        [this] {
+            try {
+                return QString::fromStdString(scenarioToJsonText(mDocument->scenario()));
+            } catch (const std::exception &) { // a design the file format cannot express: no provenance
+                return QString();
+            }
+        },
+        [this] { return mDocument->displayName(); });
+    mExporter->inputs = [this] { return QStringList { mDocument->fileName() }; };
     createDocks();
     createMenus();
     connect(mRecalculator, &Recalculator::resultsReady, this, &MainWindow::showResults);
     connect(mDocument, &ScenarioDocument::fileNameChanged, this, &MainWindow::updateTitle);
+    connect(mDocument, &ScenarioDocument::changed, this, &MainWindow::updateTitle); // the name may follow
     connect(mDocument->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
 
-    QString error;
-    if (scenarioPath.isEmpty() || !mDocument->open(scenarioPath, &error))
-        mDocument->reset(studioDefaultScenario());
-    if (!error.isEmpty())
+    mDocument->resetToExample(studioDefaultScenario());
+    QString error; // a scenario file, or the scenario embedded in an export
+    if (!scenarioPath.isEmpty() && !load(scenarioPath, &error))
         statusBar()->showMessage(tr("Could not open %1").arg(error));
     mRecalculator->recalculateNow();
     updateTitle();
-    resize(1600, 1000);
+    resize(fittingWindowSize(screen() ? screen()->availableGeometry() : QRect()));
     setAcceptDrops(true); // drop a scenario or an exported chart/report to open it
 }
 
 void MainWindow::restoreWindowState()
 {
+    restoreGeometry(kWindowGeometry.get());
     restoreState(kWindowState.get());
+}
+
+void MainWindow::showFirstRunHint()
+{
+    mHelp->showFirstRunHintOnce();
 }
 
 void MainWindow::createDocks()
 {
     auto *palette = new BlockPalette(mDocument->library(), this);
-    auto *inspector = new BlockInspector(this);
+    auto *inspector = mInspector = new BlockInspector(this);
+    inspector->setDocument(mDocument); // the block's own values are editable in place
     auto *llm = new LlmPanel(mDocument, this);
     auto *layout = new LayoutPanel(mDocument, this);
     auto *parameters = new ParameterPanel(mDocument, this);
@@ -102,7 +131,8 @@ void MainWindow::createDocks()
     QDockWidget *parametersDock = dock(this, tr("Parameters"), QStringLiteral("parametersDock"), scrolled(parameters),
                                        Qt::RightDockWidgetArea);
     QDockWidget *layoutDock = dock(this, tr("Layout"), QStringLiteral("layoutDock"), scrolled(layout), Qt::RightDockWidgetArea);
-    QDockWidget *llmDock = dock(this, tr("LLM"), QStringLiteral("llmDock"), llm, Qt::RightDockWidgetArea);
+    QDockWidget *llmDock
+        = dock(this, tr("LLM"), QStringLiteral("llmDock"), scrolled(llm), Qt::RightDockWidgetArea);
     tabifyDockWidget(layoutDock, llmDock);
     layoutDock->raise();
     QDockWidget *chartsDock = dock(this, tr("Charts"), QStringLiteral("chartsDock"), mCharts, Qt::BottomDockWidgetArea);
@@ -129,6 +159,10 @@ void MainWindow::createDocks()
 
     connect(palette, &BlockPalette::blockActivated, this,
             [this](BlockKind kind, const QString &id) { mDocument->applyPreset(kind, id.toStdString()); });
+    connect(mDocument, &ScenarioDocument::libraryChanged, palette,
+            [this, palette] { palette->setLibrary(mDocument->library()); });
+    mExporter->addCharts(mCharts->charts());
+    mExporter->addCharts(mExplore->charts());
     connect(mCanvas, &CanvasScene::partSelected, inspector, &BlockInspector::setPart);
     connect(mRecalculator, &Recalculator::resultsReady, this,
             [=, this](const ResultsPtr &results) {
@@ -153,13 +187,25 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&New"), QKeySequence::New, this, [this] {
         if (maybeSave())
-            mDocument->reset(studioDefaultScenario());
+            mDocument->resetToExample(studioDefaultScenario());
     });
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
+    auto *examples = new ExampleMenu(&mDocument->library(), file);
+    connect(examples, &ExampleMenu::exampleChosen, this, &MainWindow::openExample);
+    file->addMenu(examples);
+    mRecent = new RecentFiles(file);
+    connect(mRecent, &RecentFiles::fileChosen, this, [this](const QString &path) {
+        if (maybeSave())
+            openFile(path);
+    });
+    file->addMenu(mRecent);
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
     file->addSeparator();
-    file->addAction(tr("&Export chart…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportChart);
+    file->addAction(tr("&Import model (Hugging Face config.json)…"), this,
+                    [this] { importModelInteractive(this, mDocument); });
+    file->addAction(tr("&Export chart…"), QKeySequence(tr("Ctrl+E")), mExporter,
+                    &ChartExporter::exportCurrent);
     file->addAction(tr("Export &report…"), QKeySequence(tr("Ctrl+Shift+E")), this, &MainWindow::exportReport);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -170,6 +216,15 @@ void MainWindow::createMenus()
     QAction *redo = mDocument->undoStack()->createRedoAction(this, tr("&Redo"));
     redo->setShortcut(QKeySequence::Redo);
     edit->addActions({undo, redo});
+    edit->addSeparator();
+    edit->addAction(tr("Scenario &properties…"), QKeySequence(tr("Ctrl+I")), this,
+                    [this] { ScenarioPropertiesDialog(mDocument, this).exec(); });
+    edit->addAction(tr("New &GPU…"), this,
+                    [this] { newBlockInteractive(this, mDocument, NewBlockDialog::Kind::Gpu); });
+    edit->addAction(tr("New &interconnect…"), this,
+                    [this] { newBlockInteractive(this, mDocument, NewBlockDialog::Kind::Interconnect); });
+    edit->addAction(tr("&Save selected block as preset…"), QKeySequence(tr("Ctrl+Shift+S")), this,
+                    [this] { saveBlockAsPresetInteractive(this, mDocument, mInspector->slot()); });
 
     QMenu *compare = menuBar()->addMenu(tr("&Compare"));
     compare->addAction(tr("&Pin as baseline"), QKeySequence(tr("Ctrl+B")), this, [this] {
@@ -187,8 +242,15 @@ void MainWindow::createMenus()
     explore->addAction(tr("&Run sweeps"), QKeySequence(tr("Ctrl+R")), mExplore, &ExplorePanel::runSweeps);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, mCanvasView, &CanvasView::zoomIn);
+    view->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, mCanvasView, &CanvasView::zoomOut);
+    view->addAction(tr("&Fit the canvas"), QKeySequence(tr("Ctrl+0")), mCanvasView, &CanvasView::fitToView);
+    view->addSeparator();
     for (QDockWidget *d : findChildren<QDockWidget *>())
         view->addAction(d->toggleViewAction());
+
+    mHelp = new HelpMenu(this, [this] { return mRecalculator->latest(); });
+    menuBar()->addMenu(mHelp);
 }
 
 void MainWindow::showResults(const ResultsPtr &results)
@@ -198,8 +260,9 @@ void MainWindow::showResults(const ResultsPtr &results)
 
 void MainWindow::updateTitle()
 {
-    const QString name = mDocument->fileName().isEmpty() ? tr("Untitled") : QFileInfo(mDocument->fileName()).fileName();
-    setWindowTitle(tr("%1[*] — GapStudio").arg(name));
+    const QString file
+        = mDocument->fileName().isEmpty() ? tr("not saved") : QFileInfo(mDocument->fileName()).fileName();
+    setWindowTitle(tr("%1 (%2)[*] — GapStudio").arg(mDocument->displayName(), file));
     setWindowModified(mDocument->isModified());
 }
 
@@ -209,6 +272,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         return event->ignore();
     mAutoSaver->discard();
     kWindowState.set(saveState());
+    kWindowGeometry.set(saveGeometry());
     event->accept();
 }
 

@@ -8,10 +8,15 @@ namespace gapstudio {
 
 namespace views {
 class AutoSaver;
+class BlockInspector;
 class CanvasScene;
+class CanvasView;
+class ChartExporter;
 class ChartsPanel;
 class ExplorePanel;
+class HelpMenu;
 class Recalculator;
+class RecentFiles;
 class ScenarioDocument;
 } // namespace views
 
@@ -26,10 +31,16 @@ public:
 
     [[nodiscard]] views::ScenarioDocument *document() const { return mDocument; }
     [[nodiscard]] views::Recalculator *recalculator() const { return mRecalculator; }
-    /// Restores the dock layout of the last interactive session.
+    [[nodiscard]] views::ChartExporter *chartExporter() const { return mExporter; }
+    [[nodiscard]] views::CanvasView *canvasView() const { return mCanvasView; }
+    /// Restores the size, position and dock layout of the last interactive session.
     void restoreWindowState();
     /// Offers to restore the autosave a crashed session left behind.
     void offerRecovery();
+    /// Shows Getting started at the very first start.
+    void showFirstRunHint();
+    /// Opens a scenario file, or the scenario embedded in an exported chart or report.
+    void openFile(const QString &path);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -44,15 +55,21 @@ private:
     bool save();
     bool saveAs();
     void open();
-    void exportChart();
+    /// Opens `path` (see openFile) without dialogs; false with the reason in `error`.
+    bool load(const QString &path, QString *error);
     void exportReport();
-    void openFile(const QString &path);
+    void openExample(const QString &relativePath);
     void updateTitle();
 
     views::ScenarioDocument *mDocument;
     views::Recalculator *mRecalculator;
     views::AutoSaver *mAutoSaver;
     views::CanvasScene *mCanvas = nullptr;
+    views::CanvasView *mCanvasView = nullptr;
+    views::BlockInspector *mInspector = nullptr;
+    views::ChartExporter *mExporter = nullptr;
+    views::RecentFiles *mRecent = nullptr;
+    views::HelpMenu *mHelp = nullptr;
     views::ChartsPanel *mCharts = nullptr;
     views::ExplorePanel *mExplore = nullptr;
     views::ResultsPtr mBaseline; ///< the pinned design, if any

@@ -1,19 +1,18 @@
-// MainWindow's file actions: open (scenarios, or the scenario embedded in an exported chart or
-// report), save, export chart and report, drop to open, crash recovery. Wiring only.
+// MainWindow's file actions: open (scenarios, examples, or the scenario embedded in an exported
+// chart or report), save, export the report, drop to open, crash recovery. Wiring only; charts
+// are exported by views::ChartExporter.
 #include "mainwindow.h"
 
-#include "charts/chartexport.h"
-#include "charts/chartspanel.h"
-#include "charts/chartview.h"
 #include "common/safewrite.h"
-#include "explore/explorechart.h"
-#include "explore/explorepanel.h"
 #include "report/provenance.h"
 #include "report/report.h"
 #include "studio/autosaver.h"
+#include "studio/examplemenu.h"
+#include "studio/lastfolder.h"
 #include "studio/recalculator.h"
+#include "studio/recentfiles.h"
 #include "studio/scenariodocument.h"
-#include "studio/studiosettings.h"
+#include "studio/userpresets.h"
 
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -29,7 +28,6 @@ namespace gapstudio {
 using namespace views;
 
 namespace {
-const AppSetting<QString> kLastDirectory{"mainwindow/lastDirectory", {}};
 const QString kFileFilter = QObject::tr("GapStudio scenarios (*.gapstudio.json);;JSON (*.json)");
 } // namespace
 
@@ -49,20 +47,29 @@ bool MainWindow::save()
     QString error;
     if (!mDocument->saveAs(mDocument->fileName(), &error))
         QMessageBox::critical(this, tr("Save failed"), error);
+    else
+        mRecent->add(mDocument->fileName());
     return error.isEmpty();
 }
 
 bool MainWindow::saveAs()
 {
-    QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), kLastDirectory.get(), kFileFilter);
+    const QString suggested
+        = mDocument->fileName().isEmpty()
+              ? suggestedPath(QString::fromStdString(presetIdFor(mDocument->displayName()))
+                              + QStringLiteral(".gapstudio.json"))
+              : mDocument->fileName();
+    QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"), suggested, kFileFilter);
     if (path.isEmpty())
         return false;
     if (!path.endsWith(QStringLiteral(".json")))
         path += QStringLiteral(".gapstudio.json");
-    kLastDirectory.set(QFileInfo(path).absolutePath());
+    rememberFolder(path);
     QString error;
     if (!mDocument->saveAs(path, &error))
         QMessageBox::critical(this, tr("Save failed"), error);
+    else
+        mRecent->add(path);
     return error.isEmpty();
 }
 
@@ -70,59 +77,47 @@ void MainWindow::open()
 {
     if (!maybeSave())
         return;
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open scenario"), kLastDirectory.get(),
-        kFileFilter + tr(";;GapStudio exports (*.png *.svg *.pdf *.csv)"));
+    const QString path
+        = QFileDialog::getOpenFileName(this, tr("Open scenario"), lastFolder(),
+                                       kFileFilter + tr(";;GapStudio exports (*.png *.svg *.pdf *.csv)"));
     if (path.isEmpty())
         return;
-    kLastDirectory.set(QFileInfo(path).absolutePath());
+    rememberFolder(path);
     openFile(path);
+}
+
+bool MainWindow::load(const QString &path, QString *error)
+{
+    // A scenario file opens as the document; an exported chart or report restores the scenario
+    // embedded in it (its provenance) as a new, unsaved document.
+    if (path.endsWith(QStringLiteral(".json"))) {
+        if (!mDocument->open(path, error))
+            return false;
+        mRecent->add(path);
+        return true;
+    }
+    const std::optional<scenario::Scenario> restored = restoreScenario(path, error);
+    if (restored)
+        mDocument->reset(*restored);
+    return restored.has_value();
 }
 
 void MainWindow::openFile(const QString &path)
 {
-    // A scenario file opens as the document; an exported chart or report restores the scenario
-    // embedded in it (its provenance) as a new, unsaved document.
     QString error;
-    if (path.endsWith(QStringLiteral(".json"))) {
-        if (!mDocument->open(path, &error))
-            QMessageBox::critical(this, tr("Open failed"), error);
-        return;
-    }
-    if (const std::optional<scenario::Scenario> restored = restoreScenario(path, &error))
-        mDocument->reset(*restored);
-    else
+    if (!load(path, &error))
         QMessageBox::critical(this, tr("Open failed"), error);
 }
 
-void MainWindow::exportChart()
+void MainWindow::openExample(const QString &relativePath)
 {
-    // The visible chart: the explore tab's when it is in front, else the results charts'.
-    ExportSource source;
-    QString id;
-    if (ExploreChart *explore = mExplore->isVisible() ? mExplore->currentChart() : nullptr) {
-        source = {explore->plot(), explore->size(), explore->title(), explore->csvRows()};
-        id = explore->id();
-    } else if (ChartView *chart = mCharts->currentChart()) {
-        source = {chart->plot(), chart->exportSize(), chart->headline(), chart->csvRows()};
-        id = chart->id();
-    } else {
-        return;
-    }
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"),
-                                                      kLastDirectory.get() + QLatin1Char('/') + id + QStringLiteral(".png"),
-                                                      tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg);;CSV (*.csv)"));
-    if (path.isEmpty())
+    if (!maybeSave())
         return;
     QString error;
-    QString provenance;
-    try {
-        provenance = QString::fromStdString(scenarioToJsonText(mDocument->scenario()));
-    } catch (const std::exception &) { // a scenario the file format cannot express: export without
-    }
-    if (!isNotAnInput(path, { mDocument->fileName() }, &error)
-        || !views::exportPlot(source, path, provenance, 2.0, &error))
-        QMessageBox::critical(this, tr("Export failed"), error);
+    if (const std::optional<scenario::Scenario> example = loadExample(relativePath, &error))
+        mDocument->resetToExample(*example); // its name follows the user's changes
+    else
+        QMessageBox::critical(this, tr("Open failed"), error);
 }
 
 void MainWindow::exportReport()
@@ -130,13 +125,15 @@ void MainWindow::exportReport()
     const ResultsPtr current = mRecalculator->latest();
     if (!current)
         return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export report"),
-                                                      kLastDirectory.get() + QStringLiteral("/report.pdf"), tr("PDF (*.pdf)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export report"), suggestedPath(QStringLiteral("report.pdf")), tr("PDF (*.pdf)"));
     if (path.isEmpty())
         return;
-    kLastDirectory.set(QFileInfo(path).absolutePath());
+    rememberFolder(path);
     ReportOptions options;
-    options.scenarioFile = QFileInfo(mDocument->fileName()).fileName();
+    // The saved file reproduces the design only when it holds these changes; else the report does.
+    if (!mDocument->isModified())
+        options.scenarioFile = QFileInfo(mDocument->fileName()).fileName();
     QString error;
     if (!isNotAnInput(path, { mDocument->fileName() }, &error)
         || !writeReport(*current, mBaseline.get(), path, &error, options))

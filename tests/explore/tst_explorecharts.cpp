@@ -18,6 +18,7 @@
 #include <qcustomplot.h>
 
 #include <QDir>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
@@ -309,6 +310,18 @@ void tst_ExploreCharts::panelRunsSweepsOnWorkerThread()
         render(&panel, QStringLiteral("panel_%1").arg(panel.currentChart()->id()));
     }
 
+    // Issue 11, point 11: a cancelled run discarded the charts' earlier results; now they stay.
+    const auto points = panel.scalingChart()->points().size();
+    panel.runSweeps();
+    panel.cancelSweeps();
+    QVERIFY(finished.wait(240000) || finished.count() == 2);
+    QVERIFY2(panel.scalingChart()->message().isEmpty(), qPrintable(panel.scalingChart()->message()));
+    QVERIFY2(panel.heatmapChart()->message().isEmpty(), qPrintable(panel.heatmapChart()->message()));
+    QCOMPARE(panel.scalingChart()->points().size(), points);
+    auto *status = panel.findChild<QLabel *>(QStringLiteral("sweepsStatus"));
+    QVERIFY(status);
+    QVERIFY2(status->text().contains(QStringLiteral("earlier results")), qPrintable(status->text()));
+
     // A new design cancels nothing when idle and marks the sweeps out of date.
     model::Design other = mDesign;
     other.system.mem1.bandwidth_Bps *= 2;
@@ -317,7 +330,7 @@ void tst_ExploreCharts::panelRunsSweepsOnWorkerThread()
     // Cancelling a run delivers a cancelled result.
     panel.runSweeps();
     panel.cancelSweeps();
-    QVERIFY(finished.wait(240000) || finished.count() == 2);
+    QVERIFY(finished.wait(240000) || finished.count() == 3);
     QVERIFY(!panel.isRunning());
 }
 

@@ -57,7 +57,8 @@ class tst_PresetLocations : public QObject {
     Q_OBJECT
 
 private slots:
-    void orderIsEnvironmentInstalledUserSourceEmbedded()
+    // The user's blocks come before the installed ones: a block saved under a shipped id hides it.
+    void orderIsEnvironmentUserInstalledSourceEmbedded()
     {
         Tree t;
         for (const char *folder :
@@ -65,12 +66,12 @@ private slots:
             QVERIFY(QDir().mkpath(t.path(QString::fromLatin1(folder))));
         QDir().mkpath(t.path(QStringLiteral("prefix/bin")));
         const std::vector<io::PresetFolder> order = io::presetSearchOrder(t.environment());
-        QCOMPARE(sources(order), (QList<PresetSource> { PresetSource::Environment, PresetSource::Installed,
-                                                        PresetSource::UserData, PresetSource::SourceTree,
+        QCOMPARE(sources(order), (QList<PresetSource> { PresetSource::Environment, PresetSource::UserData,
+                                                        PresetSource::Installed, PresetSource::SourceTree,
                                                         PresetSource::Embedded }));
-        QCOMPARE(QString::fromStdString(order[1].path),
+        QCOMPARE(QString::fromStdString(order[1].path), t.path(QStringLiteral("data/gapstudio/presets")));
+        QCOMPARE(QString::fromStdString(order[2].path),
                  t.path(QStringLiteral("prefix/share/gapstudio/presets")));
-        QCOMPARE(QString::fromStdString(order[2].path), t.path(QStringLiteral("data/gapstudio/presets")));
     }
 
     void missingFoldersAreLeftOutButTheVariableIsNot()

@@ -9,6 +9,7 @@
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QTest>
+#include <QWheelEvent>
 
 using namespace gapstudio;
 using namespace gapstudio::views;
@@ -108,6 +109,87 @@ private slots:
         QVERIFY(!scene.dropBlock(BlockKind::Gpu, QStringLiteral("no-such-gpu"), {}));
         QVERIFY(!scene.dropBlock(BlockKind::Interconnect, QStringLiteral("nvlink5"),
                                  scene.partCenter(Part::ScaleUpLink)));
+    }
+
+    // Issue 11, point 8: a link dropped on empty canvas went to the scale-out tier whatever its
+    // reach. Now it goes to the one tier it can serve (NVLink 5 joins at most 576 GPUs, its
+    // preset's max_domain_size: the default's scale-up domain, not its 4096 GPUs), else the user
+    // chooses; a drop that breaks the limit anyway is a diagnostic.
+    void linkOnEmptyCanvasGoesWhereItIsValid()
+    {
+        ScenarioDocument document(loadStudioLibrary());
+        document.reset(studioDefaultScenario());
+        Recalculator recalculator(&document);
+        CanvasScene scene(&document);
+        recalculator.recalculateNow();
+        scene.setResults(recalculator.latest());
+        int asked = 0;
+        scene.askTier = [&asked](const QString &) -> std::optional<bool> {
+            ++asked;
+            return false; // scale-out
+        };
+        const QPointF empty(2, 2);
+        QCOMPARE(scene.partAt(empty), Part::None);
+        QVERIFY(scene.dropBlock(BlockKind::Interconnect, QStringLiteral("nvlink5"), empty));
+        QCOMPARE(asked, 0);
+        QCOMPARE(document.scenario().scaleUp.presetId, std::string("nvlink5"));
+        QCOMPARE(document.scenario().scaleOut.presetId, std::string("fullflat-cpo"));
+
+        // InfiniBand NDR (65536 GPUs) can serve both tiers: the user is asked.
+        QVERIFY(scene.dropBlock(BlockKind::Interconnect, QStringLiteral("infiniband-ndr"), empty));
+        QCOMPARE(asked, 1);
+        QCOMPARE(document.scenario().scaleOut.presetId, std::string("infiniband-ndr"));
+    }
+
+    void linkBeyondItsReachIsADiagnostic()
+    {
+        ScenarioDocument document(loadStudioLibrary());
+        document.reset(studioDefaultScenario());
+        Recalculator recalculator(&document);
+        CanvasScene scene(&document);
+        recalculator.recalculateNow();
+        scene.setResults(recalculator.latest());
+        QVERIFY(scene.dropBlock(BlockKind::Interconnect, QStringLiteral("nvlink5"),
+                                scene.partCenter(Part::ScaleOutLink)));
+        QCOMPARE(document.scenario().scaleOut.presetId, std::string("nvlink5"));
+        recalculator.recalculateNow();
+        const ResultsPtr results = recalculator.latest();
+        QVERIFY(!results->hasStats());
+        bool found = false;
+        for (const model::Diagnostic &d : results->diagnostics)
+            if (d.field == "scale_out" && d.message.find("576") != std::string::npos
+                && d.message.find("4096") != std::string::npos)
+                found = true;
+        QVERIFY(found);
+    }
+
+    // Issue 11, point 9: the canvas zooms (View > Zoom in / out, Ctrl + wheel) within its limits,
+    // and Fit the canvas fits it again, never below the readable minimum.
+    void canvasZooms()
+    {
+        ScenarioDocument document(loadStudioLibrary());
+        document.reset(studioDefaultScenario());
+        CanvasScene scene(&document);
+        CanvasView view(&scene);
+        view.resize(1000, 640);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(view.fitsAutomatically());
+        const double fitted = view.zoom();
+        QVERIFY(fitted >= CanvasView::kMinFitZoom);
+        view.zoomIn();
+        QVERIFY(!view.fitsAutomatically());
+        QCOMPARE(view.zoom(), std::min(fitted * 1.25, CanvasView::kMaxZoom));
+        for (int i = 0; i < 20; ++i)
+            view.zoomOut();
+        QCOMPARE(view.zoom(), CanvasView::kMinZoom);
+        QWheelEvent wheel(QPointF(500, 320), view.mapToGlobal(QPointF(500, 320)), QPoint(), QPoint(0, 120),
+                          Qt::NoButton, Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view.viewport(), &wheel);
+        QVERIFY(view.zoom() > CanvasView::kMinZoom);
+        view.fitToView();
+        QVERIFY(view.fitsAutomatically());
+        QCOMPARE(view.zoom(), fitted);
     }
 
     void paletteCarriesTheBlockPayload()

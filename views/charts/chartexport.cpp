@@ -78,6 +78,13 @@ QByteArray xmpPacket(const QString &title, const QString &json)
     return xmp.arg(kXmpNamespace, title.toHtmlEscaped(), e, creator(), gapstudioVersion()).toUtf8();
 }
 
+/// The document title: the headline, and the design's name when there is one.
+QString documentTitle(const ExportSource &chart)
+{
+    return chart.design.isEmpty() ? chart.headline
+                                  : QStringLiteral("%1 — %2").arg(chart.headline, chart.design);
+}
+
 /// Draws the plot as vectors (PDF, SVG) on `device`.
 bool paintVector(const ExportSource &chart, QPaintDevice *device, const QString &path, QString *error)
 {
@@ -103,6 +110,7 @@ bool writePng(const ExportSource &chart, const QString &path, const QString &jso
     image.setDotsPerMeterY(dotsPerMeter);
     image.setText(QString::fromLatin1(kPngScenarioKey), json);
     image.setText(QString::fromLatin1(kPngVersionKey), gapstudioVersion());
+    image.setText(QStringLiteral("Title"), documentTitle(chart)); // a PNG keyword (PNG spec 11.3.4.2)
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
     QImageWriter writer(&buffer, "png");
@@ -119,8 +127,8 @@ bool writePdf(const ExportSource &chart, const QString &path, const QString &jso
     {
         QPdfWriter writer(&buffer);
         writer.setCreator(creator());
-        writer.setTitle(chart.headline);
-        writer.setDocumentXmpMetadata(xmpPacket(chart.headline, json));
+        writer.setTitle(documentTitle(chart));
+        writer.setDocumentXmpMetadata(xmpPacket(documentTitle(chart), json));
         writer.setResolution(72); // one pixel of the chart = one point of the page
         writer.setPageLayout(
             QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
@@ -143,7 +151,7 @@ bool writeSvg(const ExportSource &chart, const QString &path, const QString &jso
         generator.setViewBox(QRect(QPoint(0, 0), size));
         generator.setResolution(96);
         // Qt 6.4's QSvgGenerator writes title and description verbatim, unescaped.
-        generator.setTitle(chart.headline.toHtmlEscaped());
+        generator.setTitle(documentTitle(chart).toHtmlEscaped());
         generator.setDescription(json.toHtmlEscaped());
         if (!paintVector(chart, &generator, path, error))
             return false;
@@ -208,8 +216,7 @@ QString gapstudioVersion()
 bool exportChart(const ChartView &chart, const QString &path, const QString &provenanceJson, double scale,
                  QString *error)
 {
-    return exportPlot({chart.plot(), chart.exportSize(), chart.headline(), chart.csvRows()}, path, provenanceJson,
-                      scale, error);
+    return exportPlot(chart.exportSource(), path, provenanceJson, scale, error);
 }
 
 bool exportPlot(const ExportSource &chart, const QString &path, const QString &provenanceJson, double scale,

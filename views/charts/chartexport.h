@@ -3,7 +3,8 @@
  * @file chartexport.h
  * One export path for every chart: PNG, PDF, SVG or CSV by file suffix, each carrying the
  * scenario it was made from (provenance) so that a figure can be traced back to its inputs:
- * - .png: text chunks "gapstudio.scenario" (the JSON) and "gapstudio.version";
+ * - .png: text chunks "gapstudio.scenario" (the JSON) and "gapstudio.version", "Title" (the
+ *   headline and the design's name);
  * - .pdf: vector (QPdfWriter), creator and title in the info dictionary, the JSON in the XMP
  *   metadata (element gapstudio:scenario);
  * - .svg: vector (QSvgGenerator), the JSON as the document's <desc>;
@@ -22,12 +23,14 @@ namespace gapstudio::views {
 class ChartView;
 
 /// What an export needs of any plot: the plot, its export size, a headline (document title) and
-/// its data as CSV rows, header first.
+/// its data as CSV rows, header first; optionally the design's name (Scenario properties), which
+/// PNG, PDF and SVG carry as their title next to the headline.
 struct ExportSource {
     QCustomPlot *plot = nullptr;
     QSize size;
     QString headline;
     QList<QStringList> rows;
+    QString design;
 };
 
 /// The GapStudio version written into exports.

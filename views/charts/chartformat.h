@@ -6,8 +6,11 @@
  */
 
 #include <QColor>
+#include <QFont>
+#include <QFontMetrics>
 #include <QLocale>
 #include <QString>
+#include <QStringList>
 
 #include <cmath>
 #include <cstring>
@@ -83,6 +86,28 @@ inline constexpr double kPercent = 100.0;
         ++unit;
     }
     return number(value, unit == 0 ? 0 : 2) + QLatin1Char(' ') + QLatin1String(units[unit]);
+}
+
+/// `text` broken into lines no wider than `width` pixels in `font` (QCPItemText does not wrap):
+/// messages shown in place of a chart stay inside it however narrow it is.
+[[nodiscard]] inline QString wrapped(const QString &text, const QFont &font, int width)
+{
+    const QFontMetrics metrics(font);
+    QStringList lines;
+    for (const QString &paragraph : text.split(QLatin1Char('\n'))) {
+        QString line;
+        for (const QString &word : paragraph.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            const QString longer = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (!line.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+                lines << line;
+                line = word;
+            } else {
+                line = longer;
+            }
+        }
+        lines << line;
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 /// Colours: the current results are saturated, the baseline is the same hue, lighter.

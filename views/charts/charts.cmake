@@ -8,6 +8,8 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/memorychart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/memorychart.h
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/chartspanel.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/chartspanel.h
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/chartexport.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/chartexport.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/charts/chartinteraction.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/chartinteraction.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/charts/chartexporter.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/chartexporter.h
 )
 # The version written into exported charts' provenance (read by chartexport.cpp).
 target_compile_definitions(gapstudio_views PRIVATE GAPSTUDIO_VERSION_STRING="${PROJECT_VERSION}")

@@ -1,5 +1,8 @@
 #include "charts/chartview.h"
 
+#include "charts/chartformat.h"
+#include "charts/chartinteraction.h"
+
 #include <qcustomplot.h>
 
 #include <QToolTip>
@@ -10,30 +13,11 @@
 
 namespace gapstudio::views {
 
-namespace {
-
-/// Breaks a long message into lines of about `width` characters (QCPItemText does not wrap).
-QString wrapped(const QString &text, int width = 90)
-{
-    QStringList lines;
-    QString line;
-    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        if (!line.isEmpty() && line.size() + 1 + word.size() > width) {
-            lines << line;
-            line.clear();
-        }
-        line += (line.isEmpty() ? QString() : QStringLiteral(" ")) + word;
-    }
-    if (!line.isEmpty())
-        lines << line;
-    return lines.join(QLatin1Char('\n'));
-}
-
-} // namespace
-
 ChartView::ChartView(QString id, QString title, QWidget *parent)
     : QWidget(parent), mId(std::move(id)), mTitle(std::move(title)), mPlot(new QCustomPlot(this))
 {
+    mInteraction = new ChartInteraction(
+        mPlot, [this] { return exportSource(); }, this);
     setObjectName(mId + QStringLiteral("_chart"));
     mPlot->setObjectName(mId + QStringLiteral("_plot"));
     auto *layout = new QVBoxLayout(this);
@@ -69,6 +53,11 @@ QSize ChartView::exportSize() const
     if (!mPlot->isVisible() || size.width() < 320 || size.height() < 200)
         return kDefaultExportSize;
     return size;
+}
+
+ExportSource ChartView::exportSource() const
+{
+    return { mPlot, exportSize(), headline(), csvRows(), {} };
 }
 
 void ChartView::setResults(ResultsPtr current)
@@ -141,12 +130,18 @@ void ChartView::refresh()
     } else {
         showMessage(tr("No results: %1").arg(QString::fromStdString(mCurrent->statusText)));
     }
+    mInteraction->rememberHome();
     mPlot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void ChartView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    if (mMessageItem) { // re-wrap the message to the new width
+        mMessageItem->setText(
+            chartformat::wrapped(mMessage, mMessageItem->font(), std::max(200, width() - 40)));
+        mPlot->replot(QCustomPlot::rpQueuedReplot);
+    }
     if (mPlot->legend->layout()) {
         fitLegend(exportSize().width());
         mPlot->replot(QCustomPlot::rpQueuedReplot);
@@ -176,6 +171,7 @@ void ChartView::clearPlot()
 {
     mToolTips.clear();
     mMessage.clear();
+    mMessageItem = nullptr; // deleted by clearItems()
     mPlot->clearPlottables();
     mPlot->clearItems();
     if (!mPlot->legend->layout()) { // taken out by showMessage()
@@ -212,8 +208,9 @@ void ChartView::showMessage(const QString &text)
     item->position->setCoords(0.5, 0.5);
     item->setPositionAlignment(Qt::AlignCenter);
     item->setTextAlignment(Qt::AlignCenter);
-    item->setText(wrapped(text));
     item->setFont(QFont(font().family(), 11));
+    item->setText(chartformat::wrapped(text, item->font(), std::max(200, exportSize().width() - 40)));
+    mMessageItem = item;
     item->setColor(QColor(0x60, 0x60, 0x60));
     item->setClipToAxisRect(false);
 }

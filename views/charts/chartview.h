@@ -18,6 +18,8 @@
 #include <QStringList>
 #include <QWidget>
 
+#include "charts/chartexport.h"
+
 class QCustomPlot;
 class QCPAbstractPlottable;
 class QCPAxis;
@@ -27,6 +29,8 @@ class QMouseEvent;
 class QResizeEvent;
 
 namespace gapstudio::views {
+
+class ChartInteraction;
 
 class ChartView : public QWidget {
     Q_OBJECT
@@ -55,6 +59,10 @@ public:
 
     /// Size to export at: the on-screen size once laid out, else kDefaultExportSize.
     [[nodiscard]] QSize exportSize() const;
+    /// What an export of this chart takes (plot, size, headline, CSV rows).
+    [[nodiscard]] ExportSource exportSource() const;
+    /// Zoom, pan and the right-click menu (Copy image, Export…, Reset zoom).
+    [[nodiscard]] ChartInteraction *interaction() const { return mInteraction; }
 
     void setResults(ResultsPtr current);
     /// Shows `baseline` next to the current results with the differences; nullptr clears it.
@@ -100,7 +108,9 @@ private:
     QString mTitle;
     QString mMessage;
     QCustomPlot *mPlot = nullptr;
+    ChartInteraction *mInteraction = nullptr;
     QCPTextElement *mHeadline = nullptr;
+    QCPItemText *mMessageItem = nullptr;
     ResultsPtr mCurrent;
     ResultsPtr mBaseline;
     QHash<QCPAbstractPlottable *, QMap<double, QString>> mToolTips;

@@ -6,6 +6,7 @@
 
 #include <QSet>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -17,14 +18,20 @@ namespace {
 
 const QColor kPeak(0x8C, 0x86, 0x82);
 const QColor kLoss(0xE1, 0x57, 0x59);
+const QColor kGain(0x59, 0xA1, 0x4F);
 const QColor kMfu(0x4E, 0x79, 0xA7);
 
-/// One bar of the waterfall, in percent of peak: `value` long, spanning [to, from].
+/// One bar of the waterfall, in percent of peak: `percent` long, from `from` down to `to` (a
+/// loss) or up to `to` (a gain: a negative loss, e.g. calibrated kernels faster than the model's
+/// default efficiency).
 struct Step {
     QString key;
     QString label;
     double from = 0, to = 0, percent = 0;
+    bool gain = false;
     [[nodiscard]] double value() const { return percent; }
+    [[nodiscard]] double lower() const { return std::min(from, to); }
+    [[nodiscard]] double upper() const { return std::max(from, to); }
 };
 
 /// Losses that are not zero in at least one of the runs (only these are drawn and listed).
@@ -39,18 +46,22 @@ QSet<QString> shownLosses(const model::Analysis &current, const model::Analysis 
     return keys;
 }
 
-/// The waterfall of one run: 100% of peak, one step down per shown loss, and the MFU.
+/// The waterfall of one run: 100% of peak, one step down per shown loss, then one step up per
+/// gain, and the MFU. Losses come before gains, so the level never rises above the peak (the
+/// losses less the gains are 1 - MFU, and MFU <= 1).
 std::vector<Step> stepsOf(const model::EfficiencyGap &gap, const QSet<QString> &shown)
 {
     std::vector<Step> steps{{QStringLiteral("peak"), QObject::tr("Peak (100 %)"), cf::kPercent, 0, cf::kPercent}};
     double level = cf::kPercent;
-    for (const model::TimeComponent &loss : gap.losses) {
-        if (!shown.contains(cf::qs(loss.key)))
-            continue; // zero in every run
-        const double lost = loss.seconds * cf::kPercent; // `seconds` holds the fraction of peak lost
-        steps.push_back({cf::qs(loss.key), cf::qs(loss.label), level, level - lost, lost});
-        level -= lost;
-    }
+    for (const bool gains : { false, true })
+        for (const model::TimeComponent &loss : gap.losses) {
+            if (!shown.contains(cf::qs(loss.key)) || (loss.seconds < 0) != gains)
+                continue;                                    // zero in every run, or not in this pass
+            const double lost = loss.seconds * cf::kPercent; // `seconds` holds the fraction of peak lost
+            steps.push_back(
+                { cf::qs(loss.key), cf::qs(loss.label), level, level - lost, std::abs(lost), gains });
+            level -= lost;
+        }
     steps.push_back({QStringLiteral("mfu"), QObject::tr("Achieved MFU"), gap.mfu * cf::kPercent, 0,
                      gap.mfu * cf::kPercent});
     return steps;
@@ -125,39 +136,54 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
         };
         QCPBars *peak = makeBars(tr("Peak"), kPeak);
         QCPBars *loss = makeBars(tr("Loss"), kLoss);
-        QCPBars *mfu = makeBars(tr("MFU"), kMfu);
         loss->moveAbove(spacer);
+        QCPBars *gain = nullptr;
+        if (std::any_of(run.steps->begin(), run.steps->end(), [](const Step &s) { return s.gain; })) {
+            gain = makeBars(tr("Gain"), kGain); // floats on the same spacer as the losses
+            gain->moveAbove(spacer);
+        }
+        QCPBars *mfu = makeBars(tr("MFU"), kMfu);
 
         for (const Step &step : *run.steps) {
             const int index = int(keys.indexOf(step.key));
             const double key = index + 1 + run.offset;
             ticker->addTick(index + 1, step.label);
-            QCPBars *bars = step.key == QLatin1String("peak") ? peak : step.key == QLatin1String("mfu") ? mfu : loss;
-            if (bars == loss)
-                spacer->addData(key, step.to);
+            const bool isPeak = step.key == QLatin1String("peak"), isMfu = step.key == QLatin1String("mfu");
+            QCPBars *bars = isPeak ? peak : isMfu ? mfu : step.gain ? gain : loss;
+            if (bars == loss || bars == gain)
+                spacer->addData(key, step.lower());
             bars->addData(key, step.value());
 
             const bool isLoss = bars == loss;
             const int decimals = step.value() < 1 ? 2 : 1; // small losses stay visible as numbers
-            QString text = isLoss ? QStringLiteral("-%1").arg(cf::percent(step.value() / cf::kPercent, decimals))
-                                  : cf::percent(step.value() / cf::kPercent, decimals);
+            const QString amount = cf::percent(step.value() / cf::kPercent, decimals);
+            QString text = isLoss      ? QStringLiteral("\u2212") + amount
+                           : step.gain ? QStringLiteral("+") + amount
+                                       : amount;
             QString tip = tr("%1 (%2): %3 of peak").arg(step.label, run.name, text);
             if (isLoss)
                 tip += tr("\nfrom %1 down to %2").arg(cf::percent(step.from / cf::kPercent),
                                                       cf::percent(step.to / cf::kPercent));
-            if (baseline && !run.isBaseline && step.key != QLatin1String("peak")) {
+            if (step.gain)
+                tip += tr("\na gain: from %1 up to %2 (faster than the model's default for this part)")
+                           .arg(cf::percent(step.from / cf::kPercent), cf::percent(step.to / cf::kPercent));
+            if (baseline && !run.isBaseline && !isPeak) {
                 // The difference of the signed numbers shown: a smaller loss reads "+", as MFU gained.
                 const Step *base = findStep(before, step.key);
-                const double delta = step.value() - (base ? base->value() : 0.0);
-                text += QStringLiteral("  (%1 pp)").arg(cf::signedNumber(isLoss ? -delta : delta));
+                const auto signedValue
+                    = [](const Step *s) { return s ? (s->gain ? -s->value() : s->value()) : 0.0; };
+                const double delta = isMfu ? step.value() - (base ? base->value() : 0.0)
+                                           : signedValue(&step) - signedValue(base);
+                const bool lossLike = !isMfu;
+                text += QStringLiteral("  (%1 pp)").arg(cf::signedNumber(lossLike ? -delta : delta));
                 tip += tr("\nbaseline %1: %2 percentage points %3")
                            .arg(cf::percent((base ? base->value() : 0.0) / cf::kPercent),
                                 cf::number(std::abs(delta), 2),
-                                delta >= 0 ? (isLoss ? tr("more lost") : tr("higher"))
-                                           : (isLoss ? tr("less lost") : tr("lower")));
+                                delta >= 0 ? (lossLike ? tr("more lost") : tr("higher"))
+                                           : (lossLike ? tr("less lost") : tr("lower")));
             }
             setToolTip(bars, key, tip);
-            QCPItemText *label = addLabel(step.from, key, text, Qt::AlignLeft | Qt::AlignVCenter);
+            QCPItemText *label = addLabel(step.upper(), key, text, Qt::AlignLeft | Qt::AlignVCenter);
             label->setFont(QFont(font().family(), baseline ? 8 : 9));
             if (run.isBaseline)
                 label->setColor(QColor(0x70, 0x70, 0x70));

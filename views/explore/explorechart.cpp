@@ -1,10 +1,14 @@
 #include "explore/explorechart.h"
 
+#include "charts/chartformat.h"
+#include "charts/chartinteraction.h"
+
 #include <qcustomplot.h>
 
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -16,6 +20,8 @@ ExploreChart::ExploreChart(QString id, QString title, QWidget *parent)
     , mTitle(std::move(title))
     , mPlot(new QCustomPlot(this))
 {
+    mInteraction = new ChartInteraction(
+        mPlot, [this] { return exportSource(); }, this);
     setObjectName(mId + QStringLiteral("_chart"));
     mPlot->setObjectName(mId + QStringLiteral("_plot"));
     auto *layout = new QVBoxLayout(this);
@@ -60,10 +66,18 @@ void ExploreChart::setSubtitle(const QString &text)
     mSubtitleElement->setVisible(!text.isEmpty());
 }
 
+ExportSource ExploreChart::exportSource() const
+{
+    const QSize size = mPlot->size();
+    const bool laidOut = mPlot->isVisible() && size.width() >= 320 && size.height() >= 200;
+    return { mPlot, laidOut ? size : QSize(1000, 560), mTitle, csvRows(), {} };
+}
+
 void ExploreChart::clearPlot()
 {
     mToolTips.clear();
     mMessage.clear();
+    mMessageItem = nullptr; // deleted by clearItems()
     mPlot->clearPlottables();
     mPlot->clearItems();
     mPlot->legend->setVisible(true);
@@ -74,8 +88,9 @@ void ExploreChart::clearPlot()
         axis->setScaleType(QCPAxis::stLinear);
         axis->setNumberFormat(QStringLiteral("gb"));
         axis->setTickLabelRotation(0);
-        axis->grid()->setVisible(axis->axisType() == QCPAxis::atBottom
-                                 || axis->axisType() == QCPAxis::atLeft);
+        // One grid: the main axes'. Extra axes (the scaling chart's tokens/s, the right-hand
+        // MFU axes) would draw a second set of lines at their own ticks.
+        axis->grid()->setVisible(axis == mPlot->xAxis || axis == mPlot->yAxis);
     }
     mPlot->xAxis->setVisible(true);
     mPlot->yAxis->setVisible(true);
@@ -97,10 +112,27 @@ void ExploreChart::showMessage(const QString &text)
     item->position->setCoords(0.5, 0.5);
     item->setPositionAlignment(Qt::AlignCenter);
     item->setTextAlignment(Qt::AlignCenter);
-    item->setText(text);
     item->setFont(QFont(font().family(), 11));
+    item->setText(chartformat::wrapped(text, item->font(), messageWidth()));
     item->setColor(QColor(0x60, 0x60, 0x60));
+    item->setClipToAxisRect(false);
+    mMessageItem = item;
     replot();
+}
+
+int ExploreChart::messageWidth() const
+{
+    const int width = mPlot->isVisible() ? mPlot->width() : 1000;
+    return std::max(200, width - 40);
+}
+
+void ExploreChart::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    if (mMessageItem) { // re-wrap the message to the new width
+        mMessageItem->setText(chartformat::wrapped(mMessage, mMessageItem->font(), messageWidth()));
+        replot();
+    }
 }
 
 void ExploreChart::setToolTip(QCPAbstractPlottable *plottable, double key, const QString &text)
@@ -132,6 +164,7 @@ void ExploreChart::markCurrent(double x)
 
 void ExploreChart::replot()
 {
+    mInteraction->rememberHome();
     mPlot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -7,6 +7,8 @@
  * (explorecompute.h); they compute nothing themselves. plot() is what chart export takes.
  */
 
+#include "charts/chartexport.h"
+
 #include <QHash>
 #include <QList>
 #include <QMap>
@@ -16,10 +18,14 @@
 
 class QCustomPlot;
 class QCPAbstractPlottable;
+class QCPItemText;
 class QCPTextElement;
 class QMouseEvent;
+class QResizeEvent;
 
 namespace gapstudio::views {
+
+class ChartInteraction;
 
 class ExploreChart : public QWidget {
     Q_OBJECT
@@ -41,8 +47,17 @@ public:
     /// The hover text at `pos` (plot widget pixels), empty if nothing is under it.
     [[nodiscard]] virtual QString toolTipAt(const QPointF &pos) const;
 
-    /// Clears the chart and shows `text` (e.g. "Computing…", "Run sweeps to see …").
+    /// Clears the chart and shows `text` (e.g. "Computing…", "Run sweeps to see …"), wrapped to
+    /// the chart's width.
     void showMessage(const QString &text);
+    /// Whether the chart shows data (not a message).
+    [[nodiscard]] bool hasData() const { return mMessage.isEmpty(); }
+
+    /// What an export of this chart takes: its plot at its on-screen size once laid out (else
+    /// 1000 x 560), its title and its CSV rows.
+    [[nodiscard]] ExportSource exportSource() const;
+    /// Zoom, pan and the right-click menu (Copy image, Export…, Reset zoom).
+    [[nodiscard]] ChartInteraction *interaction() const { return mInteraction; }
 
 protected:
     ExploreChart(QString id, QString title, QWidget *parent);
@@ -58,14 +73,18 @@ protected:
     /// bottom axis' range and scale are set.
     void markCurrent(double x);
     void replot();
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void onMouseMove(QMouseEvent *event);
+    [[nodiscard]] int messageWidth() const;
 
     QString mId;
     QString mTitle;
     QString mMessage;
     QCustomPlot *mPlot = nullptr;
+    ChartInteraction *mInteraction = nullptr;
+    QCPItemText *mMessageItem = nullptr;
     QCPTextElement *mTitleElement = nullptr;
     QCPTextElement *mSubtitleElement = nullptr;
     QHash<QCPAbstractPlottable *, QMap<double, QString>> mToolTips;

@@ -53,6 +53,10 @@ ExplorePanel::ExplorePanel(QWidget *parent)
     mProgress = new QProgressBar;
     mProgress->setObjectName(QStringLiteral("sweepsProgress"));
     mProgress->setRange(0, 100);
+    // Hidden when idle, but its place is kept: the buttons never move (Cancel does not jump).
+    QSizePolicy keep = mProgress->sizePolicy();
+    keep.setRetainSizeWhenHidden(true);
+    mProgress->setSizePolicy(keep);
     mStatus = new QLabel;
     mStatus->setObjectName(QStringLiteral("sweepsStatus"));
     auto *bar = new QHBoxLayout;
@@ -194,9 +198,11 @@ void ExplorePanel::runSweeps()
         return;
     const model::Design design = *mDesign;
     const model::EvaluateOptions options = mOptions;
+    // Charts with results keep them until the new ones arrive (or the run is cancelled).
     for (ExploreChart *chart :
          { static_cast<ExploreChart *>(mScaling), static_cast<ExploreChart *>(mHeatmap) })
-        chart->showMessage(tr("Computing…"));
+        if (!chart->hasData())
+            chart->showMessage(tr("Computing…"));
     mProgress->setValue(0);
     mStatus->setText(tr("Searching the best layout at each GPU count…"));
     setRunning(true);
@@ -229,10 +235,17 @@ void ExplorePanel::runSweeps()
 
 void ExplorePanel::showResults(const explore::ExploreResults &results)
 {
-    if (results.cancelled) {
-        mScaling->showMessage(tr("Cancelled: press Run sweeps again"));
-        mHeatmap->showMessage(tr("Cancelled: press Run sweeps again"));
-        mStatus->setText(tr("Sweeps cancelled."));
+    if (results.cancelled) { // earlier results stay; only empty charts say so
+        bool kept = false;
+        for (ExploreChart *chart :
+             { static_cast<ExploreChart *>(mScaling), static_cast<ExploreChart *>(mHeatmap) }) {
+            if (chart->hasData())
+                kept = true;
+            else
+                chart->showMessage(tr("Cancelled: press Run sweeps again"));
+        }
+        mStatus->setText(kept ? tr("Sweeps cancelled: the charts keep their earlier results.")
+                              : tr("Sweeps cancelled."));
         return;
     }
     const model::Design &d = *mDesign;

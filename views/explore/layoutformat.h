@@ -1,8 +1,8 @@
 #pragma once
 /**
  * @file layoutformat.h
- * Display names of a parallel layout's options (the reference's JSON spellings) and a one-line
- * layout summary, shared by the search table and the explore charts' tool tips.
+ * Display names of a parallel layout's options, in words (the JSON spellings stay in files and
+ * tool tips), and a one-line layout summary, shared by the search table and the explore charts.
  */
 
 #include "gapstudio/model/calculon_inputs.h"
@@ -14,25 +14,39 @@ namespace gapstudio::views::layoutformat {
 
 [[nodiscard]] inline QString recompute(model::Recompute r)
 {
-    static const char *const names[] = { "none", "attn_only", "full" };
+    static const char *const names[] = { "none", "attention only", "full" };
     return QLatin1String(names[static_cast<int>(r)]);
 }
 
 [[nodiscard]] inline QString tpCommType(model::TpCommType t)
 {
-    static const char *const names[] = { "ar", "p2p_rs_ag", "rs_ag" };
+    static const char *const names[]
+        = { "all-reduce", "p2p reduce-scatter + all-gather", "reduce-scatter + all-gather" };
     return QLatin1String(names[static_cast<int>(t)]);
 }
 
 [[nodiscard]] inline QString tpOverlap(model::TpOverlap o)
 {
-    static const char *const names[] = { "none", "ring", "pipe" };
+    static const char *const names[] = { "none", "ring", "pipelined" };
     return QLatin1String(names[static_cast<int>(o)]);
 }
 
 [[nodiscard]] inline QString yesNo(bool value)
 {
     return value ? QStringLiteral("yes") : QStringLiteral("no");
+}
+
+/// What a layout keeps in the offload memory, in words ("none", "weights, optimizer").
+[[nodiscard]] inline QString offload(const model::Execution &e)
+{
+    QStringList parts;
+    if (e.weightOffload)
+        parts << QStringLiteral("weights");
+    if (e.activationsOffload)
+        parts << QStringLiteral("activations");
+    if (e.optimizerOffload)
+        parts << QStringLiteral("optimizer");
+    return parts.isEmpty() ? QStringLiteral("none") : parts.join(QStringLiteral(", "));
 }
 
 /// "TP 8 · PP 16 · DP 32 · EP 1 · ES 1 · microbatch 1 · interleaving 2 · recompute attn_only"

@@ -102,7 +102,7 @@ void ScalingChart::rebuild()
                   .arg(gpus, cf::number(s.sample_rate, 2),
                        QLocale::c().toString(s.sample_rate * static_cast<double>(mSeqSize), 'f', 0),
                        cf::percent(s.total_efficiency), cf::ms(s.total_time),
-                       point.layout ? layoutformat::summary(*point.layout) : tr("-"));
+                       point.layout ? layoutformat::summary(*point.layout) : tr("not known"));
         setToolTip(throughput, point.x, text);
         setToolTip(mfu, point.x, text);
     }
@@ -124,7 +124,7 @@ void ScalingChart::rebuild()
                        .arg(static_cast<qint64>(mDesign->x))
                        .arg(cf::number(s.sample_rate, 2), cf::percent(s.total_efficiency),
                             cf::ms(s.total_time),
-                            mDesign->layout ? layoutformat::summary(*mDesign->layout) : tr("-")));
+                            mDesign->layout ? layoutformat::summary(*mDesign->layout) : tr("not known")));
     }
 
     // Axes: GPU count on a log scale with a tick at each count; samples/s and tokens/s share the

@@ -104,7 +104,7 @@ void SearchDialog::buildForm(const model::Design &current)
     mExperts->setToolTip(
         tr("E > 0: the MoE search (EP = E, ES = TP, expert DP), calculon-MoE's legacy space"));
     mTopN = spinBox(QStringLiteral("topNSpin"), 1, 100000, 20);
-    mMbsBreak = new QCheckBox(tr("-m: stop growing the microbatch once a size gives no valid layout"));
+    mMbsBreak = new QCheckBox(tr("Stop growing the microbatch once a size gives no valid layout (faster)"));
     mMbsBreak->setObjectName(QStringLiteral("mbsBreakCheck"));
     mMbsBreak->setChecked(true);
     // The design's own settings by default; each box widens the search beyond them.

@@ -22,32 +22,20 @@ constexpr ColumnInfo kColumns[] = {
     { "DP", "Data parallelism (data_par)" },
     { "EP", "Expert parallelism (MoE)" },
     { "ES", "Expert slicing (MoE)" },
-    { "mbs", "Microbatch size: samples per microbatch (microbatch_size)" },
-    { "Interl.", "Pipeline interleaving (pipeline_interleaving)" },
-    { "Recomp.", "Activation recompute (activation_recompute)" },
+    { "Microbatch", "Microbatch size: samples per microbatch (microbatch_size)" },
+    { "Interleave", "Pipeline interleaving (pipeline_interleaving)" },
+    { "Recompute", "Activation recompute (activation_recompute)" },
     { "TP comm", "Tensor-parallel communication (tensor_par_comm_type)" },
-    { "TP ovl", "Tensor-parallel overlap (tensor_par_overlap)" },
-    { "DP ovl", "Data-parallel overlap (data_par_overlap)" },
+    { "TP overlap", "Tensor-parallel overlap (tensor_par_overlap)" },
+    { "DP overlap", "Data-parallel overlap (data_par_overlap)" },
     { "ZeRO-1", "Optimizer sharding over DP (optimizer_sharding)" },
-    { "Offload", "Offloaded to tier-2 memory: w = weights, a = activations, o = optimizer" },
+    { "Offload", "What is kept in the offload (host) memory: weights, activations, optimizer, or none" },
     { "Samples/s", "Training throughput (sample_rate)" },
     { "MFU %", "Model FLOPs utilisation (total_efficiency)" },
     { "Step (ms)", "Time of one training step (total_time)" },
     { "HBM (GiB)", "HBM needed per GPU (proc_mem_tier1_cap_req)" },
 };
 static_assert(std::size(kColumns) == SearchResultsModel::ColumnCount);
-
-QString offload(const model::Execution &e)
-{
-    QString s;
-    if (e.weightOffload)
-        s += QLatin1Char('w');
-    if (e.activationsOffload)
-        s += QLatin1Char('a');
-    if (e.optimizerOffload)
-        s += QLatin1Char('o');
-    return s.isEmpty() ? QStringLiteral("-") : s;
-}
 
 } // namespace
 
@@ -124,7 +112,7 @@ QVariant SearchResultsModel::sortValue(const model::SearchHit &h, int column, in
     case Zero1:
         return e.optimizerSharding;
     case Offload:
-        return offload(e);
+        return lf::offload(e);
     case SampleRate:
         return s.sample_rate;
     case Mfu:
@@ -154,7 +142,7 @@ QString SearchResultsModel::text(const model::SearchHit &h, int column, int row)
     case Zero1:
         return lf::yesNo(e.optimizerSharding);
     case Offload:
-        return offload(e);
+        return lf::offload(e);
     case SampleRate:
         return cf::number(s.sample_rate, 3);
     case Mfu:

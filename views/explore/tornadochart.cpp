@@ -1,6 +1,7 @@
 #include "explore/tornadochart.h"
 
 #include "charts/chartformat.h"
+#include "studio/parameternames.h"
 
 #include <qcustomplot.h>
 
@@ -24,8 +25,13 @@ QString parameterValueText(const model::Design &design, model::HardwareParameter
     case model::HardwareParameter::ScaleUpBandwidth:
     case model::HardwareParameter::ScaleOutBandwidth:
         return cf::gbps(v);
-    case model::HardwareParameter::NetworkLatency:
-        return cf::number(v * 1e6, 2) + QStringLiteral(" µs");
+    case model::HardwareParameter::NetworkLatency: { // every tier's latency scales: name both ends
+        const auto &tiers = design.system.networks;
+        if (tiers.size() < 2)
+            return cf::number(v * 1e6, 2) + QStringLiteral(" µs");
+        return QObject::tr("scale-up %1 µs, scale-out %2 µs")
+            .arg(cf::number(tiers.front().latency_s * 1e6, 2), cf::number(tiers.back().latency_s * 1e6, 2));
+    }
     case model::HardwareParameter::ScaleUpDomainSize:
         return QStringLiteral("%1 GPUs").arg(static_cast<qint64>(std::llround(v)));
     }
@@ -90,7 +96,7 @@ void TornadoChart::rebuild(const std::optional<model::Design> &design)
     for (std::size_t i = 0; i < mBars.size(); ++i) {
         const model::Elasticity &e = mBars[i];
         const double key = static_cast<double>(i + 1);
-        QString label = QString::fromUtf8(model::parameterLabel(e.parameter));
+        QString label = hardwareParameterLabel(e.parameter); // the sliders' words
         if (design)
             label += QStringLiteral("\n") + parameterValueText(*design, e.parameter);
         ticker->addTick(key, label);

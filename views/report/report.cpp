@@ -50,16 +50,17 @@ QString designName(const scenario::Scenario &s)
     return s.info.id.empty() ? QObject::tr("Untitled design") : QString::fromStdString(s.info.id);
 }
 
-QString scenarioFileName(const ScenarioResults &current, const ReportOptions &options)
+/// The file that reproduces the design: the scenario file, else this report itself (it embeds
+/// the scenario, and `gapstudio --scenario` opens it).
+QString scenarioFileName(const QString &pdfPath, const ReportOptions &options)
 {
     if (!options.scenarioFile.isEmpty())
         return options.scenarioFile;
-    const std::string &id = current.scenario.info.id;
-    return QString::fromStdString(id.empty() ? std::string("design") : id)
-           + QStringLiteral(".gapstudio.json");
+    return QFileInfo(pdfPath).fileName();
 }
 
-void writeIntro(report::ReportPainter &out, const ScenarioResults &current, const ReportOptions &options)
+void writeIntro(report::ReportPainter &out, const ScenarioResults &current, const QString &pdfPath,
+                const ReportOptions &options)
 {
     out.title(QObject::tr("GapStudio design report"), designName(current.scenario));
     out.paragraph(QObject::tr("Date: %1    GapStudio %2    Model: corrected (native scenario)")
@@ -67,7 +68,7 @@ void writeIntro(report::ReportPainter &out, const ScenarioResults &current, cons
     if (!current.scenario.info.source.empty())
         out.paragraph(QString::fromStdString(current.scenario.info.source), false, true);
     out.paragraph(
-        QStringLiteral("Reproduce: gapstudio --scenario %1").arg(scenarioFileName(current, options)), true);
+        QStringLiteral("Reproduce: gapstudio --scenario %1").arg(scenarioFileName(pdfPath, options)), true);
     out.paragraph(
         QObject::tr("The scenario is embedded in this PDF's metadata: opening this file in GapStudio, or "
                     "dropping it onto the window, restores the design."),
@@ -85,10 +86,9 @@ void writeCharts(report::ReportPainter &out, int section, const ScenarioResults 
     int figure = 1;
     for (const ChartView *chart : panel.charts()) {
         out.chart(*chart,
-                  QObject::tr("Figure %1. %2%3. Data: %4.csv of gapstudio --export-charts DIR.")
+                  QObject::tr("Figure %1. %2%3.")
                       .arg(figure++)
-                      .arg(chart->title(), baseline ? QObject::tr(", current against baseline") : QString(),
-                           chart->id()),
+                      .arg(chart->title(), baseline ? QObject::tr(", current against baseline") : QString()),
                   // a baseline doubles the legend entries: lay out wider (as the charts' own exports)
                   baseline ? report::ReportPainter::kWideChartWidth_px
                            : report::ReportPainter::kChartWidth_px);
@@ -121,7 +121,7 @@ bool paintReport(QIODevice &device, const ScenarioResults &current, const Scenar
         writer, painter,
         QStringLiteral("GapStudio %1  \u00b7  %2  \u00b7  %3")
             .arg(gapstudioVersion(), name, options.date.toString(QStringLiteral("yyyy-MM-dd"))));
-    writeIntro(out, current, options);
+    writeIntro(out, current, pdfPath, options);
 
     int section = 1;
     out.heading(QObject::tr("%1  Key results").arg(section++));

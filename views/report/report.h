@@ -21,7 +21,7 @@ namespace gapstudio::views {
 
 struct ReportOptions {
     double tokenBudget = model::kDefaultTokenBudget; ///< tokens for "time to train"
-    /// The scenario file to name in the "Reproduce" line; empty: "<scenario id>.gapstudio.json".
+    /// The scenario file to name in the "Reproduce" line; empty: the report itself (it embeds the design).
     QString scenarioFile;
     QString baselineFile; ///< named in the comparison section, if any
     QDateTime date = QDateTime::currentDateTime();

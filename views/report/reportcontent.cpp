@@ -1,5 +1,7 @@
 #include "report/reportcontent.h"
 
+#include "studio/layoutrules.h"
+
 #include "gapstudio/model/trainingtime.h"
 
 #include "gapstudio/io/preset_json.h"
@@ -250,8 +252,9 @@ Table comparisonTable(const ScenarioResults &baseline, const ScenarioResults &cu
 QStringList diagnosticLines(const ScenarioResults &results)
 {
     QStringList lines;
+    const model::Execution *execution = results.compiled ? &results.compiled->execution : nullptr;
     for (const model::Diagnostic &d : results.diagnostics)
-        lines << (d.field.empty() ? qs(d.message) : QStringLiteral("%1: %2").arg(qs(d.field), qs(d.message)));
+        lines << diagnosticInWords(d, execution); // in words, naming the field to change
     return lines;
 }
 

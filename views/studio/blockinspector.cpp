@@ -1,8 +1,12 @@
 #include "studio/blockinspector.h"
 
 #include "studio/studioformat.h"
+#include "studio/valuefield.h"
 
 #include <QHeaderView>
+#include <QTimer>
+
+#include <cmath>
 
 namespace gapstudio::views {
 
@@ -14,11 +18,22 @@ QString str(const std::string &s)
 QString topologyKind(scenario::TopologyKind kind)
 {
     switch (kind) {
-    case scenario::TopologyKind::TwoTier: return QStringLiteral("two-tier");
-    case scenario::TopologyKind::FullFlat: return QStringLiteral("full-flat");
-    case scenario::TopologyKind::ThreeTier: return QStringLiteral("three-tier");
+    case scenario::TopologyKind::TwoTier:
+        return QObject::tr("two tiers");
+    case scenario::TopologyKind::FullFlat:
+        return QObject::tr("full flat");
+    case scenario::TopologyKind::ThreeTier:
+        return QObject::tr("three tiers (leaf and spine)");
     }
     return {};
+}
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+using Slot = ScenarioDocument::Slot;
+using R = scenario::ResolvedScenario;
+
+std::int64_t whole(double value)
+{
+    return std::llround(value);
 }
 } // namespace
 
@@ -32,6 +47,15 @@ BlockInspector::BlockInspector(QWidget *parent)
     verticalHeader()->hide();
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setWordWrap(false);
+    connect(this, &QTableWidget::itemChanged, this, &BlockInspector::onItemChanged);
+}
+
+void BlockInspector::setDocument(ScenarioDocument *document)
+{
+    mDocument = document;
+    setEditTriggers(document ? QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
+                             : QAbstractItemView::NoEditTriggers);
+    refresh();
 }
 
 void BlockInspector::setPart(CanvasScene::Part part)
@@ -46,68 +70,206 @@ void BlockInspector::setResults(ResultsPtr results)
     refresh();
 }
 
+std::optional<ScenarioDocument::Slot> BlockInspector::slot() const
+{
+    using Part = CanvasScene::Part;
+    switch (mPart) {
+    case Part::Gpu:
+    case Part::Domain:
+        return Slot::Gpu;
+    case Part::ScaleUpLink:
+        return Slot::ScaleUp;
+    case Part::ScaleOutLink:
+        return Slot::ScaleOut;
+    case Part::Fabric:
+        return Slot::Topology;
+    case Part::Llm:
+    case Part::None:
+        return Slot::Llm;
+    case Part::Layout:
+    case Part::Total:
+        break;
+    }
+    return std::nullopt;
+}
+
 void BlockInspector::addRow(const QString &name, const QString &value)
 {
     const int row = rowCount();
     insertRow(row);
-    setItem(row, 0, new QTableWidgetItem(name));
+    auto *label = new QTableWidgetItem(name);
+    label->setFlags(Qt::ItemIsEnabled);
+    setItem(row, 0, label);
     auto *item = new QTableWidgetItem(value);
     item->setToolTip(value);
+    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
     setItem(row, 1, item);
+    mEdits.emplace_back();
+}
+
+void BlockInspector::addEditable(const QString &name, double value, const QString &unit, Edit edit)
+{
+    const QString text = unit.isEmpty() ? format::number(value, 6)
+                                        : QStringLiteral("%1 %2").arg(format::number(value, 6), unit);
+    addRow(name, text);
+    if (!mDocument)
+        return;
+    QTableWidgetItem *item = this->item(rowCount() - 1, 1);
+    item->setFlags(item->flags() | Qt::ItemIsEditable);
+    item->setToolTip(tr("%1. Double-click to type a new value (in %2); the block becomes an edited copy.")
+                         .arg(text, unit.isEmpty() ? tr("a plain number") : unit));
+    mEdits.back() = std::move(edit);
+}
+
+bool BlockInspector::isEditable(const QString &parameter) const
+{
+    for (int row = 0; row < rowCount(); ++row)
+        if (item(row, 0)->text() == parameter)
+            return mEdits[static_cast<std::size_t>(row)].has_value();
+    return false;
+}
+
+bool BlockInspector::editValue(const QString &parameter, double value)
+{
+    for (int row = 0; row < rowCount(); ++row) {
+        const auto &edit = mEdits[static_cast<std::size_t>(row)];
+        if (item(row, 0)->text() != parameter || !edit || !mDocument)
+            continue;
+        const auto apply = edit->apply;
+        return mDocument->editBlock(
+            edit->slot, [&apply, value](R &r) { apply(r, value); }, tr("Edit %1").arg(parameter.toLower()));
+    }
+    return false;
+}
+
+void BlockInspector::onItemChanged(QTableWidgetItem *changed)
+{
+    if (mFilling || changed->column() != 1)
+        return;
+    const QString parameter = item(changed->row(), 0)->text();
+    const std::optional<double> value = ValueField::parseNumber(changed->text());
+    if (!value || !editValue(parameter, *value))               // not a number: show the block's value again
+        QTimer::singleShot(0, this, &BlockInspector::refresh); // not inside the item's own signal
+}
+
+void BlockInspector::addGpuRows(const R &r)
+{
+    addRow(tr("Block"), tr("GPU"));
+    addRow(tr("Name"), str(r.gpu.info.name));
+    addRow(tr("Preset id"), str(r.gpu.info.id));
+    for (std::size_t i = 0; i < model::kDatatypeCount; ++i)
+        if (r.gpu.matrixPeak_flops[i])
+            addEditable(tr("Peak %1 (matrix)")
+                            .arg(QString::fromLatin1(model::datatypeName(static_cast<model::Datatype>(i)))),
+                        *r.gpu.matrixPeak_flops[i] / 1e12, QStringLiteral("TFLOP/s"),
+                        { Slot::Gpu, [i](R &g, double v) { g.gpu.matrixPeak_flops[i] = v * 1e12; } });
+    addEditable(tr("HBM capacity"), r.gpu.hbm.capacity_B / kGiB, QStringLiteral("GiB"),
+                { Slot::Gpu, [](R &g, double v) { g.gpu.hbm.capacity_B = v * kGiB; } });
+    addEditable(tr("HBM bandwidth"), r.gpu.hbm.bandwidth_Bps / 1e9, QStringLiteral("GB/s"),
+                { Slot::Gpu, [](R &g, double v) { g.gpu.hbm.bandwidth_Bps = v * 1e9; } });
+    addEditable(tr("Offload memory capacity"), r.gpu.tier2.capacity_B / kGiB, QStringLiteral("GiB"),
+                { Slot::Gpu, [](R &g, double v) { g.gpu.tier2.capacity_B = v * kGiB; } });
+    addEditable(tr("Offload memory bandwidth"), r.gpu.tier2.bandwidth_Bps / 1e9, QStringLiteral("GB/s"),
+                { Slot::Gpu, [](R &g, double v) { g.gpu.tier2.bandwidth_Bps = v * 1e9; } });
+    addEditable(tr("Board power"), r.gpu.boardPower_W, QStringLiteral("W"),
+                { Slot::Gpu, [](R &g, double v) { g.gpu.boardPower_W = v; } });
+    addRow(tr("Scale-up domain size"), format::count(r.topology.scaleUpDomainSize));
+    addRow(tr("Source"), str(r.gpu.info.source));
+}
+
+void BlockInspector::addLinkRows(const scenario::Interconnect &l, Slot slot, const QString &role)
+{
+    const auto link
+        = [slot](R &r) -> scenario::Interconnect & { return slot == Slot::ScaleUp ? r.scaleUp : r.scaleOut; };
+    addRow(tr("Block"), role);
+    addRow(tr("Name"), str(l.info.name));
+    addRow(tr("Preset id"), str(l.info.id));
+    addEditable(tr("Bandwidth (per GPU)"), l.bandwidth_Bps / 1e9, QStringLiteral("GB/s"),
+                { slot, [link](R &r, double v) { link(r).bandwidth_Bps = v * 1e9; } });
+    addEditable(tr("Latency"), l.latency_s * 1e6, QStringLiteral("µs"),
+                { slot, [link](R &r, double v) { link(r).latency_s = v * 1e-6; } });
+    addEditable(tr("Efficiency"), l.efficiency * 100, QStringLiteral("%"),
+                { slot, [link](R &r, double v) { link(r).efficiency = v / 100; } });
+    addEditable(tr("All-to-all efficiency (0 = as above)"), l.allToAllEfficiency * 100, QStringLiteral("%"),
+                { slot, [link](R &r, double v) { link(r).allToAllEfficiency = v / 100; } });
+    addRow(tr("In-network reduction"), l.inNetworkReduction ? tr("yes") : tr("no"));
+    addEditable(tr("Processor usage"), l.processorUsage * 100, QStringLiteral("%"),
+                { slot, [link](R &r, double v) { link(r).processorUsage = v / 100; } });
+    addEditable(tr("Most GPUs joined (0 = no limit)"), static_cast<double>(l.maxDomainSize), tr("GPUs"),
+                { slot, [link](R &r, double v) { link(r).maxDomainSize = whole(v); } });
+    addRow(tr("Source"), str(l.info.source));
+}
+
+void BlockInspector::addTopologyRows(const R &r)
+{
+    addRow(tr("Block"), tr("Topology"));
+    addRow(tr("Name"), str(r.topology.info.name));
+    addRow(tr("Kind"), topologyKind(r.topology.kind));
+    addEditable(tr("Scale-up domain size"), static_cast<double>(r.topology.scaleUpDomainSize), tr("GPUs"),
+                { Slot::Topology, [](R &t, double v) { t.topology.scaleUpDomainSize = whole(v); } });
+    addRow(tr("Domains must be filled"), r.topology.scaleUpMustBeFilled ? tr("yes") : tr("no"));
+    if (r.topology.kind == scenario::TopologyKind::ThreeTier) {
+        addEditable(tr("GPUs per leaf switch"), static_cast<double>(r.topology.leafSize), tr("GPUs"),
+                    { Slot::Topology, [](R &t, double v) { t.topology.leafSize = whole(v); } });
+        addEditable(tr("Spine oversubscription"), r.topology.oversubscription, tr(": 1"),
+                    { Slot::Topology, [](R &t, double v) { t.topology.oversubscription = v; } });
+    }
+    addRow(tr("Network tiers"),
+           format::count(static_cast<std::int64_t>(mResults->compiled->system.networks.size())));
+    addRow(tr("Source"), str(r.topology.info.source));
+}
+
+void BlockInspector::addLlmRows(const R &r)
+{
+    addRow(tr("Block"), tr("LLM"));
+    addRow(tr("Name"), str(r.llm.info.name));
+    addRow(tr("Preset id"), str(r.llm.info.id));
+    const auto count = [this](const QString &name, std::int64_t value, std::int64_t scenario::Llm::*member) {
+        addEditable(name, static_cast<double>(value), QString(),
+                    { Slot::Llm, [member](R &l, double v) { l.llm.*member = whole(v); } });
+    };
+    count(tr("Hidden size"), r.llm.hidden, &scenario::Llm::hidden);
+    count(tr("Feed-forward size"), r.llm.feedforward, &scenario::Llm::feedforward);
+    count(tr("Sequence length"), r.llm.seqSize, &scenario::Llm::seqSize);
+    count(tr("Attention heads"), r.llm.attnHeads, &scenario::Llm::attnHeads);
+    count(tr("Key/value heads"), r.llm.kvHeads, &scenario::Llm::kvHeads);
+    count(tr("Head size"), r.llm.headSize, &scenario::Llm::headSize);
+    count(tr("Layers"), r.llm.numBlocks, &scenario::Llm::numBlocks);
+    count(tr("Vocabulary"), r.llm.vocabSize, &scenario::Llm::vocabSize);
+    count(tr("Experts"), r.llm.numExperts, &scenario::Llm::numExperts);
+    count(tr("Experts per token"), r.llm.topK, &scenario::Llm::topK);
+    addRow(tr("Source"), str(r.llm.info.source));
 }
 
 void BlockInspector::refresh()
 {
+    mFilling = true;
     setRowCount(0);
+    mEdits.clear();
     if (!mResults || !mResults->compiled) {
         addRow(tr("—"), tr("no compiled scenario"));
+        mFilling = false;
         return;
     }
-    const scenario::ResolvedScenario &r = mResults->compiled->resolved;
+    const R &r = mResults->compiled->resolved;
     using Part = CanvasScene::Part;
-    const auto link = [this](const scenario::Interconnect &l, const QString &role) {
-        addRow(tr("Block"), role);
-        addRow(tr("Name"), str(l.info.name));
-        addRow(tr("Preset id"), str(l.info.id));
-        addRow(tr("Bandwidth (per GPU)"), format::bandwidth(l.bandwidth_Bps));
-        addRow(tr("Latency"), format::latency(l.latency_s));
-        addRow(tr("Efficiency"), format::percent(l.efficiency));
-        addRow(tr("In-network reduction"), l.inNetworkReduction ? tr("yes") : tr("no"));
-        addRow(tr("Processor usage"), format::percent(l.processorUsage));
-        addRow(tr("Source"), str(l.info.source));
-    };
     switch (mPart) {
     case Part::Gpu:
-    case Part::Domain: {
-        addRow(tr("Block"), tr("GPU"));
-        addRow(tr("Name"), str(r.gpu.info.name));
-        addRow(tr("Preset id"), str(r.gpu.info.id));
-        for (std::size_t i = 0; i < model::kDatatypeCount; ++i)
-            if (r.gpu.matrixPeak_flops[i])
-                addRow(tr("Peak %1 (matrix)").arg(QString::fromLatin1(model::datatypeName(static_cast<model::Datatype>(i)))),
-                       format::flops(*r.gpu.matrixPeak_flops[i]));
-        addRow(tr("HBM capacity"), format::bytes(r.gpu.hbm.capacity_B));
-        addRow(tr("HBM bandwidth"), format::bandwidth(r.gpu.hbm.bandwidth_Bps));
-        addRow(tr("Tier-2 capacity"), format::bytes(r.gpu.tier2.capacity_B));
-        addRow(tr("Tier-2 bandwidth"), format::bandwidth(r.gpu.tier2.bandwidth_Bps));
-        addRow(tr("Scale-up domain size"), format::count(r.topology.scaleUpDomainSize));
-        addRow(tr("Source"), str(r.gpu.info.source));
+    case Part::Domain:
+        addGpuRows(r);
         break;
-    }
-    case Part::ScaleUpLink: link(r.scaleUp, tr("Scale-up interconnect")); break;
-    case Part::ScaleOutLink: link(r.scaleOut, tr("Scale-out interconnect")); break;
+    case Part::ScaleUpLink:
+        addLinkRows(r.scaleUp, Slot::ScaleUp, tr("Scale-up interconnect"));
+        break;
+    case Part::ScaleOutLink:
+        addLinkRows(r.scaleOut, Slot::ScaleOut, tr("Scale-out interconnect"));
+        break;
     case Part::Fabric:
-        addRow(tr("Block"), tr("Topology"));
-        addRow(tr("Name"), str(r.topology.info.name));
-        addRow(tr("Kind"), topologyKind(r.topology.kind));
-        addRow(tr("Scale-up domain size"), format::count(r.topology.scaleUpDomainSize));
-        addRow(tr("Domains must be filled"), r.topology.scaleUpMustBeFilled ? tr("yes") : tr("no"));
-        addRow(tr("Network tiers"), format::count(static_cast<std::int64_t>(mResults->compiled->system.networks.size())));
-        addRow(tr("Source"), str(r.topology.info.source));
+        addTopologyRows(r);
         break;
     case Part::Layout: {
         const model::Execution &e = mResults->compiled->execution;
-        addRow(tr("Block"), tr("Layout"));
+        addRow(tr("Block"), tr("Layout (edit it in the Layout panel)"));
         addRow(tr("Name"), str(r.layout.info.name));
         addRow(tr("TP × PP × DP"), QStringLiteral("%1 × %2 × %3").arg(e.tensorPar).arg(e.pipelinePar).arg(e.dataPar));
         addRow(tr("EP · ES · expert DP"), QStringLiteral("%1 · %2 · %3").arg(e.expertPar).arg(e.expertSlice).arg(e.dataParExp));
@@ -123,21 +285,11 @@ void BlockInspector::refresh()
         break;
     case Part::Llm:
     case Part::None:
-        addRow(tr("Block"), tr("LLM"));
-        addRow(tr("Name"), str(r.llm.info.name));
-        addRow(tr("Preset id"), str(r.llm.info.id));
-        addRow(tr("Hidden"), format::count(r.llm.hidden));
-        addRow(tr("Feed-forward"), format::count(r.llm.feedforward));
-        addRow(tr("Sequence"), format::count(r.llm.seqSize));
-        addRow(tr("Attention heads"), format::count(r.llm.attnHeads));
-        addRow(tr("KV heads"), format::count(r.llm.kvHeads));
-        addRow(tr("Head size"), format::count(r.llm.headSize));
-        addRow(tr("Layers"), format::count(r.llm.numBlocks));
-        addRow(tr("Experts · top-k"), QStringLiteral("%1 · %2").arg(r.llm.numExperts).arg(r.llm.topK));
-        addRow(tr("Source"), str(r.llm.info.source));
+        addLlmRows(r);
         break;
     }
     resizeRowsToContents();
+    mFilling = false;
 }
 
 } // namespace gapstudio::views

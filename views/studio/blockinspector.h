@@ -2,14 +2,21 @@
 /**
  * @file blockinspector.h
  * The parameters of one block of the design (the part selected on the canvas, or a fixed one),
- * read from the resolved scenario of the latest results. Read-only: edits go through the
- * sliders, the layout panel and the palette.
+ * read from the resolved scenario of the latest results. With a document, the block's own values
+ * are editable in place (double-click a value, type a number; the unit shown is the one typed):
+ * each edit is one undoable command that turns the block into an edited copy
+ * (ScenarioDocument::editBlock). The layout is edited in the Layout panel.
  */
 
 #include "results/scenarioresults.h"
 #include "studio/canvasscene.h"
+#include "studio/scenariodocument.h"
 
 #include <QTableWidget>
+
+#include <functional>
+#include <optional>
+#include <vector>
 
 namespace gapstudio::views {
 
@@ -19,16 +26,41 @@ class BlockInspector : public QTableWidget {
 public:
     explicit BlockInspector(QWidget *parent = nullptr);
 
+    /// Makes the block's values editable through `document` (nullptr: read-only).
+    void setDocument(ScenarioDocument *document);
     void setPart(CanvasScene::Part part);
     void setResults(ResultsPtr results);
     [[nodiscard]] CanvasScene::Part part() const { return mPart; }
+    /// The block of the design the shown part is (nullopt for the layout and the total).
+    [[nodiscard]] std::optional<ScenarioDocument::Slot> slot() const;
+
+    /// Sets the value of the row named `parameter` ("HBM capacity") in the row's unit; false if
+    /// there is no such editable row. What typing into the cell does.
+    bool editValue(const QString &parameter, double value);
+    /// Whether the row named `parameter` is editable.
+    [[nodiscard]] bool isEditable(const QString &parameter) const;
 
 private:
+    /// How an editable row changes the block: `apply` gets the typed value in the row's unit.
+    struct Edit {
+        ScenarioDocument::Slot slot;
+        std::function<void(scenario::ResolvedScenario &, double)> apply;
+    };
     void refresh();
     void addRow(const QString &name, const QString &value);
+    /// An editable row showing `value` in `unit` (what the user types in).
+    void addEditable(const QString &name, double value, const QString &unit, Edit edit);
+    void addGpuRows(const scenario::ResolvedScenario &r);
+    void addLinkRows(const scenario::Interconnect &link, ScenarioDocument::Slot slot, const QString &role);
+    void addTopologyRows(const scenario::ResolvedScenario &r);
+    void addLlmRows(const scenario::ResolvedScenario &r);
+    void onItemChanged(QTableWidgetItem *item);
 
     CanvasScene::Part mPart = CanvasScene::Part::None;
     ResultsPtr mResults;
+    ScenarioDocument *mDocument = nullptr;
+    std::vector<std::optional<Edit>> mEdits; ///< per row
+    bool mFilling = false;
 };
 
 } // namespace gapstudio::views

@@ -2,8 +2,9 @@
 /**
  * @file blockpalette.h
  * The palette of blocks (GPUs, interconnects, topologies, LLMs, layouts) from the preset library,
- * with a filter box. Dragging an entry carries kBlockMimeType ("kind:id"); double-clicking
- * applies it (interconnects to the scale-out link).
+ * with a filter box: "My blocks" (the user's own presets, userpresets.h) first, then the shipped
+ * ones by kind. Dragging an entry carries kBlockMimeType ("kind:id"); double-clicking applies it
+ * (interconnects to the scale-out link).
  */
 
 #include "gapstudio/scenario/scenario.h"
@@ -32,6 +33,9 @@ class BlockPalette : public QWidget {
 
 public:
     explicit BlockPalette(const scenario::PresetLibrary &library, QWidget *parent = nullptr);
+
+    /// Rebuilds the tree from `library` (after the user saved or imported a block).
+    void setLibrary(const scenario::PresetLibrary &library);
 
     [[nodiscard]] PaletteTree *tree() const { return mTree; }
     [[nodiscard]] QLineEdit *filterEdit() const { return mFilter; }

@@ -3,9 +3,11 @@
  * @file canvasscene.h
  * The datacenter canvas: scale-up domains (GPU block and count) inside the scale-out fabric,
  * links labelled with bandwidth and latency, the LLM, the layout and the total GPU count, drawn
- * from the compiled scenario of the latest results. Items are views: they are rebuilt from the
- * results and own no data. Palette blocks dropped on it (MIME kMimeType, payload "kind:id")
- * become commands on the document (style B5).
+ * from the compiled scenario of the latest results (a three-tier fabric as leaf and spine; blocks
+ * changed by sliders say so). Items are views: they are rebuilt from the results and own no data.
+ * Palette blocks dropped on it (MIME kMimeType, payload "kind:id") become commands on the
+ * document (style B5); a link dropped where it is not clear which tier it is for goes to the one
+ * tier it can serve (its preset's max_domain_size), else the user chooses.
  */
 
 #include "results/scenarioresults.h"
@@ -13,6 +15,9 @@
 
 #include <QGraphicsScene>
 #include <QGraphicsView>
+
+#include <functional>
+#include <optional>
 
 namespace gapstudio::views {
 
@@ -39,6 +44,10 @@ public:
     /// layout anywhere. Pushes one command; false if nothing changed.
     bool dropBlock(BlockKind kind, const QString &presetId, QPointF scenePos);
 
+    /// Asks which tier a link dropped outside both goes to: true = scale-up, false = scale-out,
+    /// nullopt = cancel. The default shows a menu at the mouse; tests replace it.
+    std::function<std::optional<bool>(const QString &linkName)> askTier;
+
     [[nodiscard]] Part partAt(QPointF scenePos) const;
     /// The centre of the first item drawing `part` (for tests and hints); null if none.
     [[nodiscard]] QPointF partCenter(Part part) const;
@@ -59,6 +68,12 @@ protected:
 
 private:
     void rebuild();
+    /// Draws the scale-out fabric's links (one band, or leaf and spine) and returns the bottom.
+    qreal addFabricLinks(const scenario::ResolvedScenario &r, std::int64_t domains);
+    /// Which tier a link dropped at `part` goes to (see the file comment); nullopt = cancelled.
+    std::optional<bool> tierForLink(const std::string &presetId, Part part);
+    /// Whether the scenario's overrides change a block with override prefix `prefix`.
+    [[nodiscard]] bool adjusted(const char *prefix) const;
     void highlight(Part part);
     QGraphicsRectItem *addPart(Part part, const QRectF &rect, const QColor &fill, const QString &title,
                                const QString &body, QGraphicsItem *parent = nullptr);
@@ -73,10 +88,32 @@ class CanvasView : public QGraphicsView {
     Q_OBJECT
 
 public:
+    /// Zoom limits, as the scale of the drawing (1 = 100 %).
+    static constexpr double kMinZoom = 0.25;
+    static constexpr double kMaxZoom = 4.0;
+    /// Fitting never shrinks the drawing below this, so that its text stays readable (the view
+    /// scrolls instead).
+    static constexpr double kMinFitZoom = 0.7;
+
     explicit CanvasView(CanvasScene *scene, QWidget *parent = nullptr);
+
+    [[nodiscard]] double zoom() const;
+    /// Whether the view fits the drawing to its size (until the user zooms).
+    [[nodiscard]] bool fitsAutomatically() const { return mAutoFit; }
+
+public slots:
+    void zoomIn();
+    void zoomOut();
+    /// Fits the drawing to the view and keeps fitting it on resize.
+    void fitToView();
 
 protected:
     void resizeEvent(QResizeEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override; ///< Ctrl + wheel zooms
+
+private:
+    void setZoom(double zoom);
+    bool mAutoFit = true;
 };
 
 } // namespace gapstudio::views

@@ -30,6 +30,9 @@ public:
     void redo() override;
     [[nodiscard]] int id() const override { return mMergeId; }
     bool mergeWith(const QUndoCommand *other) override;
+    /// The scenario before the (merged) edit and the merge key, for the document's naming.
+    [[nodiscard]] const scenario::Scenario &before() const { return mBefore; }
+    [[nodiscard]] const std::string &mergeKey() const { return mMergeKey; }
 
 private:
     ScenarioDocument *mDocument;

@@ -1,5 +1,6 @@
 #include "studio/diagnosticslist.h"
 
+#include "studio/layoutrules.h"
 #include "studio/studioformat.h"
 
 #include <QStyle>
@@ -20,15 +21,19 @@ void DiagnosticsList::setResults(const ResultsPtr &results)
     mProblems = results ? static_cast<int>(results->diagnostics.size()) : 0;
     if (!results)
         return;
+    const model::Execution *execution = results->compiled ? &results->compiled->execution : nullptr;
     for (const model::Diagnostic &d : results->diagnostics) {
-        const bool capacity = d.code == model::DiagnosticCode::Tier1CapacityExceeded ||
-                              d.code == model::DiagnosticCode::Tier2CapacityExceeded;
-        const QString field = d.field.empty() ? QString() : QStringLiteral("%1: ").arg(QString::fromStdString(d.field));
+        const bool capacity = d.code == model::DiagnosticCode::Tier1CapacityExceeded
+                              || d.code == model::DiagnosticCode::Tier2CapacityExceeded;
         auto *item = new QListWidgetItem(
             style()->standardIcon(capacity ? QStyle::SP_MessageBoxWarning : QStyle::SP_MessageBoxCritical),
-            field + QString::fromStdString(d.message), this);
-        item->setToolTip(capacity ? tr("Does not fit in GPU memory: the Memory chart shows the overflow")
-                                  : tr("Infeasible: fix the field named here"));
+            diagnosticInWords(d, execution), this);
+        // The model's own words, with its key, as detail for those who know them.
+        const QString detail
+            = QString::fromStdString(d.field.empty() ? d.message : d.field + ": " + d.message);
+        item->setToolTip((capacity ? tr("Does not fit in GPU memory: the Memory chart shows the overflow")
+                                   : tr("Cannot run as it is: change the field named here"))
+                         + QStringLiteral("\n") + tr("Model message: %1").arg(detail));
     }
     if (results->ok()) {
         const model::Analysis &a = *results->analysis;

@@ -3,9 +3,10 @@
  * @file layoutpanel.h
  * The parallel layout: TP, PP, DP, EP, ES, expert DP, microbatch, global batch, interleaving,
  * recompute, TP comm type and overlap, DP overlap, ZeRO-1, offloads, datatype and the network tier
- * of each parallelism. Each edit is one command. The model's diagnostics that name a field are
- * shown in place under that field ("which product must equal the GPU count, which degree must
- * divide what").
+ * of each parallelism, in foldable groups. Each edit is one command; DP and expert DP follow TP,
+ * PP, EP, ES and the GPU count (the rule is shown). The model's diagnostics are shown in words
+ * under the field the user can change (layoutrules.h: "TP x PP x DP uses 2048 GPUs, but the
+ * design has 4096: set DP to 128").
  */
 
 #include "results/scenarioresults.h"
@@ -21,6 +22,7 @@ class QFormLayout;
 
 namespace gapstudio::views {
 
+class CollapsibleSection;
 class ScenarioDocument;
 
 class LayoutPanel : public QWidget {
@@ -39,19 +41,21 @@ private:
     struct Field {
         QWidget *editor = nullptr;
         QLabel *problem = nullptr;
+        CollapsibleSection *section = nullptr;              ///< unfolded when the field has a problem
         std::function<void(const model::Execution &)> show; ///< puts the value into the editor
     };
-    void addInt(QFormLayout *form, const char *key, const QString &label, std::int64_t model::Execution::*member,
-                int minimum, int maximum);
-    void addBool(QFormLayout *form, const char *key, const QString &label, bool model::Execution::*member);
+    void addInt(QFormLayout *form, const char *key, std::int64_t model::Execution::*member, int minimum,
+                int maximum);
+    void addBool(QFormLayout *form, const char *key, bool model::Execution::*member);
     template <typename Enum>
-    void addEnum(QFormLayout *form, const char *key, const QString &label, Enum model::Execution::*member,
+    void addEnum(QFormLayout *form, const char *key, Enum model::Execution::*member,
                  const QStringList &names);
     void addProblemLabel(QFormLayout *form, const char *key, QWidget *editor);
 
     ScenarioDocument *mDocument;
     std::map<std::string, Field> mFields;
     QLabel *mSummary;
+    QLabel *mRule; ///< how DP and expert DP follow the GPU count
 };
 
 } // namespace gapstudio::views

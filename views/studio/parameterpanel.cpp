@@ -1,14 +1,20 @@
 #include "studio/parameterpanel.h"
 
+#include "studio/collapsiblesection.h"
+#include "studio/layoutrules.h"
 #include "studio/overridekeys.h"
+#include "studio/parameternames.h"
 #include "studio/scenariodocument.h"
 #include "studio/studioformat.h"
+#include "studio/valuefield.h"
 
 #include <QGridLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSlider>
+#include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace gapstudio::views {
@@ -30,12 +36,23 @@ std::vector<double> logRange(double low, double high)
     return values;
 }
 
+/// Whole percent steps of an efficiency (a fraction) from `lowPercent` to 100 %.
+std::vector<double> percentRange(int lowPercent)
+{
+    std::vector<double> values;
+    for (int p = lowPercent; p <= 100; ++p)
+        values.push_back(p / 100.0);
+    return values;
+}
+
 int nearest(const std::vector<double> &values, double value)
 {
+    if (!(value > 0))
+        return 0;
     int best = 0;
     for (int i = 1; i < static_cast<int>(values.size()); ++i)
-        if (std::abs(std::log(values[static_cast<std::size_t>(i)] / value)) <
-            std::abs(std::log(values[static_cast<std::size_t>(best)] / value)))
+        if (std::abs(std::log(values[static_cast<std::size_t>(i)] / value))
+            < std::abs(std::log(values[static_cast<std::size_t>(best)] / value)))
             best = i;
     return best;
 }
@@ -46,6 +63,10 @@ double overrideOr(const ScenarioResults &r, const char *key, double fallback)
     return it == r.scenario.overrides.end() ? fallback : it->second;
 }
 
+/// The GPU-count choices before the layout filters them.
+const std::vector<double> kGpuCounts
+    = { 64, 128, 256, 512, 1024, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152, 65536 };
+
 } // namespace
 
 ParameterPanel::ParameterPanel(ScenarioDocument *document, QWidget *parent)
@@ -53,60 +74,123 @@ ParameterPanel::ParameterPanel(ScenarioDocument *document, QWidget *parent)
     , mDocument(document)
 {
     setObjectName(QStringLiteral("parameterPanel"));
-    auto *grid = new QGridLayout(this);
-    grid->setColumnStretch(1, 1);
-    grid->setVerticalSpacing(4);
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(2, 2, 2, 2);
+    outer->setSpacing(2);
+    const auto section = [&](const QString &title, const QString &name) {
+        auto *s = new CollapsibleSection(title, this);
+        s->setObjectName(name);
+        auto *grid = new QGridLayout(s->content());
+        grid->setContentsMargins(6, 0, 2, 4);
+        grid->setColumnStretch(1, 1);
+        grid->setVerticalSpacing(2);
+        outer->addWidget(s);
+        return grid;
+    };
     using R = const ScenarioResults &;
     const auto resolved = [](R r) -> const scenario::ResolvedScenario & { return r.compiled->resolved; };
+    const auto percent = [](double fraction) { return format::percent(fraction); };
+    const auto fromPercent = [](double typed) { return typed / 100.0; };
     namespace k = overrides;
-    addRow(tr("GPU peak FLOPS"), {k::kComputeScale, logRange(0.25, 8), QStringLiteral("×"),
-                                  [](R r) { return overrideOr(r, k::kComputeScale, 1); }});
-    addRow(tr("HBM bandwidth"), {k::kHbmBandwidth, logRange(500, 32000), QStringLiteral("GB/s"),
-                                 [=](R r) { return resolved(r).gpu.hbm.bandwidth_Bps / 1e9; }});
-    addRow(tr("HBM capacity"), {k::kHbmCapacity, logRange(16, 1024), QStringLiteral("GiB"),
-                                [=](R r) { return resolved(r).gpu.hbm.capacity_B / (1024.0 * 1024 * 1024); }});
-    addRow(tr("Scale-up bandwidth"), {k::kScaleUpBandwidth, logRange(25, 6400), QStringLiteral("GB/s"),
-                                      [=](R r) { return resolved(r).scaleUp.bandwidth_Bps / 1e9; }});
-    addRow(tr("Scale-out bandwidth"), {k::kScaleOutBandwidth, logRange(6.25, 3200), QStringLiteral("GB/s"),
-                                       [=](R r) { return resolved(r).scaleOut.bandwidth_Bps / 1e9; }});
-    addRow(tr("Network latency"), {k::kScaleOutLatency, logRange(0.25, 200), QStringLiteral("µs"),
-                                   [=](R r) { return resolved(r).scaleOut.latency_s * 1e6; }});
-    addRow(tr("Scale-up domain"), {k::kDomainSize, {2, 4, 8, 16, 32, 64, 72, 128, 256, 512, 1024}, tr("GPUs"),
-                                   [=](R r) { return static_cast<double>(resolved(r).topology.scaleUpDomainSize); }});
-    addRow(tr("GPU count"), {"gpu_count", {64, 128, 256, 512, 1024, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 65536},
-                             tr("GPUs"), [=](R r) { return static_cast<double>(resolved(r).gpuCount); }});
-    addRow(tr("Global batch"), {k::kBatchSize, {128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 16384, 32768},
-                                tr("samples"), [=](R r) { return static_cast<double>(resolved(r).layout.execution.batchSize); }});
-    addRow(tr("Sequence length"), {k::kSeqSize, {512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072}, tr("tokens"),
-                                   [=](R r) { return static_cast<double>(resolved(r).llm.seqSize); }});
+
+    QGridLayout *gpu = section(tr("GPU"), QStringLiteral("section:gpu"));
+    // Compute is a scale factor on every peak; it is shown and typed as the resulting peak.
+    addRow(
+        gpu, k::kComputeScale, logRange(0.25, 8), [](R r) { return overrideOr(r, k::kComputeScale, 1); },
+        [this](double scale) {
+            const double base = basePeak();
+            return base > 0 ? format::flops(base * scale) : tr("× %1").arg(format::number(scale));
+        },
+        [this](double typedTflops) {
+            const double base = basePeak();
+            return base > 0 ? typedTflops * 1e12 / base : typedTflops;
+        });
+    addRow(gpu, k::kHbmBandwidth, logRange(500, 32000),
+           [=](R r) { return resolved(r).gpu.hbm.bandwidth_Bps / 1e9; });
+    addRow(gpu, k::kHbmCapacity, logRange(16, 1024),
+           [=](R r) { return resolved(r).gpu.hbm.capacity_B / (1024.0 * 1024 * 1024); });
+
+    QGridLayout *net = section(tr("Network"), QStringLiteral("section:network"));
+    addRow(net, k::kScaleUpBandwidth, logRange(25, 6400),
+           [=](R r) { return resolved(r).scaleUp.bandwidth_Bps / 1e9; });
+    addRow(net, k::kScaleUpLatency, logRange(0.05, 100),
+           [=](R r) { return resolved(r).scaleUp.latency_s * 1e6; });
+    addRow(
+        net, k::kScaleUpEfficiency, percentRange(30), [=](R r) { return resolved(r).scaleUp.efficiency; },
+        percent, fromPercent);
+    addRow(net, k::kScaleOutBandwidth, logRange(6.25, 3200),
+           [=](R r) { return resolved(r).scaleOut.bandwidth_Bps / 1e9; });
+    addRow(net, k::kScaleOutLatency, logRange(0.25, 200),
+           [=](R r) { return resolved(r).scaleOut.latency_s * 1e6; });
+    addRow(
+        net, k::kScaleOutEfficiency, percentRange(30), [=](R r) { return resolved(r).scaleOut.efficiency; },
+        percent, fromPercent);
+    addRow(net, k::kDomainSize, { 2, 4, 8, 16, 32, 64, 72, 128, 144, 256, 512, 576, 1024, 2048, 4096 },
+           [=](R r) { return static_cast<double>(resolved(r).topology.scaleUpDomainSize); });
+
+    QGridLayout *work = section(tr("Workload and scale"), QStringLiteral("section:workload"));
+    addRow(work, "gpu_count", kGpuCounts, [=](R r) { return static_cast<double>(resolved(r).gpuCount); });
+    addRow(work, k::kBatchSize,
+           { 128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 16384, 32768 },
+           [=](R r) { return static_cast<double>(resolved(r).layout.execution.batchSize); });
+    addRow(work, k::kSeqSize, { 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072 },
+           [=](R r) { return static_cast<double>(resolved(r).llm.seqSize); });
 
     auto *reset = new QPushButton(tr("Reset sliders to the blocks' values"), this);
     reset->setObjectName(QStringLiteral("resetOverrides"));
-    grid->addWidget(reset, grid->rowCount(), 0, 1, 3);
-    grid->setRowStretch(grid->rowCount(), 1);
+    reset->setToolTip(tr("Remove every slider change; the blocks' own values apply again"));
+    outer->addWidget(reset);
+    outer->addStretch(1);
     connect(reset, &QPushButton::clicked, mDocument, &ScenarioDocument::clearOverrides);
 }
 
-void ParameterPanel::addRow(const QString &label, Row row)
+double ParameterPanel::basePeak() const
 {
-    auto *grid = static_cast<QGridLayout *>(layout());
+    if (!mResults || !mResults->compiled)
+        return 0;
+    const auto &peak
+        = mResults->compiled->resolved.gpu
+              .matrixPeak_flops[static_cast<std::size_t>(mResults->compiled->execution.datatype)];
+    const double scale = overrideOr(*mResults, overrides::kComputeScale, 1);
+    return peak && scale > 0 ? *peak / scale : 0;
+}
+
+void ParameterPanel::addRow(QGridLayout *grid, std::string key, std::vector<double> values,
+                            std::function<double(const ScenarioResults &)> current,
+                            std::function<QString(double)> display, std::function<double(double)> fromTyped)
+{
+    Row row;
+    row.key = std::move(key);
+    row.values = std::move(values);
+    row.current = std::move(current);
+    row.display = std::move(display);
+    row.fromTyped = std::move(fromTyped);
     const int r = grid->rowCount();
+    row.label = parameterLabel(row.key);
     row.slider = new QSlider(Qt::Horizontal, this);
     row.slider->setObjectName(QString::fromStdString("slider:" + row.key));
     row.slider->setRange(0, static_cast<int>(row.values.size()) - 1);
     row.slider->setPageStep(std::max<int>(1, static_cast<int>(row.values.size()) / 10));
-    row.slider->setToolTip(QString::fromStdString(row.key));
-    row.slider->setMinimumWidth(110);
-    row.value = new QLabel(this);
-    row.value->setMinimumWidth(90);
-    row.value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    grid->addWidget(new QLabel(label, this), r, 0);
+    row.slider->setToolTip(parameterToolTip(row.key));
+    row.slider->setMinimumWidth(80);
+    row.value = new ValueField(this);
+    row.value->setObjectName(QString::fromStdString("value:" + row.key));
+    row.value->setMinimumWidth(96);
+    auto *label = new QLabel(row.label, this);
+    label->setToolTip(row.slider->toolTip());
+    grid->addWidget(label, r, 0);
     grid->addWidget(row.slider, r, 1);
     grid->addWidget(row.value, r, 2);
     const std::size_t index = mRows.size();
     mRows.push_back(std::move(row));
-    connect(mRows[index].slider, &QSlider::valueChanged, this,
-            [this, index](int position) { commit(mRows[index], position); });
+    connect(mRows[index].slider, &QSlider::valueChanged, this, [this, index](int position) {
+        const Row &changed = mRows[index];
+        commit(changed, changed.values[static_cast<std::size_t>(position)]);
+    });
+    connect(mRows[index].value, &ValueField::valueEntered, this, [this, index](double typed) {
+        const Row &typedRow = mRows[index];
+        commit(typedRow, typedRow.fromTyped ? typedRow.fromTyped(typed) : typed);
+    });
 }
 
 QSlider *ParameterPanel::slider(const std::string &key) const
@@ -117,31 +201,89 @@ QSlider *ParameterPanel::slider(const std::string &key) const
     return nullptr;
 }
 
-void ParameterPanel::showValue(const Row &row, double value)
+ValueField *ParameterPanel::valueField(const std::string &key) const
 {
-    const QString text = value >= 100 || row.values.size() <= kSteps ? QString::number(value, 'f', 0)
-                                                                     : format::number(value, 3);
-    row.value->setText(QStringLiteral("%1 %2").arg(text, row.unit));
+    for (const Row &row : mRows)
+        if (row.key == key)
+            return row.value;
+    return nullptr;
 }
 
-void ParameterPanel::commit(const Row &row, int position)
+QString ParameterPanel::label(const std::string &key) const
 {
-    const double value = row.values[static_cast<std::size_t>(position)];
+    for (const Row &row : mRows)
+        if (row.key == key)
+            return row.label;
+    return {};
+}
+
+std::vector<double> ParameterPanel::gpuCountChoices() const
+{
+    for (const Row &row : mRows)
+        if (row.key == "gpu_count")
+            return row.values;
+    return {};
+}
+
+QString ParameterPanel::displayText(const Row &row, double value) const
+{
+    if (row.display)
+        return row.display(value);
+    const bool whole = std::abs(value - std::round(value)) < 1e-9 && std::abs(value) >= 1;
+    const QString number
+        = whole ? QString::number(static_cast<qint64>(std::llround(value))) : format::number(value, 3);
+    const QString unit = parameterWords(row.key).unit;
+    return unit.isEmpty() ? number : QStringLiteral("%1 %2").arg(number, unit);
+}
+
+void ParameterPanel::showValue(const Row &row, double value) const
+{
+    row.value->setText(displayText(row, value));
+    row.value->setToolTip(
+        tr("%1: %2. Double-click to type a value.").arg(row.label, displayText(row, value)));
+}
+
+void ParameterPanel::commit(const Row &row, double value)
+{
     showValue(row, value);
     if (row.key == "gpu_count")
-        mDocument->setGpuCount(static_cast<std::int64_t>(value));
+        mDocument->setGpuCount(static_cast<std::int64_t>(std::llround(value)));
     else
         mDocument->setOverride(row.key, value);
 }
 
+void ParameterPanel::updateGpuCountChoices(Row &row, const ScenarioResults &results) const
+{
+    const model::Execution &e = results.compiled->execution;
+    const double current = static_cast<double>(results.compiled->resolved.gpuCount);
+    std::vector<double> choices;
+    for (double count : kGpuCounts)
+        if (count == current || gpuCountFits(e, static_cast<std::int64_t>(count), e.modelMoE))
+            choices.push_back(count);
+    if (std::find(choices.begin(), choices.end(), current) == choices.end()) {
+        choices.push_back(current);
+        std::sort(choices.begin(), choices.end());
+    }
+    if (choices == row.values)
+        return;
+    row.values = std::move(choices);
+    const QSignalBlocker blocker(row.slider);
+    row.slider->setRange(0, static_cast<int>(row.values.size()) - 1);
+    row.slider->setPageStep(1);
+}
+
 void ParameterPanel::setResults(ResultsPtr results)
 {
-    const bool usable = results && results->compiled;
+    mResults = std::move(results);
+    const bool usable = mResults && mResults->compiled;
     for (Row &row : mRows) {
         row.slider->setEnabled(usable || row.slider->isSliderDown());
+        row.value->setEnabled(usable);
         if (!usable || row.slider->isSliderDown())
             continue;
-        const double value = row.current(*results);
+        if (row.key == "gpu_count")
+            updateGpuCountChoices(row, *mResults);
+        const double value = row.current(*mResults);
         const QSignalBlocker blocker(row.slider);
         row.slider->setValue(nearest(row.values, value));
         showValue(row, value);

@@ -42,10 +42,42 @@ public:
     void setOverride(const std::string &key, std::optional<double> value);
     /// Removes every override (one command).
     void clearOverrides();
-    /// Sets the GPU count; DP follows when GPU count / (TP * PP) is whole.
+    /// Sets the GPU count; DP and expert DP follow when they can (layoutrules.h balanceLayout).
     void setGpuCount(std::int64_t gpuCount);
     /// Edits the layout's execution (the layout becomes inline, "custom"); `field` is the JSON key.
+    /// TP, CP, PP, EP and ES edits rebalance DP and expert DP to the GPU count; a DP edit sets the
+    /// GPU count to TP x CP x PP x DP.
     void editLayout(const std::string &field, const std::function<void(model::Execution &)> &edit);
+
+    /// The design's name and notes (Scenario properties); one command. A name set here is kept:
+    /// the name no longer follows edits.
+    void setProperties(const QString &name, const QString &notes);
+    /// Whether edits rename the design ("Custom: <LLM> on <GPUs> <GPU>, <topology>"): while it
+    /// still has the name of the example or default it was opened as, a "Custom: " name, or none.
+    [[nodiscard]] bool nameFollowsEdits() const;
+    /// The design's name for titles and reports ("Untitled design" when it has none).
+    [[nodiscard]] QString displayName() const;
+
+    /// The blocks of a design a user can edit in place.
+    enum class Slot { Gpu, ScaleUp, ScaleOut, Topology, Llm };
+    /// Edits one block of the design in place (one command, `what` names it for undo): the block
+    /// as the design resolves it, its sliders' overrides included, becomes an inline copy
+    /// ("<name> (edited)") and those overrides are dropped, so only the edited value changes.
+    bool editBlock(Slot slot, const std::function<void(scenario::ResolvedScenario &)> &edit,
+                   const QString &what);
+    /// The block of `slot` as the design resolves it (overrides applied), if it resolves.
+    [[nodiscard]] std::optional<scenario::ResolvedScenario> resolved() const;
+    /// Whether the design's LLM is a mixture of experts.
+    [[nodiscard]] bool isMoe() const;
+
+    /// Adds presets the user saved (My blocks) to the library; later ids replace earlier ones.
+    void addToLibrary(const scenario::PresetLibrary &presets);
+    /// Makes `slot` use the preset `presetId` and drops the overrides of that block (they are in
+    /// the preset already): one command. False if the library has no such preset.
+    bool useSavedBlock(Slot slot, const std::string &presetId);
+
+    /// The name of the library's preset `id` of `kind` (the id itself if there is none).
+    [[nodiscard]] std::string presetName(BlockKind kind, const std::string &id) const;
 
     /// The layout the scenario uses (its inline block or its preset), if resolvable.
     [[nodiscard]] std::optional<scenario::Layout> currentLayout() const;
@@ -53,17 +85,27 @@ public:
     /// Called by commands only.
     void setScenario(const scenario::Scenario &scenario);
 
+    /// Replaces the whole document with an example or the default design: like reset(), but the
+    /// name follows edits (it is not the user's name).
+    void resetToExample(const scenario::Scenario &scenario);
+
 signals:
     void changed();
     void fileNameChanged(const QString &fileName);
+    /// addToLibrary() added presets (the palette and pickers rebuild).
+    void libraryChanged();
 
 private:
     void push(scenario::Scenario after, const QString &text, int mergeId = -1, std::string mergeKey = {});
+    /// Renames `after` as "Custom: ..." when the edit changes the design of one whose name follows
+    /// edits; an edit back to where a merged gesture started gets that start's name back.
+    void nameAfterEdit(scenario::Scenario &after, int mergeId, const std::string &mergeKey) const;
 
     scenario::PresetLibrary mLibrary;
     scenario::Scenario mScenario;
     QUndoStack mUndoStack;
     QString mFileName;
+    std::string mExampleName; ///< the name of the example or default the document was opened as
 };
 
 } // namespace gapstudio::views

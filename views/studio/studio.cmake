@@ -14,6 +14,20 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/latencybench.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/statusline.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/llmpanel.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/canvasview.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/parameternames.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/parameternames.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/layoutrules.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/layoutrules.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/collapsiblesection.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/collapsiblesection.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/valuefield.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/valuefield.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/lastfolder.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/userpresets.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/userpresets.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/blockactions.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/blockactions.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/newblockdialog.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/newblockdialog.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/scenarioproperties.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/scenarioproperties.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/recentfiles.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/recentfiles.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/examplemenu.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/examplemenu.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/helpmenu.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/helpmenu.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/windowfit.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/llmpanel.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/studioengine.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/commands.h

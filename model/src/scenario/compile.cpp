@@ -97,6 +97,12 @@ model::System systemOf(const ResolvedScenario &r, Diagnostics &diagnostics)
         invalid(diagnostics, "topology",
                 "a scale-up domain of " + std::to_string(topo.scaleUpDomainSize) + " GPUs exceeds what "
                     + r.scaleUp.info.name + " can join (" + std::to_string(r.scaleUp.maxDomainSize) + ")");
+    // A scale-out fabric joins every GPU of the design: its link must be able to (the
+    // interconnect preset's max_domain_size, e.g. 576 GPUs for NVLink 5 with NVLink switches).
+    if (r.scaleOut.maxDomainSize > 0 && r.gpuCount > r.scaleOut.maxDomainSize)
+        invalid(diagnostics, "scale_out",
+                "a scale-out fabric of " + std::to_string(r.gpuCount) + " GPUs exceeds what "
+                    + r.scaleOut.info.name + " can join (" + std::to_string(r.scaleOut.maxDomainSize) + ")");
     // Tier 0: the scale-up domain.
     sys.networks.push_back(tierOf(r.scaleUp, topo.scaleUpDomainSize, topo.scaleUpMustBeFilled));
     switch (topo.kind) {

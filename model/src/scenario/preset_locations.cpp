@@ -116,10 +116,13 @@ std::vector<PresetFolder> presetSearchOrder(const PresetEnvironment &environment
         order.push_back({ source, fs::path(path).lexically_normal().string() });
     };
     add(PresetSource::Environment, environment.presetsVariable, true);
+    // The user's own blocks ("My blocks") come before the installed ones, so that a block the
+    // user saves under a shipped id replaces the shipped one (as a user's files shadow the
+    // system's in the XDG Base Directory Specification).
+    add(PresetSource::UserData, userPresetsDirectory(environment), false);
     if (!environment.executableDir.empty())
         add(PresetSource::Installed,
             (fs::path(environment.executableDir) / ".." / "share" / "gapstudio" / "presets").string(), false);
-    add(PresetSource::UserData, userPresetsDirectory(environment), false);
     add(PresetSource::SourceTree, environment.sourceTree, false);
     order.push_back({ PresetSource::Embedded, kEmbeddedLabel });
     return order;

@@ -6,8 +6,10 @@
  *
  * Search order, highest precedence first:
  *   1. $GAPSTUDIO_PRESETS
- *   2. <folder of the executable>/../share/gapstudio/presets (the installed presets)
- *   3. the user's presets: $XDG_DATA_HOME/gapstudio/presets, else ~/.local/share/gapstudio/presets
+ *   2. the user's presets ("My blocks"): $XDG_DATA_HOME/gapstudio/presets, else
+ *      ~/.local/share/gapstudio/presets. Before the installed ones, so that a user block saved
+ *      under a shipped id hides the shipped block.
+ *   3. <folder of the executable>/../share/gapstudio/presets (the installed presets)
  *   4. the source tree's presets/ (GAPSTUDIO_SOURCE_PRESETS_DIR of the build, for developer builds)
  *   5. the embedded copy (always present, so a binary moved away from everything still works)
  * The library holds the presets of every folder that exists; a preset id found in an earlier folder

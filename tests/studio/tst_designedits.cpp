@@ -1,0 +1,153 @@
+// Editing a design in the studio (issue 11): the layout helpers keep the GPU count filled (DP and
+// expert DP follow the GPU count, TP and PP), errors are in words under the field to change, and
+// the design's name follows edits ("Custom: ...") until the user names it.
+#include "studio/layoutpanel.h"
+#include "studio/layoutrules.h"
+#include "studio/parameternames.h"
+#include "studio/recalculator.h"
+#include "studio/scenariodocument.h"
+
+#include <QTest>
+
+using namespace gapstudio;
+using namespace gapstudio::views;
+
+namespace {
+QString allDiagnostics(const ScenarioResults &results)
+{
+    QString all;
+    for (const model::Diagnostic &d : results.diagnostics)
+        all += QString::fromStdString(d.field + ": " + d.message + "; ");
+    return all;
+}
+} // namespace
+
+class tst_DesignEdits : public QObject {
+    Q_OBJECT
+
+private:
+    struct Fixture {
+        ScenarioDocument document { loadStudioLibrary() }; // the shipped presets
+        Recalculator recalculator { &document };
+        // The default: GPT-4-class MoE on 4096 GPUs, layout moe18-4096-fullflat-base
+        // (TP 8, PP 4, DP 128, EP 16, ES 8, expert DP 8, global batch 2048, microbatch 1).
+        Fixture() { document.resetToExample(studioDefaultScenario()); }
+        ResultsPtr run()
+        {
+            recalculator.recalculateNow();
+            return recalculator.latest();
+        }
+    };
+
+private slots:
+    // Issue 11, point 4: the GPU-count slider rescaled DP but not expert DP, so every MoE
+    // scenario became invalid at any other GPU count.
+    void gpuCountChangeKeepsMoeDefaultValid_data()
+    {
+        QTest::addColumn<qint64>("gpus");
+        QTest::addColumn<qint64>("dp");
+        QTest::addColumn<qint64>("expertDp");
+        // DP = GPUs / (TP 8 x PP 4 = 32); expert DP = GPUs / (EP 16 x ES 8 x PP 4 = 512).
+        QTest::newRow("1024") << qint64(1024) << qint64(32) << qint64(2);
+        QTest::newRow("2048") << qint64(2048) << qint64(64) << qint64(4);
+        QTest::newRow("8192") << qint64(8192) << qint64(256) << qint64(16);
+    }
+    void gpuCountChangeKeepsMoeDefaultValid()
+    {
+        QFETCH(qint64, gpus);
+        QFETCH(qint64, dp);
+        QFETCH(qint64, expertDp);
+        Fixture f;
+        f.document.setGpuCount(gpus);
+        const ResultsPtr results = f.run();
+        QVERIFY2(results->hasStats(), qPrintable(allDiagnostics(*results)));
+        QVERIFY(results->compiled);
+        QCOMPARE(results->compiled->execution.numProcs, gpus);
+        QCOMPARE(results->compiled->execution.dataPar, dp);
+        QCOMPARE(results->compiled->execution.dataParExp, expertDp);
+    }
+
+    // Editing TP or PP rebalances DP (and, for PP, expert DP) to keep the 4096 GPUs filled.
+    void tensorAndPipelineEditsRebalance()
+    {
+        Fixture f;
+        f.document.editLayout("tensor_par", [](model::Execution &e) { e.tensorPar = 4; });
+        ResultsPtr results = f.run();
+        QVERIFY2(results->hasStats(), qPrintable(allDiagnostics(*results)));
+        QCOMPARE(results->compiled->execution.dataPar, qint64(256));  // 4096 / (4 x 4)
+        QCOMPARE(results->compiled->execution.dataParExp, qint64(8)); // 4096 / (16 x 8 x 4)
+
+        f.document.editLayout("pipeline_par", [](model::Execution &e) { e.pipelinePar = 8; });
+        results = f.run();
+        QCOMPARE(results->compiled->execution.dataPar, qint64(128));  // 4096 / (4 x 8)
+        QCOMPARE(results->compiled->execution.dataParExp, qint64(4)); // 4096 / (16 x 8 x 8)
+        QVERIFY2(results->hasStats(), qPrintable(allDiagnostics(*results)));
+    }
+
+    // A GPU count no layout fills: the error is in words, under a field the user can change,
+    // without the model's internal names ("expert_par 16 * expert_slice 8 * ... != num_procs").
+    void gpuCountErrorIsInWordsUnderAField()
+    {
+        Fixture f;
+        LayoutPanel layout(&f.document);
+        QObject::connect(&f.recalculator, &Recalculator::resultsReady, &layout, &LayoutPanel::setResults);
+        f.document.setGpuCount(3000); // divisible by neither 32 nor 512
+        const ResultsPtr results = f.run();
+        QVERIFY(!results->hasStats());
+        const std::vector<LayoutProblem> problems = layoutProblems(*results);
+        QVERIFY(!problems.empty());
+        bool underAField = false;
+        for (const LayoutProblem &p : problems) {
+            QVERIFY2(!p.text.contains(QStringLiteral("expert_par")), qPrintable(p.text));
+            QVERIFY2(!p.text.contains(QStringLiteral("num_procs")), qPrintable(p.text));
+            QVERIFY2(!p.text.contains(QStringLiteral("data_par")), qPrintable(p.text));
+            if (!p.field.empty() && !layout.problem(p.field).isEmpty())
+                underAField = true;
+        }
+        QVERIFY2(underAField, qPrintable(allDiagnostics(*results)));
+        // 3000 GPUs: TP x PP = 32 does not divide them; that is said with the numbers.
+        QVERIFY(layout.problem("tensor_par").contains(QStringLiteral("3000")));
+    }
+
+    // Issue 11, point 2: the name of the default stayed on a changed design; now it follows edits
+    // as "Custom: ..." until the user names the design, and then it is kept.
+    void nameFollowsEditsUntilTheUserNamesIt()
+    {
+        Fixture f;
+        const QString original = f.document.displayName();
+        QCOMPARE(original, QStringLiteral("GPT-4-class 1.8T MoE on 4096 GPUs, FullFlat"));
+        QVERIFY(f.document.applyPreset(BlockKind::Gpu, "nvidia-b200"));
+        QCOMPARE(f.document.displayName(),
+                 QStringLiteral("Custom: GPT-4-class 1.8T MoE (16 experts, top-2) on 4096 × "
+                                "NVIDIA B200 (HGX), FullFlat (Tithi et al.)"));
+        f.document.undoStack()->undo(); // the design is the example again: so is its name
+        QCOMPARE(f.document.displayName(), original);
+        f.document.undoStack()->redo();
+
+        f.document.setProperties(QStringLiteral("Pod A"), QStringLiteral("Our 2027 cluster"));
+        QCOMPARE(f.document.displayName(), QStringLiteral("Pod A"));
+        QVERIFY(!f.document.nameFollowsEdits());
+        f.document.setGpuCount(2048);
+        QCOMPARE(f.document.displayName(), QStringLiteral("Pod A")); // the user's name stays
+        QCOMPARE(QString::fromStdString(f.document.scenario().info.source),
+                 QStringLiteral("Our 2027 cluster"));
+        const ResultsPtr results = f.run();
+        QCOMPARE(QString::fromStdString(results->scenario.info.name), QStringLiteral("Pod A"));
+    }
+
+    // Issue 11, point 6: the sliders' names and units, one word for each network tier.
+    void parameterWordsNameEachTier()
+    {
+        QCOMPARE(parameterLabel("scale_out.latency_us"), QStringLiteral("Scale-out latency"));
+        QCOMPARE(parameterLabel("scale_up.latency_us"), QStringLiteral("Scale-up latency"));
+        QCOMPARE(parameterWords("scale_up.latency_us").unit, QStringLiteral("µs"));
+        const QString tip = parameterToolTip("scale_out.latency_us");
+        QVERIFY(tip.startsWith(QStringLiteral("Latency")));
+        QVERIFY(tip.contains(QStringLiteral("scale_out.latency_us"))); // the key only as a detail
+        QCOMPARE(inWords(QStringLiteral("Mem tier1 needs 165.975 GiB")),
+                 QStringLiteral("GPU memory (HBM) needs 165.975 GiB"));
+    }
+};
+
+QTEST_MAIN(tst_DesignEdits)
+#include "tst_designedits.moc"

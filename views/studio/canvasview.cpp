@@ -1,0 +1,74 @@
+// The canvas view (declared in canvasscene.h): fits the drawing, zooms with Ctrl + wheel and the
+// View menu, and accepts drops (CanvasScene handles them).
+#include "studio/canvasscene.h"
+
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace gapstudio::views {
+
+CanvasView::CanvasView(CanvasScene *scene, QWidget *parent)
+    : QGraphicsView(scene, parent)
+{
+    setObjectName(QStringLiteral("canvasView"));
+    setAcceptDrops(true);
+    setRenderHint(QPainter::Antialiasing);
+    setDragMode(QGraphicsView::NoDrag);
+    setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
+    setToolTip(tr("Drop blocks from the palette here. Ctrl + wheel zooms; Ctrl+0 fits the drawing."));
+}
+
+double CanvasView::zoom() const
+{
+    return transform().m11();
+}
+
+void CanvasView::setZoom(double zoom)
+{
+    const double z = std::clamp(zoom, kMinZoom, kMaxZoom);
+    setTransform(QTransform::fromScale(z, z));
+}
+
+void CanvasView::zoomIn()
+{
+    mAutoFit = false;
+    setZoom(zoom() * 1.25);
+}
+
+void CanvasView::zoomOut()
+{
+    mAutoFit = false;
+    setZoom(zoom() / 1.25);
+}
+
+void CanvasView::fitToView()
+{
+    mAutoFit = true;
+    const QSizeF view = viewport()->size();
+    const QRectF drawing = sceneRect();
+    if (drawing.isEmpty() || view.isEmpty())
+        return;
+    const double fit = std::min(view.width() / drawing.width(), view.height() / drawing.height());
+    setZoom(std::max(fit * 0.98, kMinFitZoom));
+}
+
+void CanvasView::resizeEvent(QResizeEvent *event)
+{
+    QGraphicsView::resizeEvent(event);
+    if (mAutoFit)
+        fitToView();
+}
+
+void CanvasView::wheelEvent(QWheelEvent *event)
+{
+    if (!(event->modifiers() & Qt::ControlModifier))
+        return QGraphicsView::wheelEvent(event);
+    const int steps = event->angleDelta().y() / 120;
+    for (int i = 0; i < std::abs(steps); ++i)
+        steps > 0 ? zoomIn() : zoomOut();
+    event->accept();
+}
+
+} // namespace gapstudio::views

@@ -1,0 +1,92 @@
+#include "studio/valuefield.h"
+
+#include <QEvent>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QRegularExpression>
+
+namespace gapstudio::views {
+
+ValueField::ValueField(QWidget *parent)
+    : QStackedWidget(parent)
+    , mLabel(new QLabel(this))
+    , mEditor(new QLineEdit(this))
+{
+    mLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    mLabel->setToolTip(tr("Double-click to type a value"));
+    mLabel->installEventFilter(this);
+    mEditor->setAlignment(Qt::AlignRight);
+    mEditor->installEventFilter(this);
+    addWidget(mLabel);
+    addWidget(mEditor);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    connect(mEditor, &QLineEdit::returnPressed, this, [this] { finish(true); });
+}
+
+void ValueField::setText(const QString &text)
+{
+    mLabel->setText(text);
+}
+
+QString ValueField::text() const
+{
+    return mLabel->text();
+}
+
+bool ValueField::isEditing() const
+{
+    return currentWidget() == mEditor;
+}
+
+void ValueField::startEditing()
+{
+    // The number alone, so that typing replaces it (the unit may be typed or left out).
+    const std::optional<double> value = parseNumber(mLabel->text());
+    mEditor->setText(value ? QLocale::c().toString(*value, 'g', 6) : QString());
+    setCurrentWidget(mEditor);
+    mEditor->selectAll();
+    mEditor->setFocus();
+}
+
+std::optional<double> ValueField::parseNumber(const QString &text)
+{
+    static const QRegularExpression number(
+        QStringLiteral("^\\s*([-+]?[0-9][0-9,]*(\\.[0-9]*)?([eE][-+]?[0-9]+)?)"));
+    const QRegularExpressionMatch match = number.match(text);
+    if (!match.hasMatch())
+        return std::nullopt;
+    bool ok = false;
+    const double value = QLocale::c().toDouble(match.captured(1).remove(QLatin1Char(',')), &ok);
+    return ok ? std::optional<double>(value) : std::nullopt;
+}
+
+void ValueField::finish(bool apply)
+{
+    if (!isEditing())
+        return;
+    const std::optional<double> value = parseNumber(mEditor->text());
+    setCurrentWidget(mLabel);
+    if (apply && value)
+        emit valueEntered(*value);
+}
+
+bool ValueField::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == mLabel && event->type() == QEvent::MouseButtonDblClick) {
+        startEditing();
+        return true;
+    }
+    if (watched == mEditor) {
+        if (event->type() == QEvent::KeyPress && static_cast<QKeyEvent *>(event)->key() == Qt::Key_Escape) {
+            finish(false);
+            return true;
+        }
+        if (event->type() == QEvent::FocusOut)
+            finish(false);
+    }
+    return QStackedWidget::eventFilter(watched, event);
+}
+
+} // namespace gapstudio::views
