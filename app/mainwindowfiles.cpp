@@ -9,6 +9,7 @@
 #include "explore/explorepanel.h"
 #include "report/provenance.h"
 #include "report/report.h"
+#include "results/calibrationtext.h"
 #include "studio/autosaver.h"
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
@@ -98,14 +99,16 @@ void MainWindow::exportChart()
     ExportSource source;
     QString id;
     if (ExploreChart *explore = mExplore->isVisible() ? mExplore->currentChart() : nullptr) {
-        source = {explore->plot(), explore->size(), explore->title(), explore->csvRows()};
+        source = { explore->plot(), explore->size(), explore->title(), explore->csvRows(), {} };
         id = explore->id();
     } else if (ChartView *chart = mCharts->currentChart()) {
-        source = {chart->plot(), chart->exportSize(), chart->headline(), chart->csvRows()};
+        source = { chart->plot(), chart->exportSize(), chart->headline(), chart->csvRows(), {} };
         id = chart->id();
     } else {
         return;
     }
+    if (const ResultsPtr results = mRecalculator->latest())
+        source.calibration = calibrationText(*results); // the design's, for the explore charts too
     const QString path = QFileDialog::getSaveFileName(this, tr("Export chart"),
                                                       kLastDirectory.get() + QLatin1Char('/') + id + QStringLiteral(".png"),
                                                       tr("PNG (*.png);;PDF (*.pdf);;SVG (*.svg);;CSV (*.csv)"));

@@ -1,6 +1,7 @@
 #include "charts/chartexport.h"
 
 #include "charts/chartview.h"
+#include "results/calibrationtext.h"
 
 #include <qcustomplot.h>
 
@@ -21,6 +22,7 @@ namespace {
 
 const char *const kPngScenarioKey = "gapstudio.scenario";
 const char *const kPngVersionKey = "gapstudio.version";
+const char *const kPngCalibrationKey = "gapstudio.calibration";
 const QString kXmpNamespace = QStringLiteral("urn:gapstudio:xmp:1.0/");
 const QByteArray kCsvPrefix = QByteArrayLiteral("# gapstudio ");
 
@@ -52,7 +54,7 @@ QByteArray csvField(const QString &field)
     return bytes;
 }
 
-QByteArray xmpPacket(const QString &title, const QString &json)
+QByteArray xmpPacket(const QString &title, const QString &json, const QString &calibration)
 {
     const QString e = json.toHtmlEscaped();
     const QString xmp = QStringLiteral(
@@ -67,11 +69,15 @@ QByteArray xmpPacket(const QString &title, const QString &json)
         "   <xmp:CreatorTool>%4</xmp:CreatorTool>\n"
         "   <gapstudio:version>%5</gapstudio:version>\n"
         "   <gapstudio:scenario>%3</gapstudio:scenario>\n"
+        "   <gapstudio:calibration>%6</gapstudio:calibration>\n"
         "  </rdf:Description>\n"
         " </rdf:RDF>\n"
         "</x:xmpmeta>\n"
         "<?xpacket end=\"w\"?>");
-    return xmp.arg(kXmpNamespace, title.toHtmlEscaped(), e, creator(), gapstudioVersion()).toUtf8();
+    return xmp
+        .arg(kXmpNamespace, title.toHtmlEscaped(), e, creator(), gapstudioVersion(),
+             calibration.toHtmlEscaped())
+        .toUtf8();
 }
 
 /// Draws the plot as vectors (PDF, SVG) on `device`.
@@ -96,6 +102,8 @@ bool writePng(const ExportSource &chart, const QString &path, const QString &jso
     image.setDotsPerMeterY(dotsPerMeter);
     image.setText(QString::fromLatin1(kPngScenarioKey), json);
     image.setText(QString::fromLatin1(kPngVersionKey), gapstudioVersion());
+    if (!chart.calibration.isEmpty())
+        image.setText(QString::fromLatin1(kPngCalibrationKey), chart.calibration);
     QImageWriter writer(path, "png");
     if (!writer.write(image))
         return fail(error, writer.errorString());
@@ -108,7 +116,7 @@ bool writePdf(const ExportSource &chart, const QString &path, const QString &jso
     QPdfWriter writer(path);
     writer.setCreator(creator());
     writer.setTitle(chart.headline);
-    writer.setDocumentXmpMetadata(xmpPacket(chart.headline, json));
+    writer.setDocumentXmpMetadata(xmpPacket(chart.headline, json, chart.calibration));
     writer.setResolution(72); // one pixel of the chart = one point of the page
     writer.setPageLayout(QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
                                      QPageLayout::Portrait, QMarginsF()));
@@ -124,7 +132,10 @@ bool writeSvg(const ExportSource &chart, const QString &path, const QString &jso
     generator.setViewBox(QRect(QPoint(0, 0), size));
     generator.setResolution(96);
     // Qt 6.4's QSvgGenerator writes title and description verbatim, unescaped.
-    generator.setTitle(chart.headline.toHtmlEscaped());
+    const QString title = chart.calibration.isEmpty()
+                              ? chart.headline
+                              : QStringLiteral("%1 (%2)").arg(chart.headline, chart.calibration);
+    generator.setTitle(title.toHtmlEscaped());
     generator.setDescription(json.toHtmlEscaped());
     return paintVector(chart, &generator, path, error);
 }
@@ -135,6 +146,8 @@ bool writeCsv(const ExportSource &chart, const QString &path, const QString &jso
     if (!file.open(QIODevice::WriteOnly))
         return fail(error, file.errorString());
     file.write(kCsvPrefix + gapstudioVersion().toUtf8() + " scenario: " + oneLine(json).toUtf8() + '\n');
+    if (!chart.calibration.isEmpty())
+        file.write("# calibration: " + oneLine(chart.calibration).toUtf8() + '\n');
     for (const QStringList &row : chart.rows) {
         QByteArrayList fields;
         for (const QString &field : row)
@@ -172,8 +185,9 @@ QString gapstudioVersion()
 bool exportChart(const ChartView &chart, const QString &path, const QString &provenanceJson, double scale,
                  QString *error)
 {
-    return exportPlot({chart.plot(), chart.exportSize(), chart.headline(), chart.csvRows()}, path, provenanceJson,
-                      scale, error);
+    const QString calibration = chart.results() ? calibrationText(*chart.results()) : QString();
+    return exportPlot({ chart.plot(), chart.exportSize(), chart.headline(), chart.csvRows(), calibration },
+                      path, provenanceJson, scale, error);
 }
 
 bool exportPlot(const ExportSource &chart, const QString &path, const QString &provenanceJson, double scale,
