@@ -47,6 +47,13 @@ public:
     /// Edits the layout's execution (the layout becomes inline, "custom"); `field` is the JSON key.
     void editLayout(const std::string &field, const std::function<void(model::Execution &)> &edit);
 
+    /// Adds a calibration preset to this session's library (one the user has just fitted and
+    /// saved), replacing one of the same id; the results are recomputed.
+    void addCalibration(const scenario::CalibrationSet &calibration);
+    /// Makes the design run with calibration preset `presetId` (empty: the shipped default). One
+    /// command; false if the library has no such preset.
+    bool setCalibration(const std::string &presetId);
+
     /// The layout the scenario uses (its inline block or its preset), if resolvable.
     [[nodiscard]] std::optional<scenario::Layout> currentLayout() const;
 
