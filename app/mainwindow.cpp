@@ -16,6 +16,8 @@
 #include "studio/scenariodocument.h"
 #include "studio/statusline.h"
 #include "studio/studiosettings.h"
+#include "validation/calibratedialog.h"
+#include "validation/validationpanel.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -117,6 +119,11 @@ void MainWindow::createDocks()
     mExplore = new ExplorePanel(this);
     QDockWidget *exploreDock = dock(this, tr("Explore"), QStringLiteral("exploreDock"), mExplore, Qt::BottomDockWidgetArea);
     tabifyDockWidget(chartsDock, exploreDock);
+    // Measured runs against the model; a run opens as the design under File > Open's rules.
+    auto *validation = new ValidationPanel(mDocument, this);
+    validation->setOpenGuard([this] { return maybeSave(); });
+    tabifyDockWidget(chartsDock, dock(this, tr("Validation"), QStringLiteral("validationDock"), validation,
+                                      Qt::BottomDockWidgetArea));
     chartsDock->raise();
     // The charts span the full width under the canvas and the side columns.
     setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
@@ -185,6 +192,9 @@ void MainWindow::createMenus()
     QMenu *explore = menuBar()->addMenu(tr("E&xplore"));
     explore->addAction(tr("&Search layouts…"), QKeySequence(tr("Ctrl+L")), mExplore, &ExplorePanel::openSearchDialog);
     explore->addAction(tr("&Run sweeps"), QKeySequence(tr("Ctrl+R")), mExplore, &ExplorePanel::runSweeps);
+    if (auto *validation = findChild<ValidationPanel *>())
+        explore->addAction(tr("&Calibrate to my runs…"), validation,
+                           [validation] { validation->calibrateDialog()->open(); });
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget *d : findChildren<QDockWidget *>())
