@@ -1,12 +1,13 @@
 // Every result view says which calibration produced it (issue 10): the status bar, the Key
-// results table, the PDF report's key results and each chart export's metadata carry the
-// model's CompiledScenario::calibrationNote in words; the reference models' mode says it has
-// no calibration.
+// results table, the charts' and Explore's tab bars, the PDF report's key results and each chart
+// export's metadata carry the model's CompiledScenario::calibrationNote in words; the reference
+// models' mode says it has no calibration.
 #include "shippedresults.h"
 
 #include "charts/chartexport.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
+#include "explore/explorepanel.h"
 #include "report/reportcontent.h"
 #include "results/calibrationtext.h"
 #include "results/resultstable.h"
@@ -59,6 +60,19 @@ private slots:
         QVERIFY(tableHasRow(table, QStringLiteral("Calibration"), mText));
     }
 
+    void chartsAndExploreSayIt()
+    {
+        views::ChartsPanel charts;
+        QVERIFY(charts.calibrationNote().isEmpty());
+        charts.setResults(mResults);
+        QCOMPARE(charts.calibrationNote(), mText);
+        views::ExplorePanel explore;
+        explore.setResults(mResults);
+        QCOMPARE(explore.calibrationNote(), mText);
+        charts.setResults(nullptr);
+        QVERIFY(charts.calibrationNote().isEmpty());
+    }
+
     void report()
     {
         const views::report::Table table = views::report::keyResultsTable(*mResults, 1e12);
@@ -109,6 +123,9 @@ private slots:
         QVERIFY(reference->ok());
         QCOMPARE(views::calibrationText(*reference), QStringLiteral("Reference model (no calibration)"));
         QVERIFY(views::statusLine(*reference).endsWith(QStringLiteral("Reference model (no calibration)")));
+        views::ExplorePanel explore;
+        explore.setResults(reference);
+        QCOMPARE(explore.calibrationNote(), QStringLiteral("Reference model (no calibration)"));
         // A design that did not compile was not evaluated: it names no calibration.
         scenario::Scenario broken = test::shippedScenario(test::kDenseScenario);
         broken.gpu = { "no-such-gpu", std::nullopt };
