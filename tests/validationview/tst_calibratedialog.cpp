@@ -189,6 +189,24 @@ private slots:
         QCOMPARE(studio.document.scenario().calibration.presetId, std::string());
     }
 
+    void aRunIdTwiceIsAnErrorAndAFolderIsSearched()
+    {
+        Studio studio;
+        CalibrateDialog *dialog = studio.panel.calibrateDialog();
+        const QString run = oneFamily().front();
+        QVERIFY2(dialog->addRunFiles({ run }), qPrintable(dialog->loadError()));
+        // The same run again (e.g. its folder): refused as a whole, naming the id and both files.
+        QVERIFY(!dialog->addRunFiles({ QFileInfo(run).absolutePath() }));
+        QVERIFY2(dialog->loadError().contains(
+                     QStringLiteral("\"nemo2407-h100-llama2-13b-16gpu\" is already used")),
+                 qPrintable(dialog->loadError()));
+        QCOMPARE(dialog->runs().size(), std::size_t(1));
+        // A folder holds every measurement file below it: the three runs of the family.
+        dialog->clearRuns();
+        QVERIFY2(dialog->addRunFiles({ QFileInfo(run).absolutePath() }), qPrintable(dialog->loadError()));
+        QCOMPARE(dialog->runs().size(), static_cast<std::size_t>(oneFamily().size()));
+    }
+
     void csvErrorNamesLineAndColumn()
     {
         Studio studio;
