@@ -23,7 +23,10 @@
 #include "studio/scenarioproperties.h"
 #include "studio/statusline.h"
 #include "studio/studiosettings.h"
+#include "results/calibrationtext.h"
 #include "studio/windowfit.h"
+#include "validation/calibratedialog.h"
+#include "validation/validationpanel.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -85,6 +88,10 @@ MainWindow::MainWindow(const QString &scenarioPath, QWidget *parent)
         },
         [this] { return mDocument->displayName(); });
     mExporter->inputs = [this] { return QStringList { mDocument->fileName() }; };
+    mExporter->calibration = [this] {
+        const ResultsPtr results = mRecalculator->latest();
+        return results ? calibrationText(*results) : QString();
+    };
     createDocks();
     createMenus();
     connect(mRecalculator, &Recalculator::resultsReady, this, &MainWindow::showResults);
@@ -147,6 +154,11 @@ void MainWindow::createDocks()
     mExplore = new ExplorePanel(this);
     QDockWidget *exploreDock = dock(this, tr("Explore"), QStringLiteral("exploreDock"), mExplore, Qt::BottomDockWidgetArea);
     tabifyDockWidget(chartsDock, exploreDock);
+    // Measured runs against the model; a run opens as the design under File > Open's rules.
+    auto *validation = new ValidationPanel(mDocument, this);
+    validation->setOpenGuard([this] { return maybeSave(); });
+    tabifyDockWidget(chartsDock, dock(this, tr("Validation"), QStringLiteral("validationDock"), validation,
+                                      Qt::BottomDockWidgetArea));
     chartsDock->raise();
     // The charts span the full width under the canvas and the side columns.
     setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
@@ -240,6 +252,9 @@ void MainWindow::createMenus()
     QMenu *explore = menuBar()->addMenu(tr("E&xplore"));
     explore->addAction(tr("&Search layouts…"), QKeySequence(tr("Ctrl+L")), mExplore, &ExplorePanel::openSearchDialog);
     explore->addAction(tr("&Run sweeps"), QKeySequence(tr("Ctrl+R")), mExplore, &ExplorePanel::runSweeps);
+    if (auto *validation = findChild<ValidationPanel *>())
+        explore->addAction(tr("&Calibrate to my runs…"), validation,
+                           [validation] { validation->calibrateDialog()->open(); });
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, mCanvasView, &CanvasView::zoomIn);

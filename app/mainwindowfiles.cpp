@@ -6,6 +6,7 @@
 #include "common/safewrite.h"
 #include "report/provenance.h"
 #include "report/report.h"
+#include "results/calibrationtext.h"
 #include "studio/autosaver.h"
 #include "studio/examplemenu.h"
 #include "studio/lastfolder.h"

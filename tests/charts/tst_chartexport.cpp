@@ -6,6 +6,7 @@
 #include "charts/chartexport.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
+#include "results/calibrationtext.h"
 
 #include <qcustomplot.h>
 
@@ -122,12 +123,18 @@ private slots:
         QCOMPARE(views::readProvenance(path), kProvenance);
         if (suffix == QLatin1String("csv")) {
             // The CSV is the chart's rows, as plotted, after the provenance line.
+            // A second comment line names the calibration of the results, if the chart has any.
             const QStringList lines = QString::fromUtf8(content).split(u'\n', Qt::SkipEmptyParts);
             const QList<QStringList> rows = chart->csvRows();
-            QCOMPARE(lines.size(), rows.size() + 1);
+            const QString calibration
+                = chart->results() ? views::calibrationText(*chart->results()) : QString();
+            const qsizetype comments = calibration.isEmpty() ? 1 : 2;
+            QCOMPARE(lines.size(), rows.size() + comments);
             QVERIFY(lines[0].startsWith(QStringLiteral("# gapstudio %1 scenario: ").arg(views::gapstudioVersion())));
+            if (comments == 2)
+                QCOMPARE(lines[1], QStringLiteral("# calibration: ") + calibration);
             for (qsizetype i = 0; i < rows.size(); ++i)
-                QCOMPARE(parseCsvLine(lines[i + 1]), rows[i]);
+                QCOMPARE(parseCsvLine(lines[i + comments]), rows[i]);
         }
         if (suffix == QLatin1String("svg"))
             QVERIFY(content.contains("<svg"));

@@ -12,6 +12,7 @@
 #include "report/provenance.h"
 #include "report/report.h"
 #include "report/reportcontent.h"
+#include "results/calibrationtext.h"
 #include "studio/recalculator.h"
 
 #include "gapstudio/io/preset_json.h"
@@ -253,14 +254,15 @@ private slots:
                 else
                     QCOMPARE(embedded, provenance);
             }
-            // CSV: the version line, then exactly the chart's rows.
+            // CSV: the version line, the calibration of the results, then exactly the chart's rows.
             QFile csv(QDir(dir).filePath(chart->id() + QStringLiteral(".csv")));
             QVERIFY(csv.open(QIODevice::ReadOnly | QIODevice::Text));
             const QStringList lines
                 = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
             const QList<QStringList> rows = chart->csvRows();
-            QCOMPARE(lines.size(), rows.size() + 1);
-            QCOMPARE(lines[1], rows.first().join(QLatin1Char(',')));
+            QCOMPARE(lines.size(), rows.size() + 2);
+            QCOMPARE(lines[1], QStringLiteral("# calibration: ") + views::calibrationText(*chart->results()));
+            QCOMPARE(lines[2], rows.first().join(QLatin1Char(',')));
         }
     }
 

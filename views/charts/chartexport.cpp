@@ -4,6 +4,7 @@
 #include "common/safewrite.h"
 
 #include "gapstudio/io/safe_file.h"
+#include "results/calibrationtext.h"
 
 #include <qcustomplot.h>
 
@@ -23,6 +24,7 @@ namespace {
 
 const char *const kPngScenarioKey = "gapstudio.scenario";
 const char *const kPngVersionKey = "gapstudio.version";
+const char *const kPngCalibrationKey = "gapstudio.calibration";
 const QString kXmpNamespace = QStringLiteral("urn:gapstudio:xmp:1.0/");
 const QByteArray kCsvPrefix = QByteArrayLiteral("# gapstudio ");
 /// Deepest XML nesting read for provenance (GapStudio's own SVG and XMP need fewer than 10).
@@ -56,7 +58,7 @@ QByteArray csvField(const QString &field)
     return bytes;
 }
 
-QByteArray xmpPacket(const QString &title, const QString &json)
+QByteArray xmpPacket(const QString &title, const QString &json, const QString &calibration)
 {
     const QString e = json.toHtmlEscaped();
     const QString xmp = QStringLiteral(
@@ -71,11 +73,15 @@ QByteArray xmpPacket(const QString &title, const QString &json)
         "   <xmp:CreatorTool>%4</xmp:CreatorTool>\n"
         "   <gapstudio:version>%5</gapstudio:version>\n"
         "   <gapstudio:scenario>%3</gapstudio:scenario>\n"
+        "   <gapstudio:calibration>%6</gapstudio:calibration>\n"
         "  </rdf:Description>\n"
         " </rdf:RDF>\n"
         "</x:xmpmeta>\n"
         "<?xpacket end=\"w\"?>");
-    return xmp.arg(kXmpNamespace, title.toHtmlEscaped(), e, creator(), gapstudioVersion()).toUtf8();
+    return xmp
+        .arg(kXmpNamespace, title.toHtmlEscaped(), e, creator(), gapstudioVersion(),
+             calibration.toHtmlEscaped())
+        .toUtf8();
 }
 
 /// The document title: the headline, and the design's name when there is one.
@@ -111,6 +117,8 @@ bool writePng(const ExportSource &chart, const QString &path, const QString &jso
     image.setText(QString::fromLatin1(kPngScenarioKey), json);
     image.setText(QString::fromLatin1(kPngVersionKey), gapstudioVersion());
     image.setText(QStringLiteral("Title"), documentTitle(chart)); // a PNG keyword (PNG spec 11.3.4.2)
+    if (!chart.calibration.isEmpty())
+        image.setText(QString::fromLatin1(kPngCalibrationKey), chart.calibration);
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
     QImageWriter writer(&buffer, "png");
@@ -128,7 +136,7 @@ bool writePdf(const ExportSource &chart, const QString &path, const QString &jso
         QPdfWriter writer(&buffer);
         writer.setCreator(creator());
         writer.setTitle(documentTitle(chart));
-        writer.setDocumentXmpMetadata(xmpPacket(documentTitle(chart), json));
+        writer.setDocumentXmpMetadata(xmpPacket(documentTitle(chart), json, chart.calibration));
         writer.setResolution(72); // one pixel of the chart = one point of the page
         writer.setPageLayout(
             QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
@@ -151,7 +159,10 @@ bool writeSvg(const ExportSource &chart, const QString &path, const QString &jso
         generator.setViewBox(QRect(QPoint(0, 0), size));
         generator.setResolution(96);
         // Qt 6.4's QSvgGenerator writes title and description verbatim, unescaped.
-        generator.setTitle(documentTitle(chart).toHtmlEscaped());
+        const QString title = chart.calibration.isEmpty()
+                                  ? documentTitle(chart)
+                                  : QStringLiteral("%1 (%2)").arg(documentTitle(chart), chart.calibration);
+        generator.setTitle(title.toHtmlEscaped());
         generator.setDescription(json.toHtmlEscaped());
         if (!paintVector(chart, &generator, path, error))
             return false;
@@ -162,6 +173,8 @@ bool writeSvg(const ExportSource &chart, const QString &path, const QString &jso
 bool writeCsv(const ExportSource &chart, const QString &path, const QString &json, QString *error)
 {
     QByteArray csv = kCsvPrefix + gapstudioVersion().toUtf8() + " scenario: " + oneLine(json).toUtf8() + '\n';
+    if (!chart.calibration.isEmpty())
+        csv += "# calibration: " + oneLine(chart.calibration).toUtf8() + '\n';
     for (const QStringList &row : chart.rows) {
         QByteArrayList fields;
         for (const QString &field : row)
@@ -216,7 +229,9 @@ QString gapstudioVersion()
 bool exportChart(const ChartView &chart, const QString &path, const QString &provenanceJson, double scale,
                  QString *error)
 {
-    return exportPlot(chart.exportSource(), path, provenanceJson, scale, error);
+    ExportSource source = chart.exportSource();
+    source.calibration = chart.results() ? calibrationText(*chart.results()) : QString();
+    return exportPlot(source, path, provenanceJson, scale, error);
 }
 
 bool exportPlot(const ExportSource &chart, const QString &path, const QString &provenanceJson, double scale,

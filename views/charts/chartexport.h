@@ -3,12 +3,15 @@
  * @file chartexport.h
  * One export path for every chart: PNG, PDF, SVG or CSV by file suffix, each carrying the
  * scenario it was made from (provenance) so that a figure can be traced back to its inputs:
- * - .png: text chunks "gapstudio.scenario" (the JSON) and "gapstudio.version", "Title" (the
- *   headline and the design's name);
+ * - .png: text chunks "gapstudio.scenario" (the JSON), "gapstudio.version",
+ *   "gapstudio.calibration" and "Title" (the headline and the design's name);
  * - .pdf: vector (QPdfWriter), creator and title in the info dictionary, the JSON in the XMP
- *   metadata (element gapstudio:scenario);
- * - .svg: vector (QSvgGenerator), the JSON as the document's <desc>;
- * - .csv: the chart's csvRows() after a first line "# gapstudio <version> scenario: <JSON>".
+ *   metadata (element gapstudio:scenario), the calibration as gapstudio:calibration;
+ * - .svg: vector (QSvgGenerator), the JSON as the document's <desc>, the calibration after the
+ *   headline in its <title>;
+ * - .csv: the chart's csvRows() after a first line "# gapstudio <version> scenario: <JSON>" and,
+ *   when the chart shows results, a second line "# calibration: <calibration in words>".
+ * The calibration is the one that produced the results (calibrationtext.h).
  */
 
 #include <QList>
@@ -23,13 +26,15 @@ namespace gapstudio::views {
 class ChartView;
 
 /// What an export needs of any plot: the plot, its export size, a headline (document title) and
-/// its data as CSV rows, header first; optionally the design's name (Scenario properties), which
-/// PNG, PDF and SVG carry as their title next to the headline.
+/// its data as CSV rows, header first; the calibration that produced it (empty: not written);
+/// optionally the design's name (Scenario properties), which PNG, PDF and SVG carry as their
+/// title next to the headline.
 struct ExportSource {
     QCustomPlot *plot = nullptr;
     QSize size;
     QString headline;
     QList<QStringList> rows;
+    QString calibration;
     QString design;
 };
 
@@ -37,10 +42,10 @@ struct ExportSource {
 [[nodiscard]] QString gapstudioVersion();
 
 /// Writes `chart` to `path` in the format given by its suffix (png, pdf, svg, csv; case-
-/// insensitive) with `provenanceJson` embedded. `scale` multiplies the PNG's pixel size. The
-/// file is made in memory and written safely (common/safewrite.h): complete, or untouched.
-/// Returns false with a reason in `error` (if given: "path: OS reason") for an unknown suffix
-/// or a write error.
+/// insensitive) with `provenanceJson` and the calibration of its results embedded. `scale`
+/// multiplies the PNG's pixel size. The file is made in memory and written safely
+/// (common/safewrite.h): complete, or untouched. Returns false with a reason in `error` (if
+/// given: "path: OS reason") for an unknown suffix or a write error.
 bool exportChart(const ChartView &chart, const QString &path, const QString &provenanceJson,
                  double scale = 1.0, QString *error = nullptr);
 

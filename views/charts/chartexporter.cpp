@@ -102,6 +102,8 @@ bool ChartExporter::exportChart(QWidget *chart, const QString &path, QString *er
     }
     ExportSource source = e->interaction->exportSource();
     source.design = mDesignName ? mDesignName() : QString();
+    if (calibration) // the design's, for the Explore charts too
+        source.calibration = calibration();
     if (inputs && !isNotAnInput(path, inputs(), error))
         return false;
     return exportPlot(source, path, mJson ? mJson() : QString(), 2.0, error);

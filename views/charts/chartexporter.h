@@ -55,6 +55,8 @@ public:
     std::function<QString(const QString &suggestedPath)> askPath;
     /// The files an export must never replace (the open scenario file).
     std::function<QStringList()> inputs;
+    /// The calibration the design's results use, written into every export (empty: none).
+    std::function<QString()> calibration;
 
 public slots:
     /// File > Export chart: the current chart, after asking for a file.

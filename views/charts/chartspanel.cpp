@@ -4,17 +4,25 @@
 #include "charts/efficiencygapchart.h"
 #include "charts/memorychart.h"
 #include "charts/steptimechart.h"
+#include "results/calibrationtext.h"
 
+#include <QLabel>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
 namespace gapstudio::views {
 
-ChartsPanel::ChartsPanel(QWidget *parent) : QWidget(parent), mTabs(new QTabWidget(this))
+ChartsPanel::ChartsPanel(QWidget *parent)
+    : QWidget(parent)
+    , mTabs(new QTabWidget(this))
+    , mCalibration(new QLabel(this))
 {
     setObjectName(QStringLiteral("charts_panel"));
     mTabs->setObjectName(QStringLiteral("charts_tabs"));
     mTabs->setDocumentMode(true);
+    mCalibration->setObjectName(QStringLiteral("charts_calibration"));
+    mCalibration->setContentsMargins(6, 0, 6, 0);
+    mTabs->setCornerWidget(mCalibration, Qt::TopRightCorner);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(mTabs);
@@ -27,6 +35,7 @@ ChartsPanel::ChartsPanel(QWidget *parent) : QWidget(parent), mTabs(new QTabWidge
 
 void ChartsPanel::setResults(ResultsPtr results)
 {
+    mCalibration->setText(results ? calibrationText(*results) : QString());
     for (ChartView *chart : std::as_const(mCharts))
         chart->setResults(results);
 }
@@ -43,6 +52,11 @@ ChartView *ChartsPanel::chart(const QString &id) const
         if (chart->id() == id)
             return chart;
     return nullptr;
+}
+
+QString ChartsPanel::calibrationNote() const
+{
+    return mCalibration->text();
 }
 
 ChartView *ChartsPanel::currentChart() const

@@ -2,7 +2,8 @@
 /**
  * @file chartspanel.h
  * The studio's four charts in tabs (step time, bandwidth, efficiency gap, memory), all showing
- * the same results and the same baseline.
+ * the same results and the same baseline. The tab bar's corner names the calibration that produced
+ * the results (calibrationtext.h).
  */
 
 #include "results/scenarioresults.h"
@@ -10,6 +11,7 @@
 #include <QList>
 #include <QWidget>
 
+class QLabel;
 class QTabWidget;
 
 namespace gapstudio::views {
@@ -31,9 +33,12 @@ public:
     /// The chart with id `id` ("step_time", "bandwidth", "efficiency_gap", "memory"), or nullptr.
     [[nodiscard]] ChartView *chart(const QString &id) const;
     [[nodiscard]] ChartView *currentChart() const;
+    /// The calibration shown in the tab bar's corner (empty before results that were evaluated).
+    [[nodiscard]] QString calibrationNote() const;
 
 private:
     QTabWidget *mTabs = nullptr;
+    QLabel *mCalibration = nullptr;
     QList<ChartView *> mCharts;
 };
 

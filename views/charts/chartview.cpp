@@ -57,7 +57,7 @@ QSize ChartView::exportSize() const
 
 ExportSource ChartView::exportSource() const
 {
-    return { mPlot, exportSize(), headline(), csvRows(), {} };
+    return { mPlot, exportSize(), headline(), csvRows(), {}, {} };
 }
 
 void ChartView::setResults(ResultsPtr current)

@@ -70,7 +70,7 @@ ExportSource ExploreChart::exportSource() const
 {
     const QSize size = mPlot->size();
     const bool laidOut = mPlot->isVisible() && size.width() >= 320 && size.height() >= 200;
-    return { mPlot, laidOut ? size : QSize(1000, 560), mTitle, csvRows(), {} };
+    return { mPlot, laidOut ? size : QSize(1000, 560), mTitle, csvRows(), {}, {} };
 }
 
 void ExploreChart::clearPlot()

@@ -8,6 +8,7 @@
 #include "explore/searchdialog.h"
 #include "explore/tornadochart.h"
 #include "explore/variantschart.h"
+#include "results/calibrationtext.h"
 
 #include <QElapsedTimer>
 #include <QHBoxLayout>
@@ -40,6 +41,10 @@ ExplorePanel::ExplorePanel(QWidget *parent)
     mTabs->addTab(mTornado, tr("Sensitivity"));
     mTabs->addTab(mVariants, tr("Variants"));
     mTabs->addTab(mHeatmap, tr("TP x PP"));
+    mCalibration = new QLabel;
+    mCalibration->setObjectName(QStringLiteral("exploreCalibration"));
+    mCalibration->setContentsMargins(6, 0, 6, 0);
+    mTabs->setCornerWidget(mCalibration, Qt::TopRightCorner);
 
     mSearchButton = new QPushButton(tr("Search layouts…"));
     mSearchButton->setObjectName(QStringLiteral("searchLayoutsButton"));
@@ -90,6 +95,11 @@ QList<ExploreChart *> ExplorePanel::charts() const
     return { mScaling, mDomain, mTornado, mVariants, mHeatmap };
 }
 
+QString ExplorePanel::calibrationNote() const
+{
+    return mCalibration->text();
+}
+
 ExploreChart *ExplorePanel::currentChart() const
 {
     return qobject_cast<ExploreChart *>(mTabs->currentWidget());
@@ -110,6 +120,7 @@ void ExplorePanel::setResults(const ResultsPtr &results)
         mJob->cancel();
     mDesign.reset();
     mBase = results;
+    mCalibration->setText(results ? calibrationText(*results) : QString());
     const QString why = results ? QString::fromStdString(results->statusText) : tr("No design yet.");
     for (ExploreChart *chart : charts())
         chart->showMessage(tr("Nothing to explore: %1").arg(why));
@@ -132,6 +143,7 @@ void ExplorePanel::explore(const model::Design &design, ResultsPtr base)
 {
     mDesign = design;
     mBase = std::move(base);
+    mCalibration->setText(calibrationText(*mBase)); // every what-if runs with the design's options
     mOptions = mBase->evaluateOptions;
     mOptions.withLayers = false;
     if (isRunning()) {

@@ -10,7 +10,8 @@
  * The design is evaluated once, by the scenario pipeline (the studio's results, or
  * scenario::runDesign for a bare design); every what-if uses the same evaluation options, the
  * searches keep the design's own settings (explore::searchSpaceFor), and "this design" in every
- * chart is that one evaluation.
+ * chart is that one evaluation. The tab bar's corner names the calibration of that evaluation
+ * (calibrationtext.h), which every what-if shares.
  */
 
 #include "results/scenarioresults.h"
@@ -71,6 +72,8 @@ public:
     [[nodiscard]] QList<ExploreChart *> charts() const;
     /// The chart of the current tab.
     [[nodiscard]] ExploreChart *currentChart() const;
+    /// The calibration shown in the tab bar's corner.
+    [[nodiscard]] QString calibrationNote() const;
     /// The open search dialog, if any.
     [[nodiscard]] SearchDialog *searchDialog() const { return mDialog; }
     [[nodiscard]] bool isRunning() const;
@@ -112,6 +115,7 @@ private:
     QPushButton *mCancelButton = nullptr;
     QProgressBar *mProgress = nullptr;
     QLabel *mStatus = nullptr;
+    QLabel *mCalibration = nullptr;
     bool mSweepsCurrent = false; ///< the scaling curve and heatmap belong to mDesign
 };
 

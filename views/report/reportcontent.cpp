@@ -1,6 +1,7 @@
 #include "report/reportcontent.h"
 
 #include "studio/layoutrules.h"
+#include "results/calibrationtext.h"
 
 #include "gapstudio/model/trainingtime.h"
 
@@ -214,6 +215,8 @@ Table keyResultsTable(const ScenarioResults &results, double tokenBudget)
     table.rightAligned = { false, true };
     table.widthFraction = 0.65;
     table.rows << QStringList { QStringLiteral("Status"), qs(results.statusText) };
+    if (const QString calibration = calibrationText(results); !calibration.isEmpty())
+        table.rows << QStringList { QStringLiteral("Calibration"), calibration };
     for (const Metric &m : keyMetrics(results, tokenBudget))
         if (m.available) // a design that cannot run has no time, throughput or MFU to list
             table.rows << QStringList { m.name, metricText(m) };

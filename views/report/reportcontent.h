@@ -43,7 +43,8 @@ struct Metric {
 /// `tokenBudget` tokens: the performance only for a design that runs (status Ok), the memory also
 /// over capacity.
 [[nodiscard]] QList<Metric> keyMetrics(const ScenarioResults &results, double tokenBudget);
-/// The status in words, then the available key metrics.
+/// The status in words, the calibration that produced the results (calibrationtext.h), then the
+/// available key metrics.
 [[nodiscard]] Table keyResultsTable(const ScenarioResults &results, double tokenBudget);
 
 /// Metric | Baseline | Current | Change | Change %.

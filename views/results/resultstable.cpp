@@ -1,5 +1,7 @@
 #include "results/resultstable.h"
 
+#include "results/calibrationtext.h"
+
 #include <QFont>
 #include <QHeaderView>
 #include <QLocale>
@@ -88,6 +90,8 @@ void ResultsTable::showResults(const ScenarioResults &results)
     addRow(tr("System efficiency"), percent(s.system_efficiency), {}, Qt::AlignRight);
     addRow(tr("HBM per GPU (needed)"), gib(a.memory.tier1Need_B), {}, Qt::AlignRight);
     addRow(tr("HBM per GPU (capacity)"), gib(a.memory.tier1Capacity_B), {}, Qt::AlignRight);
+    const QString calibration = calibrationText(results);
+    addRow(tr("Calibration"), calibration, calibration);
 
     // Every part of the step (model::Analysis::step), in the model's order; they sum to the step.
     addSection(tr("Step time breakdown"));

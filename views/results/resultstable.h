@@ -2,9 +2,9 @@
 /**
  * @file resultstable.h
  * A two-column table (quantity, value) of one design's key results, by its status: for Ok the
- * summary (step time, throughput, efficiencies, memory) and every component of the step from
- * model::Analysis::step (rows that sum to the step time); over memory capacity only the memory
- * numbers and why; otherwise the diagnostics. It reads the pipeline's result; it computes no
+ * summary (step time, throughput, efficiencies, memory, the calibration that produced them) and every
+ * component of the step from model::Analysis::step (rows that sum to the step time); over memory capacity
+ * only the memory numbers and why; otherwise the diagnostics. It reads the pipeline's result; it computes no
  * formula.
  */
 

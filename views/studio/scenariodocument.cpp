@@ -245,6 +245,23 @@ void ScenarioDocument::clearOverrides()
     push(std::move(s), tr("Reset sliders"));
 }
 
+void ScenarioDocument::addCalibration(const scenario::CalibrationSet &calibration)
+{
+    mLibrary.calibrations[calibration.info.id] = calibration;
+    emit changed();
+}
+
+bool ScenarioDocument::setCalibration(const std::string &presetId)
+{
+    if (!presetId.empty() && !mLibrary.calibrations.contains(presetId))
+        return false;
+    scenario::Scenario s = mScenario;
+    s.calibration = { presetId, std::nullopt };
+    push(std::move(s), presetId.empty() ? tr("Use the shipped calibration")
+                                        : tr("Use calibration %1").arg(QString::fromStdString(presetId)));
+    return true;
+}
+
 std::optional<scenario::Layout> ScenarioDocument::currentLayout() const
 {
     if (mScenario.layout.inlineBlock)

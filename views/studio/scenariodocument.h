@@ -79,6 +79,13 @@ public:
     /// The name of the library's preset `id` of `kind` (the id itself if there is none).
     [[nodiscard]] std::string presetName(BlockKind kind, const std::string &id) const;
 
+    /// Adds a calibration preset to this session's library (one the user has just fitted and
+    /// saved), replacing one of the same id; the results are recomputed.
+    void addCalibration(const scenario::CalibrationSet &calibration);
+    /// Makes the design run with calibration preset `presetId` (empty: the shipped default). One
+    /// command; false if the library has no such preset.
+    bool setCalibration(const std::string &presetId);
+
     /// The layout the scenario uses (its inline block or its preset), if resolvable.
     [[nodiscard]] std::optional<scenario::Layout> currentLayout() const;
 

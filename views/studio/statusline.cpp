@@ -1,5 +1,6 @@
 #include "studio/statusline.h"
 
+#include "results/calibrationtext.h"
 #include "studio/studioformat.h"
 
 #include <QCoreApplication>
@@ -12,9 +13,10 @@ QString statusLine(const ScenarioResults &results)
     const QString status = QString::fromStdString(results.statusText);
     switch (results.status) {
     case scenario::EvaluationStatus::Ok:
-        return tr("Step time %1 · %2 tokens/s · MFU %3")
+        return tr("Step time %1 · %2 tokens/s · MFU %3 · %4")
             .arg(format::seconds(results.analysis->step.total_s),
-                 format::si(results.analysis->tokensPerSecond), format::percent(results.analysis->gap.mfu));
+                 format::si(results.analysis->tokensPerSecond), format::percent(results.analysis->gap.mfu),
+                 calibrationText(results));
     case scenario::EvaluationStatus::OverCapacity:
         return tr("%1 (see the Memory chart)").arg(status);
     case scenario::EvaluationStatus::Infeasible:

@@ -21,6 +21,8 @@ target_sources(gapstudio_model PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_locations.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/locate.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/block_ranges.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/shipped_measurements.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/runs_csv.cpp
 )
 # Developer builds find the shipped presets in the source tree (preset_locations.h, step 4).
 set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_locations.cpp PROPERTIES

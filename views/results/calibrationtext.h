@@ -1,0 +1,25 @@
+#pragma once
+/**
+ * @file calibrationtext.h
+ * Which calibration produced a set of results, in plain words, for every place that shows or
+ * exports results (status bar, Key results, chart exports, the PDF report, the Validation view):
+ * the corrected model's CompiledScenario::calibrationNote (the calibration preset and the GPU and
+ * software entries it used), or that the reference models ran without one.
+ */
+
+#include "results/scenarioresults.h"
+
+#include <QString>
+
+namespace gapstudio::views {
+
+/// The calibration behind `results`: e.g. "Calibration shipped: GPU hopper (architecture of
+/// nvidia-h100-sxm-80gb), software megatron-core"; "Reference model (no calibration)" for the
+/// reference models' mode; empty when nothing was evaluated (the design did not compile).
+[[nodiscard]] QString calibrationText(const ScenarioResults &results);
+
+/// calibrationText() of a note as the model writes it (CompiledScenario::calibrationNote,
+/// ValidationRow::calibrationNote): the same words, starting with a capital.
+[[nodiscard]] QString calibrationText(const std::string &note);
+
+} // namespace gapstudio::views
