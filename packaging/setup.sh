@@ -59,7 +59,7 @@ cmd_test()
     step "test (preset ci)"
     ctest --preset ci || failed+=("ctest --preset ci")
 
-    # Do the tests bite? Known mutations, each rebuilt into the tests named for it (issue 14).
+    # Do the tests bite? Known mutations, each rebuilt into the tests named for it.
     step "mutation check (tests/mutation-check.sh on build/)"
     bash tests/mutation-check.sh build || failed+=("tests/mutation-check.sh")
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Do the tests bite? Applies each known mutation below to a copy of the sources and checks that
-# the tests named for it fail (issue 14). Run after a build of the tests (preset ci):
+# the tests named for it fail. Run after a build of the tests (preset ci):
 #
 #   bash tests/mutation-check.sh [BUILD_DIR]        (default: build/)
 #

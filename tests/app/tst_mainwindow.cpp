@@ -1,4 +1,4 @@
-// The main window itself, offscreen (issue 11): export acts on the chart the user is looking at
+// The main window itself, offscreen: export acts on the chart the user is looking at
 // (also with the Explore dock tabbed behind the charts), the design's name reaches the window
 // title and the exports, the window fits a small screen, and restored work comes back as its file.
 #include "mainwindow.h"
@@ -63,7 +63,7 @@ private slots:
         QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
     }
 
-    // Issue 11, point 3: File > Export chart wrote the Scaling chart while Step time was visible,
+    // File > Export chart wrote the Scaling chart while Step time was visible,
     // whenever the Explore dock existed (it is tabbed behind the charts).
     void exportIsTheVisibleChartWithExploreDocked()
     {
@@ -107,7 +107,7 @@ private slots:
         QTRY_COMPARE(exporter->currentChartId(), QStringLiteral("memory"));
     }
 
-    // Issue 11, point 2: a renamed design's name in the window title, the chart exports' title and
+    // A renamed design's name in the window title, the chart exports' title and
     // the CSV header's scenario.
     void renameReachesTitleAndExports()
     {
@@ -155,7 +155,7 @@ private slots:
                  qPrintable(png.text(QStringLiteral("Title"))));
     }
 
-    // Issue 11, point 9: the window opens at a size that fits the screen (95 % of a 1280 x 800
+    // The window opens at a size that fits the screen (95 % of a 1280 x 800
     // screen's available area: 1216 x 760), the preferred 1600 x 1000 on a large one.
     void windowFitsTheScreen()
     {

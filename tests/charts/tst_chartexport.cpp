@@ -194,7 +194,7 @@ private slots:
         QVERIFY(!QFile::exists(mDir + QStringLiteral("/chart.bmp")));
     }
 
-    // Issue 14: exports wrote in place with truncation and never checked their writes: a full
+    // Exports wrote in place with truncation and never checked their writes: a full
     // disk left a truncated file with success, and /dev/full "wrote".
     void fullDiskKeepsThePreviousExport_data()
     {

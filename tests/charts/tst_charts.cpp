@@ -206,7 +206,7 @@ private slots:
         QVERIFY(std::abs(level - gap.mfu * 100) <= 1e-9); // the last loss lands on the MFU
     }
 
-    // Issue 11, point 7: a kernel-efficiency gain (a negative loss: kernels faster than the
+    // A kernel-efficiency gain (a negative loss: kernels faster than the
     // model's default efficiency, seen with the AMD MI300X) was labelled "--0.32 %", drawn as an
     // invisible bar, and pushed the next bar beyond 100 %. Gains come after the losses, drawn up,
     // "+". The dense results with the kernel loss made a gain of 0.32 % of peak (the bubble takes
@@ -247,7 +247,7 @@ private slots:
             QVERIFY2(!label.contains(QStringLiteral("--")) && !label.contains(QStringLiteral("−-")), qPrintable(label));
     }
 
-    // Issue 11: every chart zooms and pans (QCustomPlot range drag and zoom) and its right-click
+    // Every chart zooms and pans (QCustomPlot range drag and zoom) and its right-click
     // menu has Copy image, Export… and Reset zoom, which returns to the ranges drawn.
     void zoomResetsToWhatWasDrawn()
     {

@@ -310,7 +310,7 @@ void tst_ExploreCharts::panelRunsSweepsOnWorkerThread()
         render(&panel, QStringLiteral("panel_%1").arg(panel.currentChart()->id()));
     }
 
-    // Issue 11, point 11: a cancelled run discarded the charts' earlier results; now they stay.
+    // A cancelled run discarded the charts' earlier results; now they stay.
     const auto points = panel.scalingChart()->points().size();
     panel.runSweeps();
     panel.cancelSweeps();

@@ -1,4 +1,4 @@
-// Explore agrees with the design (issue 11, point 5): for the shipped dense design (GPT-3 175B on
+// Explore agrees with the design: for the shipped dense design (GPT-3 175B on
 // 4096 H100, fp8, TP overlap ring) and the MoE default, "this design" in every Explore chart is
 // the studio's own evaluation of the design, and the sweeps search with the design's settings, so
 // the best layout at the design's GPU count and at its TP x PP is at least as fast as the design.

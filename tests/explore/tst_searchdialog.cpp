@@ -1,4 +1,4 @@
-// The layout search dialog (issue 6, GUI part): prefilled from the design, searches on a worker
+// The layout search dialog: prefilled from the design, searches on a worker
 // thread with progress, cancels a long search and stays usable, shows the same top layouts as
 // model::searchLayouts in a sortable table, and "Apply this layout" emits the chosen layout.
 #include "exploredesigns.h"

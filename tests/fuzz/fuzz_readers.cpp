@@ -1,4 +1,4 @@
-// A deterministic mutation fuzzer over every reader of GapStudio (issue 14), in one process:
+// A deterministic mutation fuzzer over every reader of GapStudio, in one process:
 // seeded from the repository's own files, it mutates inputs in memory (bytes, and JSON values
 // and structure), feeds them to the readers and evaluates whatever they accept, exactly as the
 // CLI and the studio do. A finding is any exception that is not the reader's own InputError (the

@@ -152,7 +152,7 @@ void tst_CalculonIo::rejectsBadInput_data()
     row("net missing op", "system", "remove", "/networks/0/ops/all_gather", "", "system", "/networks/0/ops", "missing key \"all_gather\"");
     row("net unknown op", "system", "set", "/networks/0/ops/broadcast", "[1, 0]", "system", "/networks/0/ops/broadcast", "unknown key");
 
-    // Issue 14: numbers the model cannot compute with (limits.h) once gave null or negative
+    // Numbers the model cannot compute with (limits.h) once gave null or negative
     // statistics with exit 0; each is now rejected where it is read, with its range.
     row("sys zero HBM bandwidth", "system", "set", "/mem1/GBps", "0", "system", "/mem1/GBps",
         "(0, 1e+09], got 0");
@@ -181,7 +181,7 @@ void tst_CalculonIo::rejectsBadInput_data()
     row("empty file", "model", "raw", "", "", "model", "/", "invalid JSON");
     row("duplicate key", "model", "raw", "", R"({"hidden": 12288, "feedforward": 49152, "seq_size": 2048, "attn_heads": 96, "attn_size": 128, "num_blocks": 96, "hidden": 1})", "model", "/hidden", "duplicate key");
     row("missing file", "system", "missing", "", "", "system", "/", "cannot open");
-    // Issue 14: only regular files of bounded size and nesting are read (a FIFO blocked forever,
+    // Only regular files of bounded size and nesting are read (a FIFO blocked forever,
     // /dev/zero grew to 6 GB, a 100,000-deep array overflowed the stack where it was printed).
     row("FIFO", "system", "fifo", "", "", "system", "/", "not a regular file");
     row("device", "model", "device", "", "", "model", "/", "not a regular file");

@@ -1,6 +1,6 @@
 // The model's input ranges (model/limits.h) as one rule for designs built in code (sweeps, the
 // studio), the counts that would overflow, the final guard on results, the override ranges, and
-// scenario diagnostics told in the scenario's own keys (scenario/locate.h). Issue 14.
+// Scenario diagnostics told in the scenario's own keys (scenario/locate.h).
 #include "calculon_cases.h"
 
 #include "gapstudio/io/calculon_json.h"

@@ -1,4 +1,4 @@
-// The headless exports of issue 7: the report of the default scenario has every section and
+// The headless exports: the report of the default scenario has every section and
 // carries the scenario; --export-charts writes 4 charts x 4 formats with the scenario embedded;
 // a scenario restored from an exported PNG equals the original; bad input exits 2, an infeasible
 // design 1 (with its report). Set GAPSTUDIO_REPORT_DIR to keep the files (e.g. to look at them).

@@ -1,4 +1,4 @@
-// gapstudio-cli eval SCENARIO and import-hf (issue 4), run as a separate process.
+// Gapstudio-cli eval SCENARIO and import-hf, run as a separate process.
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/model/stats.h"
 

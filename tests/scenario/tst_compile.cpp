@@ -1,4 +1,4 @@
-// Scenario compile (issue 4): presets reproduce the reference systems exactly, and scenarios
+// Scenario compile: presets reproduce the reference systems exactly, and scenarios
 // built from presets evaluate to the reference cases' statistics.
 #include "gapstudio/io/calculon_json.h"
 #include "gapstudio/io/preset_json.h"

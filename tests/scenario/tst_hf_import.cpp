@@ -1,4 +1,4 @@
-// Hugging Face import (issue 4) on three published config shapes: dense with grouped-query
+// Hugging Face import on three published config shapes: dense with grouped-query
 // attention, Mixtral-style MoE and DeepSeek-style MoE (fixtures in tests/data/hf/).
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/scenario/hf_import.h"

@@ -1,4 +1,4 @@
-// The shipped preset library (issue 4): every file loads, round-trips byte for byte and cites a
+// The shipped preset library: every file loads, round-trips byte for byte and cites a
 // source; bad files give one-line errors naming the file and the JSON pointer.
 //
 // After a deliberate format change, GAPSTUDIO_REWRITE_PRESETS=1 tst_presets rewrites every

@@ -196,7 +196,7 @@ void tst_Search::deterministicWhateverTheThreads()
 
 void tst_Search::largeTopKeepsEveryValidLayoutInOrder()
 {
-    // Issue 14: "--top 100000 never ends" (a sorted vector took O(valid x N)). A top larger than
+    // "--top 100000 never ends" (a sorted vector took O(valid x N)). A top larger than
     // the valid layouts keeps them all: best first, ties in enumeration order, each once; and
     // its first entries are the small top's.
     model::SearchSpace space;

@@ -1,4 +1,4 @@
-// Editable blocks (issue 11): the Block parameters table edits the design's block in place
+// Editable blocks: the Block parameters table edits the design's block in place
 // (undoable), "Save as preset" writes a user preset (My blocks) that a fresh library finds, and a
 // Hugging Face config.json imports as an LLM the design then trains.
 #include "studio/blockactions.h"

@@ -111,7 +111,7 @@ private slots:
                                  scene.partCenter(Part::ScaleUpLink)));
     }
 
-    // Issue 11, point 8: a link dropped on empty canvas went to the scale-out tier whatever its
+    // A link dropped on empty canvas went to the scale-out tier whatever its
     // reach. Now it goes to the one tier it can serve (NVLink 5 joins at most 576 GPUs, its
     // preset's max_domain_size: the default's scale-up domain, not its 4096 GPUs), else the user
     // chooses; a drop that breaks the limit anyway is a diagnostic.
@@ -163,7 +163,7 @@ private slots:
         QVERIFY(found);
     }
 
-    // Issue 11, point 9: the canvas zooms (View > Zoom in / out, Ctrl + wheel) within its limits,
+    // The canvas zooms (View > Zoom in / out, Ctrl + wheel) within its limits,
     // and Fit the canvas fits it again, never below the readable minimum.
     void canvasZooms()
     {

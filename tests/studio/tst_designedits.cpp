@@ -1,4 +1,4 @@
-// Editing a design in the studio (issue 11): the layout helpers keep the GPU count filled (DP and
+// Editing a design in the studio: the layout helpers keep the GPU count filled (DP and
 // expert DP follow the GPU count, TP and PP), errors are in words under the field to change, and
 // the design's name follows edits ("Custom: ...") until the user names it.
 #include "studio/layoutpanel.h"
@@ -40,7 +40,7 @@ private:
     };
 
 private slots:
-    // Issue 11, point 4: the GPU-count slider rescaled DP but not expert DP, so every MoE
+    // The GPU-count slider rescaled DP but not expert DP, so every MoE
     // scenario became invalid at any other GPU count.
     void gpuCountChangeKeepsMoeDefaultValid_data()
     {
@@ -109,7 +109,7 @@ private slots:
         QVERIFY(layout.problem("tensor_par").contains(QStringLiteral("3000")));
     }
 
-    // Issue 11, point 2: the name of the default stayed on a changed design; now it follows edits
+    // The name of the default stayed on a changed design; now it follows edits
     // as "Custom: ..." until the user names the design, and then it is kept.
     void nameFollowsEditsUntilTheUserNamesIt()
     {
@@ -135,7 +135,7 @@ private slots:
         QCOMPARE(QString::fromStdString(results->scenario.info.name), QStringLiteral("Pod A"));
     }
 
-    // Issue 11, point 6: the sliders' names and units, one word for each network tier.
+    // The sliders' names and units, one word for each network tier.
     void parameterWordsNameEachTier()
     {
         QCOMPARE(parameterLabel("scale_out.latency_us"), QStringLiteral("Scale-out latency"));

@@ -1,4 +1,4 @@
-// Every view goes by the evaluation status (issue 11, point 1): a design that does not fit in
+// Every view goes by the evaluation status: a design that does not fit in
 // memory is never shown as a plausible result. The views are wired as the main window wires them;
 // the design starts as the shipped GPT-3 175B on 4096 H100 (it runs), then takes the 8-GPU layout
 // of validation case 01: GPT-3 175B on 8 H100 cannot fit (its 175e9 weights alone are 350 GB in

@@ -172,7 +172,7 @@ private slots:
         QCOMPARE(spy.at(0).at(0).value<ResultsPtr>()->scenario.overrides.at(overrides::kScaleOutBandwidth), 59.0);
     }
 
-    // Issue 14: "saving a scenario on a full disk leaves a 0-byte file, deletes the autosave and
+    // "saving a scenario on a full disk leaves a 0-byte file, deletes the autosave and
     // reports success".
     void saveOnFullDiskKeepsTheFileAndTheAutosave()
     {
@@ -198,7 +198,7 @@ private slots:
         saver.discard();
     }
 
-    // Issue 14: "one autosave slot per user: a second instance overwrites the first's recovery
+    // "one autosave slot per user: a second instance overwrites the first's recovery
     // copy and deletes it on save".
     void everyDocumentHasItsOwnAutosave()
     {

@@ -1,4 +1,4 @@
-// "Calibrate to my runs" (issue 10): three shipped measurements fitted in the background write a
+// "Calibrate to my runs": three shipped measurements fitted in the background write a
 // calibration preset that loads and that the design then names (one undoable edit); Cancel
 // stops a fit and keeps nothing; a CSV error names its line and column. The user presets folder
 // is a temporary XDG_DATA_HOME. Small sets only: a fit runs the model thousands of times.

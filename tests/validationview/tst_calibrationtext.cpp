@@ -1,4 +1,4 @@
-// Every result view says which calibration produced it (issue 10): the status bar, the Key
+// Every result view says which calibration produced it: the status bar, the Key
 // results table, the charts' and Explore's tab bars, the PDF report's key results and each chart
 // export's metadata carry the model's CompiledScenario::calibrationNote in words; the reference
 // models' mode says it has no calibration.

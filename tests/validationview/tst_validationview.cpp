@@ -1,4 +1,4 @@
-// The Validation view (issue 10): every evaluated run with a prediction is one point at
+// The Validation view: every evaluated run with a prediction is one point at
 // (measured, predicted); runs without a clean prediction are listed with their cause; the error
 // per family is scenario::summarize()'s, and agrees with the points themselves; a click on a
 // point opens that run as the design, under the open guard; the tooltip names the run.

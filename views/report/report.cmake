@@ -1,4 +1,4 @@
-# Reports, headless exports and restoring a scenario from an export (issue 7; included by
+# Reports, headless exports and restoring a scenario from an export (included by
 # views/CMakeLists.txt).
 target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/report/provenance.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/provenance.h

@@ -5,7 +5,7 @@
  * clean exit or a successful save; files a crashed session left behind are offered back on the
  * next start.
  *
- * One autosave per document and instance (issue 14: a single slot per user let a second instance
+ * One autosave per document and instance (a single slot per user let a second instance
  * overwrite the first's recovery copy and delete it on save): the file is
  * <folder>/<document>-<instance>.gapstudio.json, next to a ".origin" file naming the document's
  * file, and a lock file held while the instance runs, so that a running instance's autosave is

@@ -1,4 +1,4 @@
-# The studio (issue 5): document, commands, recalculator, canvas, palette, panels.
+# The studio: document, commands, recalculator, canvas, palette, panels.
 target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/studioengine.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/commands.cpp

@@ -1,4 +1,4 @@
-# The building blocks (issue 4): scenario compile, preset/scenario JSON, the preset library; the
+# The building blocks: scenario compile, preset/scenario JSON, the preset library; the
 # scenario pipeline and the preset search order with the embedded copy of presets/.
 target_sources(gapstudio_model PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/resolve.cpp
