@@ -1,4 +1,4 @@
-// Gapstudio-cli against hostile input, run as a separate process: sizes that overflowed
+// gapstudio-cli against hostile input, run as a separate process: sizes that overflowed
 // 64-bit counts, numbers the model cannot compute with, inputs that never end, outputs that cannot
 // be written, and the exit-code contract 0 ok / 1 infeasible / 2 malformed / 3 output failed.
 // Each test names the defect it guards; each failed (wrong exit status, a crash or a hang) before.
