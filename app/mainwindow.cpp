@@ -109,6 +109,14 @@ MainWindow::MainWindow(const QString &scenarioPath, QWidget *parent)
     setAcceptDrops(true); // drop a scenario or an exported chart/report to open it
 }
 
+MainWindow::~MainWindow()
+{
+    // The document (a child) is deleted after this destructor, and its undo stack then signals
+    // "clean changed": it must no longer reach this window's slots.
+    disconnect(mDocument->undoStack(), nullptr, this, nullptr);
+    disconnect(mDocument, nullptr, this, nullptr);
+}
+
 void MainWindow::restoreWindowState()
 {
     restoreGeometry(kWindowGeometry.get());

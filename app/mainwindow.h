@@ -28,6 +28,7 @@ class MainWindow : public QMainWindow {
 public:
     /// Opens `scenarioPath`, or the default scenario when it is empty.
     explicit MainWindow(const QString &scenarioPath = {}, QWidget *parent = nullptr);
+    ~MainWindow() override;
 
     [[nodiscard]] views::ScenarioDocument *document() const { return mDocument; }
     [[nodiscard]] views::Recalculator *recalculator() const { return mRecalculator; }

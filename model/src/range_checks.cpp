@@ -159,7 +159,31 @@ void checkCounts(const Application &app, const Execution &exe, bool explain, Dia
     const double tp = d(exe.tensorPar), tokens = mbs * s;
     const double k = exe.modelMoE ? d(exe.topKExperts) : 1, experts = exe.modelMoE ? d(exe.numExperts) : 1;
     const double es = exe.modelMoE ? d(exe.expertSlice) : 1;
-    const std::array<Count, 8> counts { {
+    // The corrected model's inputs (calculon_inputs.h): 0 when not modelled.
+    const double vocab = d(app.vocabSize);
+    const double widest = std::max({ f, d(app.sharedExpertFeedforward) * std::max(d(app.sharedExperts), 1.0),
+                                     d(app.denseFeedforward) });
+    const double ranks = std::max({ d(app.qLoraRank), d(app.kvLoraRank), d(app.ropeHeadSize),
+                                    d(app.valueHeadSize) });
+    const std::array<Count, 12> counts { {
+        // The LM head, forward and backward: 3 * 2 * tokens * h * V (head_block.cpp); the
+        // embedding table V * h and its gradient.
+        { "LM-head flops",
+          { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h }, { "vocab_size", vocab } },
+          6 * tokens * h * vocab },
+        // The logits and the cross entropy over them: about 16 * tokens * V.
+        { "logits", { { "seq_size", s }, { "microbatch_size", mbs }, { "vocab_size", vocab } },
+          16 * tokens * vocab },
+        // Shared experts and dense blocks: MLPs as wide as their feedforward (as "MLP flops").
+        { "dense and shared MLP flops",
+          { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h },
+            { "dense_feedforward", d(app.denseFeedforward) },
+            { "shared_expert_feedforward", d(app.sharedExpertFeedforward) } },
+          tokens * widest * std::max(4 * h, 16.0) },
+        // Latent attention's low-rank projections: 2 * tokens * rank * a * dh at most (x 6 with backward).
+        { "latent attention flops",
+          { { "seq_size", s }, { "microbatch_size", mbs }, { "attn_heads", a }, { "q_lora_rank", ranks } },
+          6 * tokens * std::max(ranks, h) * a * std::max(dh, ranks) },
         // BatchMatMul backward: (mbs * a / tp) * 2 * 2 * s * dh * s; softmax backward 8 * a * s^2 * mbs.
         { "attention-score flops",
           { { "seq_size", s }, { "microbatch_size", mbs }, { "attn_heads", a } },

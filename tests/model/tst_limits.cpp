@@ -114,6 +114,11 @@ private slots:
         d.application.numBlocks = std::int64_t { 1 } << 52; // blocks * 2048 microbatches = 2^63
         d.execution.microbatchSize = 1;
         QCOMPARE(firstProblem(d).field, std::string("num_blocks"));
+        // The corrected model's LM head: 6 * tokens * h * V with V = 2^50 (the fuzzer's find: it
+        // overflowed int64 in the embedding's parameter count).
+        d = case18();
+        d.application.vocabSize = std::int64_t { 1 } << 50;
+        QCOMPARE(firstProblem(d).field, std::string("vocab_size"));
         // A long context is fine: 128k tokens of GPT-3 175B, 4 * 131072 * 12288 * 49152 = 3.2e17 MLP
         // flops per microbatch, are far inside 2^62.
         d = case18();
