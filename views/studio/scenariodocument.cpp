@@ -346,17 +346,7 @@ bool ScenarioDocument::editBlock(Slot slot, const std::function<void(scenario::R
 
 void ScenarioDocument::addToLibrary(const scenario::PresetLibrary &presets)
 {
-    const auto add = [](auto &into, const auto &from) {
-        for (const auto &[id, block] : from)
-            into.insert_or_assign(id, block);
-    };
-    add(mLibrary.gpus, presets.gpus);
-    add(mLibrary.interconnects, presets.interconnects);
-    add(mLibrary.topologies, presets.topologies);
-    add(mLibrary.llms, presets.llms);
-    add(mLibrary.layouts, presets.layouts);
-    add(mLibrary.software, presets.software);
-    add(mLibrary.calibrations, presets.calibrations);
+    scenario::mergeLibrary(mLibrary, presets, scenario::OnDuplicate::Replace);
     emit libraryChanged();
 }
 

@@ -60,14 +60,6 @@ scenario::PresetLibrary loadFolder(const PresetFolder &folder)
     return folder.source == PresetSource::Embedded ? embeddedPresetLibrary() : loadPresetLibrary(folder.path);
 }
 
-/// Adds the presets of `more` whose ids `into` does not have yet (earlier folders win).
-template <typename Block>
-void addMissing(std::map<std::string, Block> &into, std::map<std::string, Block> &more)
-{
-    for (auto &[id, block] : more)
-        into.try_emplace(id, std::move(block));
-}
-
 } // namespace
 
 const char *presetSourceName(PresetSource source) noexcept
@@ -152,14 +144,7 @@ PresetLibraryLoad loadPresets(const std::vector<PresetFolder> &order)
                                     + " folder left out: " + error.what());
             continue;
         }
-        scenario::PresetLibrary &l = load.library;
-        addMissing(l.gpus, more.gpus);
-        addMissing(l.interconnects, more.interconnects);
-        addMissing(l.topologies, more.topologies);
-        addMissing(l.llms, more.llms);
-        addMissing(l.software, more.software);
-        addMissing(l.calibrations, more.calibrations);
-        addMissing(l.layouts, more.layouts);
+        scenario::mergeLibrary(load.library, more, scenario::OnDuplicate::Keep); // earlier folders win
         load.folders.push_back(folder);
     }
     return load;

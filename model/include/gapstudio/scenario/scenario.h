@@ -54,6 +54,12 @@ struct PresetLibrary {
     std::map<std::string, CalibrationSet> calibrations;
 };
 
+/// What mergeLibrary() does with an id both libraries have.
+enum class OnDuplicate { Keep, Replace };
+/// Adds every preset of `from`, of every kind, to `into`; a preset whose id `into` already has
+/// (for its kind) is kept (earlier preset folders win) or replaced (the user's newer copy).
+void mergeLibrary(PresetLibrary &into, const PresetLibrary &from, OnDuplicate duplicate);
+
 /// The software preset a scenario without one runs on: Megatron-Core with Transformer Engine,
 /// the stack of most published runs (presets/software/megatron-core.json).
 inline constexpr const char *kDefaultSoftwareId = "megatron-core";
