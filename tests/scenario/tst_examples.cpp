@@ -1,4 +1,5 @@
-// Every shipped example works: each presets/scenarios/*.gapstudio.json and each step of each
+// Every shipped example works: each *.gapstudio.json under presets/scenarios (subfolders included:
+// File > Open example groups by them) and each step of each
 // presets/roadmaps/*.gapstudio-roadmap.json evaluates Ok in the default (corrected) model, with
 // a cost result. A new example that does not fit or run fails here, by name.
 #include "gapstudio/io/preset_json.h"
@@ -6,6 +7,7 @@
 #include "gapstudio/scenario/pipeline.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QTest>
 
 using namespace gapstudio;
@@ -29,8 +31,18 @@ private slots:
     {
         QTest::addColumn<QString>("path");
         const QDir scenarios(QStringLiteral(PRESETS_DIR "/scenarios"));
-        for (const QString &name : scenarios.entryList({ QStringLiteral("*.gapstudio.json") }, QDir::Files))
-            QTest::newRow(qPrintable(name)) << scenarios.filePath(name);
+        QStringList paths;
+        QDirIterator it(scenarios.path(), { QStringLiteral("*.json") }, QDir::Files,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext())
+            paths << it.next();
+        paths.sort();
+        QVERIFY(paths.size() >= 17); // the five top-level examples and the paper's two groups of six
+        for (const QString &path : paths) {
+            QVERIFY2(path.endsWith(QLatin1String(".gapstudio.json")),
+                     qPrintable(path + " is not a scenario"));
+            QTest::newRow(qPrintable(scenarios.relativeFilePath(path))) << path;
+        }
         const QDir roadmaps(QStringLiteral(PRESETS_DIR "/roadmaps"));
         for (const QString &name :
              roadmaps.entryList({ QStringLiteral("*.gapstudio-roadmap.json") }, QDir::Files))
