@@ -14,7 +14,9 @@
 
 #include <QDockWidget>
 #include <QFile>
+#include <QFileInfo>
 #include <QImageReader>
+#include <QMenu>
 #include <QProcess>
 #include <QScrollArea>
 #include <QStandardPaths>
@@ -199,6 +201,63 @@ private slots:
             QVERIFY2(!control->visibleRegion().isEmpty(), qPrintable(name));
             QVERIFY2(control->visibleRegion().boundingRect().width() >= 60, qPrintable(name));
         }
+    }
+
+    // File > Open example: the chosen example becomes the design (grouped by its folder), and the
+    // window's title names it.
+    void openExampleMakesItTheDesign()
+    {
+        MainWindow window(QString {});
+        auto *examples = window.findChild<QMenu *>(QStringLiteral("exampleMenu"));
+        QVERIFY(examples);
+        emit examples->aboutToShow(); // as when the user opens it
+        QMenu *group = nullptr;
+        for (QAction *action : examples->actions())
+            if (action->menu() && action->text() == QStringLiteral("Paper GPT3 175B 4096 GPUs"))
+                group = action->menu();
+        QVERIFY(group);
+        QAction *chosen = nullptr;
+        for (QAction *action : group->actions())
+            if (action->text() == QStringLiteral("GPT-3 175B on 4096 GPUs: Projected GPU, FullFlat"))
+                chosen = action;
+        QVERIFY(chosen);
+        chosen->trigger();
+        const scenario::Scenario &s = window.document()->scenario();
+        QCOMPARE(s.info.id, std::string("paper-gpt3-4096-future-fullflat"));
+        QCOMPARE(s.gpu.presetId, std::string("future-gpu-tithi2026"));
+        QCOMPARE(s.topology.presetId, std::string("full-flat"));
+        QVERIFY(!window.document()->isModified());
+        QVERIFY2(window.windowTitle().startsWith(
+                     QStringLiteral("GPT-3 175B on 4096 GPUs: Projected GPU, FullFlat")),
+                 qPrintable(window.windowTitle()));
+        window.recalculator()->recalculateNow();
+        QVERIFY(window.recalculator()->latest()->ok());
+    }
+
+    // File > Open recent: a file opened before is listed and opens again.
+    void openRecentOpensTheFile()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("recent.gapstudio.json"));
+        {
+            ScenarioDocument document(loadStudioLibrary());
+            document.reset(studioDefaultScenario());
+            document.setGpuCount(2048);
+            QString error;
+            QVERIFY2(document.saveAs(file, &error), qPrintable(error));
+        }
+        MainWindow window(file); // opened: now the most recent file
+        MainWindow other(QString {});
+        QCOMPARE(other.document()->scenario().gpuCount, qint64(4096));
+        auto *recent = other.findChild<QMenu *>(QStringLiteral("recentFilesMenu"));
+        QVERIFY(recent);
+        emit recent->aboutToShow();
+        QVERIFY(!recent->actions().isEmpty());
+        QAction *first = recent->actions().front();
+        QCOMPARE(first->toolTip(), QFileInfo(file).absoluteFilePath());
+        first->trigger();
+        QCOMPARE(other.document()->fileName(), QFileInfo(file).absoluteFilePath());
+        QCOMPARE(other.document()->scenario().gpuCount, qint64(2048));
     }
 
     // Restored work came back "Untitled*" instead of its file.
