@@ -15,8 +15,15 @@ namespace cf = chartformat;
 
 namespace {
 
-/// Viridis (perceptually uniform, readable in grey), as five stops.
-QCPColorGradient viridis()
+/// Short cell text: "1234", "56.7", "0.89".
+QString shortRate(double rate)
+{
+    return cf::number(rate, rate >= 100 ? 0 : (rate >= 10 ? 1 : 2));
+}
+
+} // namespace
+
+QCPColorGradient viridisGradient()
 {
     QCPColorGradient g;
     g.clearColorStops();
@@ -28,14 +35,6 @@ QCPColorGradient viridis()
     g.setNanHandling(QCPColorGradient::nhTransparent);
     return g;
 }
-
-/// Short cell text: "1234", "56.7", "0.89".
-QString shortRate(double rate)
-{
-    return cf::number(rate, rate >= 100 ? 0 : (rate >= 10 ? 1 : 2));
-}
-
-} // namespace
 
 HeatmapChart::HeatmapChart(QWidget *parent)
     : ExploreChart(QStringLiteral("heatmap"), tr("Throughput over TP x PP"), parent)
@@ -103,7 +102,7 @@ void HeatmapChart::rebuild()
                 hi = std::max(hi, rate);
             }
         }
-    const QCPColorGradient gradient = viridis();
+    const QCPColorGradient gradient = viridisGradient();
     map->setGradient(gradient);
     map->setInterpolate(false);
     p->plotLayout()->addElement(2, 1, mScale);

@@ -13,9 +13,14 @@
 #include <optional>
 #include <utility>
 
+class QCPColorGradient;
 class QCPColorScale;
 
 namespace gapstudio::views {
+
+/// Viridis (perceptually uniform, readable in grey) with empty (NaN) cells transparent: the colour
+/// scale of the heatmaps.
+[[nodiscard]] QCPColorGradient viridisGradient();
 
 class HeatmapChart final : public ExploreChart {
     Q_OBJECT
