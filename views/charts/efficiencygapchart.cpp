@@ -148,6 +148,8 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
     const std::vector<Step> now = currentSteps(current, results().get(), best, shown);
     const std::vector<Step> before = baseline ? stepsOf(baseline->gap, shown) : std::vector<Step>{};
     const QStringList keys = categoryKeys(now, baseline ? &before : nullptr);
+    // With a best layout, the losses shown are the best layout's, then your layout's choice.
+    const QString currentName = best ? tr("best layout, then yours") : QStringLiteral("current");
 
     struct Run {
         const std::vector<Step> *steps;
@@ -157,9 +159,9 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
     };
     std::vector<Run> runs;
     if (baseline)
-        runs = {{&before, QStringLiteral("baseline"), -0.21, true}, {&now, QStringLiteral("current"), 0.21, false}};
+        runs = {{&before, QStringLiteral("baseline"), -0.21, true}, {&now, currentName, 0.21, false}};
     else
-        runs = {{&now, QStringLiteral("current"), 0.0, false}};
+        runs = {{&now, currentName, 0.0, false}};
     const double width = baseline ? 0.38 : 0.6;
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);

@@ -73,21 +73,14 @@ QString gridMetricLabel(const std::string &metric)
 
 GridHeatmapChart::GridHeatmapChart(QWidget *parent)
     : ExploreChart(QStringLiteral("grid_heatmap"), tr("Hardware grid"), parent)
-    , mScale(new QCPColorScale(plot()))
+    , mScale(newColorScale(plot()))
 {
-    mScale->setType(QCPAxis::atRight);
-    mScale->setBarWidth(14);
-    auto *group = new QCPMarginGroup(plot());
-    plot()->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-    mScale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
     showMessage(tr("Open the results of gapstudio-cli grid to see one metric over two knobs"));
 }
 
 void GridHeatmapChart::onCleared()
 {
-    QCPLayoutGrid *grid = plot()->plotLayout();
-    if (mScale->layout() == grid && grid->take(mScale))
-        grid->simplify();
+    takeColorScale(plot(), mScale);
 }
 
 std::size_t GridHeatmapChart::columns() const
