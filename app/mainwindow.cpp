@@ -3,6 +3,9 @@
 #include "charts/chartexporter.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
+#include "designspace/bestlayoutpanel.h"
+#include "designspace/gridheatmapchart.h"
+#include "designspace/gridpanel.h"
 #include "explore/explorechart.h"
 #include "explore/explorepanel.h"
 #include "results/resultstable.h"
@@ -149,6 +152,9 @@ void MainWindow::createDocks()
     QDockWidget *llmDock
         = dock(this, tr("LLM"), QStringLiteral("llmDock"), scrolled(llm), Qt::RightDockWidgetArea);
     tabifyDockWidget(layoutDock, llmDock);
+    auto *bestLayout = new BestLayoutPanel(mDocument, this); // "judge at best layout"
+    tabifyDockWidget(llmDock, dock(this, tr("Best layout"), QStringLiteral("bestLayoutDock"),
+                                   scrolled(bestLayout), Qt::RightDockWidgetArea));
     layoutDock->raise();
     QDockWidget *chartsDock = dock(this, tr("Charts"), QStringLiteral("chartsDock"), mCharts, Qt::BottomDockWidgetArea);
 
@@ -167,6 +173,10 @@ void MainWindow::createDocks()
     validation->setOpenGuard([this] { return maybeSave(); });
     tabifyDockWidget(chartsDock, dock(this, tr("Validation"), QStringLiteral("validationDock"), validation,
                                       Qt::BottomDockWidgetArea));
+    auto *grid = new GridPanel(this); // results of gapstudio-cli grid as a heatmap
+    tabifyDockWidget(chartsDock,
+                     dock(this, tr("Grid"), QStringLiteral("gridDock"), grid, Qt::BottomDockWidgetArea));
+    mExporter->addCharts(QList<GridHeatmapChart *> { grid->chart() });
     chartsDock->raise();
     // The charts span the full width under the canvas and the side columns.
     setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
@@ -195,7 +205,9 @@ void MainWindow::createDocks()
                 mCharts->setResults(results);
                 keyResults->showResults(*results);
                 mExplore->setResults(results);
+                bestLayout->setResults(results);
             });
+    bestLayout->showIn(mCharts, keyResults);
     // "Apply this layout" from a search: one undoable edit of the layout.
     connect(mExplore, &ExplorePanel::layoutApplied, this, [this](const model::Execution &applied) {
         mDocument->editLayout("layout", [&applied](model::Execution &e) { e = applied; });
@@ -260,6 +272,8 @@ void MainWindow::createMenus()
     QMenu *explore = menuBar()->addMenu(tr("E&xplore"));
     explore->addAction(tr("&Search layouts…"), QKeySequence(tr("Ctrl+L")), mExplore, &ExplorePanel::openSearchDialog);
     explore->addAction(tr("&Run sweeps"), QKeySequence(tr("Ctrl+R")), mExplore, &ExplorePanel::runSweeps);
+    if (auto *grid = findChild<GridPanel *>())
+        explore->addAction(tr("Open &grid results…"), grid, &GridPanel::openInteractive);
     if (auto *validation = findChild<ValidationPanel *>())
         explore->addAction(tr("&Calibrate to my runs…"), validation,
                            [validation] { validation->calibrateDialog()->open(); });

@@ -46,6 +46,12 @@ void ChartsPanel::setBaseline(ResultsPtr baseline)
         chart->setBaseline(baseline);
 }
 
+void ChartsPanel::setBestLayout(ResultsPtr own, ResultsPtr best)
+{
+    if (auto *gap = qobject_cast<EfficiencyGapChart *>(chart(QStringLiteral("efficiency_gap"))))
+        gap->setBestLayout(std::move(own), std::move(best));
+}
+
 ChartView *ChartsPanel::chart(const QString &id) const
 {
     for (ChartView *chart : mCharts)

@@ -27,6 +27,9 @@ public:
     void setResults(ResultsPtr results);
     /// Compares every chart with `baseline`; nullptr clears the comparison.
     void setBaseline(ResultsPtr baseline);
+    /// The design `own` at its best layout ("judge at best layout"): the efficiency gap gains the
+    /// layout-choice loss; nullptr clears it.
+    void setBestLayout(ResultsPtr own, ResultsPtr best);
 
     /// The charts in tab order.
     [[nodiscard]] QList<ChartView *> charts() const { return mCharts; }

@@ -2,12 +2,15 @@
 
 #include "charts/chartformat.h"
 
+#include "gapstudio/scenario/best_layout.h"
+
 #include <qcustomplot.h>
 
 #include <QSet>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 namespace gapstudio::views {
@@ -67,6 +70,35 @@ std::vector<Step> stepsOf(const model::EfficiencyGap &gap, const QSet<QString> &
     return steps;
 }
 
+/// Your layout's waterfall in "judge at best layout" mode: the losses of the best layout, then the
+/// layout-choice loss from the best layout's MFU down to yours (the model's layoutChoiceLoss).
+std::vector<Step> stepsWithLayoutChoice(const model::EfficiencyGap &best, double layoutChoice, double mfu,
+                                        const QSet<QString> &shown)
+{
+    std::vector<Step> steps = stepsOf(best, shown);
+    const double from = steps.back().value(); // the best layout's MFU
+    const double lost = layoutChoice * cf::kPercent;
+    steps.back() = { QStringLiteral("layout_choice"),
+                     QObject::tr("Layout choice (yours vs best)"),
+                     from,
+                     from - lost,
+                     std::abs(lost),
+                     lost < 0 };
+    steps.push_back(
+        { QStringLiteral("mfu"), QObject::tr("Achieved MFU"), mfu * cf::kPercent, 0, mfu * cf::kPercent });
+    return steps;
+}
+
+/// The current run's waterfall: with a best layout for it (both Ok), stepsWithLayoutChoice.
+std::vector<Step> currentSteps(const model::Analysis &current, const ScenarioResults *own,
+                               const ScenarioResults *best, const QSet<QString> &shown)
+{
+    if (own && best)
+        if (const std::optional<double> loss = scenario::layoutChoiceLoss(*own, *best))
+            return stepsWithLayoutChoice(best->analysis->gap, *loss, current.gap.mfu, shown);
+    return stepsOf(current.gap, shown);
+}
+
 /// Category order: the current run's steps, then the baseline's extra losses before the MFU.
 QStringList categoryKeys(const std::vector<Step> &current, const std::vector<Step> *baseline)
 {
@@ -95,13 +127,29 @@ EfficiencyGapChart::EfficiencyGapChart(QWidget *parent)
 {
 }
 
+void EfficiencyGapChart::setBestLayout(ResultsPtr own, ResultsPtr best)
+{
+    mBestFor = std::move(own);
+    mBest = std::move(best);
+    setResults(results()); // redraws
+}
+
+const ScenarioResults *EfficiencyGapChart::bestLayout() const
+{
+    const ResultsPtr current = results();
+    return current && current == mBestFor && mBest && mBest->ok() && current->ok() ? mBest.get() : nullptr;
+}
+
 void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::Analysis *baseline)
 {
     QCustomPlot *p = plot();
-    const QSet<QString> shown = shownLosses(current, baseline);
-    const std::vector<Step> now = stepsOf(current.gap, shown);
+    const ScenarioResults *best = bestLayout();
+    const QSet<QString> shown = shownLosses(best ? *best->analysis : current, baseline);
+    const std::vector<Step> now = currentSteps(current, results().get(), best, shown);
     const std::vector<Step> before = baseline ? stepsOf(baseline->gap, shown) : std::vector<Step>{};
     const QStringList keys = categoryKeys(now, baseline ? &before : nullptr);
+    // With a best layout, the losses shown are the best layout's, then your layout's choice.
+    const QString currentName = best ? tr("best layout, then yours") : QStringLiteral("current");
 
     struct Run {
         const std::vector<Step> *steps;
@@ -111,9 +159,9 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
     };
     std::vector<Run> runs;
     if (baseline)
-        runs = {{&before, QStringLiteral("baseline"), -0.21, true}, {&now, QStringLiteral("current"), 0.21, false}};
+        runs = {{&before, QStringLiteral("baseline"), -0.21, true}, {&now, currentName, 0.21, false}};
     else
-        runs = {{&now, QStringLiteral("current"), 0.0, false}};
+        runs = {{&now, currentName, 0.0, false}};
     const double width = baseline ? 0.38 : 0.6;
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
@@ -202,6 +250,8 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
         headline += tr("  (baseline %1, %2 pp)")
                         .arg(cf::percent(baseline->gap.mfu),
                              cf::signedNumber((current.gap.mfu - baseline->gap.mfu) * cf::kPercent));
+    if (best)
+        headline += tr("; best layout %1").arg(cf::percent(best->analysis->gap.mfu));
     setHeadline(headline);
 }
 
@@ -214,12 +264,16 @@ QList<QStringList> EfficiencyGapChart::csvRows() const
     if (!current)
         return csv;
     const model::Analysis *baseline = baselineAnalysis();
-    const QSet<QString> shown = shownLosses(*current, baseline);
+    const ScenarioResults *best = bestLayout();
+    const QSet<QString> shown = shownLosses(best ? *best->analysis : *current, baseline);
     for (const auto &[analysis, run] : {std::pair{baseline, QStringLiteral("baseline")},
                                         std::pair{current, QStringLiteral("current")}}) {
         if (!analysis)
             continue;
-        for (const Step &step : stepsOf(analysis->gap, shown))
+        const std::vector<Step> steps = analysis == current
+                                            ? currentSteps(*current, results().get(), best, shown)
+                                            : stepsOf(analysis->gap, shown);
+        for (const Step &step : steps)
             csv.append({run, step.key, step.label, cf::exact(step.from), cf::exact(step.to), cf::exact(step.value())});
     }
     return csv;

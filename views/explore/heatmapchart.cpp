@@ -15,8 +15,15 @@ namespace cf = chartformat;
 
 namespace {
 
-/// Viridis (perceptually uniform, readable in grey), as five stops.
-QCPColorGradient viridis()
+/// Short cell text: "1234", "56.7", "0.89".
+QString shortRate(double rate)
+{
+    return cf::number(rate, rate >= 100 ? 0 : (rate >= 10 ? 1 : 2));
+}
+
+} // namespace
+
+QCPColorGradient viridisGradient()
 {
     QCPColorGradient g;
     g.clearColorStops();
@@ -29,35 +36,35 @@ QCPColorGradient viridis()
     return g;
 }
 
-/// Short cell text: "1234", "56.7", "0.89".
-QString shortRate(double rate)
-{
-    return cf::number(rate, rate >= 100 ? 0 : (rate >= 10 ? 1 : 2));
-}
-
-} // namespace
-
 HeatmapChart::HeatmapChart(QWidget *parent)
     : ExploreChart(QStringLiteral("heatmap"), tr("Throughput over TP x PP"), parent)
-    , mScale(new QCPColorScale(plot()))
+    , mScale(newColorScale(plot()))
 {
-    mScale->setType(QCPAxis::atRight);
     mScale->axis()->setLabel(tr("Throughput (samples/s)"));
-    mScale->setBarWidth(14);
-    // The colour scale spans exactly the axis rect's height.
-    auto *group = new QCPMarginGroup(plot());
-    plot()->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-    mScale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-    // QCPColorScale's constructor does not add it to a layout: rebuild() adds it next to the axis
-    // rect while data is shown.
     showMessage(tr("Run sweeps to see the throughput of every TP x PP split"));
+}
+
+QCPColorScale *newColorScale(QCustomPlot *plot)
+{
+    auto *scale = new QCPColorScale(plot);
+    scale->setType(QCPAxis::atRight);
+    scale->setBarWidth(14);
+    auto *group = new QCPMarginGroup(plot);
+    plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    scale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    return scale;
+}
+
+void takeColorScale(QCustomPlot *plot, QCPColorScale *scale)
+{
+    QCPLayoutGrid *grid = plot->plotLayout();
+    if (scale->layout() == grid && grid->take(scale))
+        grid->simplify();
 }
 
 void HeatmapChart::onCleared()
 {
-    QCPLayoutGrid *grid = plot()->plotLayout();
-    if (mScale->layout() == grid && grid->take(mScale))
-        grid->simplify();
+    takeColorScale(plot(), mScale);
 }
 
 void HeatmapChart::setData(explore::HeatmapData data, std::optional<model::SweepPoint> design)
@@ -103,7 +110,7 @@ void HeatmapChart::rebuild()
                 hi = std::max(hi, rate);
             }
         }
-    const QCPColorGradient gradient = viridis();
+    const QCPColorGradient gradient = viridisGradient();
     map->setGradient(gradient);
     map->setInterpolate(false);
     p->plotLayout()->addElement(2, 1, mScale);

@@ -13,9 +13,20 @@
 #include <optional>
 #include <utility>
 
+class QCPColorGradient;
 class QCPColorScale;
+class QCustomPlot;
 
 namespace gapstudio::views {
+
+/// Viridis (perceptually uniform, readable in grey) with empty (NaN) cells transparent: the colour
+/// scale of the heatmaps.
+[[nodiscard]] QCPColorGradient viridisGradient();
+/// A colour scale for a heatmap in `plot`: right of the axis rect and exactly as tall. Its
+/// constructor does not put it in the plot's layout: a chart adds it while data is shown, and
+/// takes it out again with takeColorScale() when cleared.
+[[nodiscard]] QCPColorScale *newColorScale(QCustomPlot *plot);
+void takeColorScale(QCustomPlot *plot, QCPColorScale *scale);
 
 class HeatmapChart final : public ExploreChart {
     Q_OBJECT

@@ -1,6 +1,9 @@
 #include "results/resultstable.h"
 
+#include "explore/layoutformat.h"
 #include "results/calibrationtext.h"
+
+#include "gapstudio/scenario/best_layout.h"
 
 #include <QFont>
 #include <QHeaderView>
@@ -104,6 +107,35 @@ void ResultsTable::showResults(const ScenarioResults &results)
                      Qt::AlignRight);
         value->setData(kSecondsRole, c.seconds);
     }
+}
+
+void ResultsTable::addBestLayout(const ScenarioResults &own, const ScenarioResults &best)
+{
+    if (!best.ok() || !best.compiled)
+        return;
+    const QLocale locale;
+    const model::Stats &b = best.evaluation.stats;
+    addSection(tr("Best layout (your layout in brackets)"));
+    const QString layout = layoutformat::summary(best.compiled->execution);
+    addRow(tr("Layout"), layout,
+           own.compiled ? tr("Your layout: %1").arg(layoutformat::summary(own.compiled->execution))
+                        : QString());
+    const bool ownOk = own.ok() && own.analysis;
+    const auto both = [&](const QString &bestValue, const QString &ownValue) {
+        return ownOk ? QStringLiteral("%1  (%2)").arg(bestValue, ownValue) : bestValue;
+    };
+    addRow(tr("Step time"), both(seconds(b.total_time), seconds(own.evaluation.stats.total_time)), {},
+           Qt::AlignRight);
+    addRow(tr("Sample rate"),
+           both(tr("%1 samples/s").arg(locale.toString(b.sample_rate, 'f', 2)),
+                tr("%1 samples/s").arg(locale.toString(own.evaluation.stats.sample_rate, 'f', 2))),
+           {}, Qt::AlignRight);
+    addRow(tr("Total efficiency (MFU)"),
+           both(percent(best.analysis->gap.mfu), ownOk ? percent(own.analysis->gap.mfu) : QString()), {},
+           Qt::AlignRight);
+    if (const std::optional<double> loss = scenario::layoutChoiceLoss(own, best))
+        addRow(tr("Layout choice loss"), percent(*loss),
+               tr("Share of peak your layout gives up against the best layout"), Qt::AlignRight);
 }
 
 void ResultsTable::showError(const QString &message)

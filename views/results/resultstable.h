@@ -26,6 +26,11 @@ public:
     /// Shows the key results of `results` as its status allows (see the file comment).
     void showResults(const ScenarioResults &results);
 
+    /// Appends "Best layout" ("judge at best layout"): the best layout next to `own`'s, their
+    /// throughput and MFU, and the layout-choice loss (scenario::layoutChoiceLoss). Call after
+    /// showResults(own).
+    void addBestLayout(const ScenarioResults &own, const ScenarioResults &best);
+
     /// Shows one error (e.g. unreadable input) in place of results.
     void showError(const QString &message);
 

@@ -3,7 +3,9 @@
  * @file latencybench.h
  * The studio's latency benchmark (not a test): the time from a parameter change (a slider step,
  * pushed as a command) to the moment every view connected to resultsReady has taken the new
- * results, over N changes spaced like a 50 Hz slider drag. Run by `gapstudio --bench-latency`.
+ * results, over N changes spaced like a 50 Hz slider drag, and the CPU time the process spends per
+ * change (getrusage, every thread: the change, the model, the views and the repaints they queue
+ * for the event loop, which the latency alone does not see). Run by `gapstudio --bench-latency`.
  */
 
 #include <QString>
@@ -17,6 +19,8 @@ struct LatencyReport {
     int changes = 0;
     double median_ms = 0, p95_ms = 0, max_ms = 0;
     double computeMedian_ms = 0; ///< compile + evaluate + analyze alone
+    /// Process CPU time per change, from one change to the next (including queued repaints).
+    double cpuMedian_ms = 0, cpuMean_ms = 0;
     [[nodiscard]] QString text() const;
 };
 

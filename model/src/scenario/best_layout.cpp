@@ -100,4 +100,11 @@ BestLayoutResult runScenarioAtBestLayout(const Scenario &scenario, const PresetL
     return out;
 }
 
+std::optional<double> layoutChoiceLoss(const PipelineResult &own, const PipelineResult &best) noexcept
+{
+    if (!own.ok() || !best.ok())
+        return std::nullopt;
+    return best.analysis->gap.mfu - own.analysis->gap.mfu;
+}
+
 } // namespace gapstudio::scenario

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 
 namespace gapstudio::scenario {
 
@@ -53,5 +54,14 @@ struct BestLayoutResult {
 [[nodiscard]] BestLayoutResult runScenarioAtBestLayout(const Scenario &scenario, const PresetLibrary &library,
                                                        const BestLayoutOptions &options = {},
                                                        const PipelineOptions &pipeline = {});
+
+/// The "layout choice" loss of the efficiency gap: the share of peak compute throughput a design's
+/// own layout gives up against its best layout, MFU(best) - MFU(own), both the model's
+/// model::EfficiencyGap::mfu (total_efficiency = ideal / total, docs/reference/calculon-model.md
+/// §8.1; with the same LLM, batch and GPU count it is proportional to the sample rate the search
+/// ranks by). Calculon (SC'23) compares designs each at its own optimal layout; this is what a
+/// design loses by not running at it. Empty unless both are Ok.
+[[nodiscard]] std::optional<double> layoutChoiceLoss(const PipelineResult &own,
+                                                     const PipelineResult &best) noexcept;
 
 } // namespace gapstudio::scenario
