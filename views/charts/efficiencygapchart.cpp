@@ -71,8 +71,7 @@ QString amountText(const Scale &scale, double value, int decimals)
 {
     if (!scale.dollars)
         return cf::percent(value / cf::kPercent, decimals);
-    return value >= 1e6 ? QStringLiteral("$%1M").arg(cf::number(value / 1e6, 2))
-                        : QStringLiteral("$%1").arg(cf::number(value, 0));
+    return cf::usd(value);
 }
 
 /// The waterfall of one run: 100% of peak (or the run's cost), one step down per shown loss, then
@@ -231,6 +230,9 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
     p->yAxis->setRange(0.4, keys.size() + 0.6);
     p->yAxis->grid()->setVisible(false);
     p->xAxis->setRange(0, scale.total * 1.25);
+    // Plain dollars on the axis, not 1.5·10^6; percent with QCustomPlot's default format.
+    p->xAxis->setNumberFormat(scale.dollars ? QStringLiteral("f") : QStringLiteral("gbd"));
+    p->xAxis->setNumberPrecision(scale.dollars ? 0 : 6);
     p->xAxis->setLabel(scale.dollars ? tr("Cost of one training run of the token budget ($)")
                                      : tr("Share of peak compute throughput (%)"));
 

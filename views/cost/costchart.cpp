@@ -23,11 +23,6 @@ QColor shareColor(const std::string &key, int index)
     return cf::componentColor(key, index);
 }
 
-QString dollars(double usd)
-{
-    return QStringLiteral("$") + QLocale::c().toString(usd, 'f', usd < 100 ? 2 : 0);
-}
-
 } // namespace
 
 CostChart::CostChart(QWidget *parent)
@@ -77,18 +72,18 @@ void CostChart::rebuild(const model::Analysis &, const model::Analysis *baseline
         setToolTip(
             bars, currentKey,
             tr("%1: %2 per hour (%3 of the total)")
-                .arg(cf::qs(share.label), dollars(share.value),
+                .arg(cf::qs(share.label), cf::usd(share.value),
                      cf::percent(now->clusterUsdPerHour > 0 ? share.value / now->clusterUsdPerHour : 0)));
         if (before) {
             bars->addData(1, old);
-            setToolTip(bars, 1, tr("%1 (baseline): %2 per hour").arg(cf::qs(share.label), dollars(old)));
+            setToolTip(bars, 1, tr("%1 (baseline): %2 per hour").arg(cf::qs(share.label), cf::usd(old)));
         }
     }
     const double high = std::max(now->clusterUsdPerHour, before ? before->clusterUsdPerHour : 0.0);
-    addLabel(now->clusterUsdPerHour, currentKey, QStringLiteral("  ") + dollars(now->clusterUsdPerHour),
+    addLabel(now->clusterUsdPerHour, currentKey, QStringLiteral("  ") + cf::usd(now->clusterUsdPerHour),
              Qt::AlignLeft | Qt::AlignVCenter);
     if (before)
-        addLabel(before->clusterUsdPerHour, 1, QStringLiteral("  ") + dollars(before->clusterUsdPerHour),
+        addLabel(before->clusterUsdPerHour, 1, QStringLiteral("  ") + cf::usd(before->clusterUsdPerHour),
                  Qt::AlignLeft | Qt::AlignVCenter);
     p->yAxis->setTicker(ticker);
     p->yAxis->setRange(0.4, (before ? 2 : 1) + 0.6);
@@ -99,9 +94,9 @@ void CostChart::rebuild(const model::Analysis &, const model::Analysis *baseline
             .arg(cf::number(now->assumptions.depreciationYears, 1), cf::number(now->assumptions.usdPerKWh, 3),
                  cf::number(now->assumptions.pue, 2)));
     QString headline
-        = tr("Cost per hour: %1 for %2 GPUs").arg(dollars(now->clusterUsdPerHour)).arg(now->bom.gpus);
+        = tr("Cost per hour: %1 for %2 GPUs").arg(cf::usd(now->clusterUsdPerHour)).arg(now->bom.gpus);
     if (before)
-        headline += tr("  (baseline %1)").arg(dollars(before->clusterUsdPerHour));
+        headline += tr("  (baseline %1)").arg(cf::usd(before->clusterUsdPerHour));
     setHeadline(headline);
 }
 

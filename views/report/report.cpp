@@ -100,7 +100,8 @@ void writeCharts(report::ReportPainter &out, int section, const ScenarioResults 
 /// The roadmap's steps: their table (the Roadmap view's) and chart.
 void writeRoadmap(report::ReportPainter &out, int section, const RoadmapData &roadmap)
 {
-    out.heading(QObject::tr("%1  Roadmap: %2").arg(section).arg(QString::fromStdString(roadmap.roadmap.name)));
+    out.heading(QObject::tr("%1  Roadmap").arg(section)); // headings do not wrap: the name goes below
+    out.paragraph(QString::fromStdString(roadmap.roadmap.name));
     if (!roadmap.roadmap.source.empty())
         out.paragraph(QString::fromStdString(roadmap.roadmap.source), false, true);
     QList<QStringList> rows = RoadmapTable::rowsOf(roadmap);
@@ -109,7 +110,7 @@ void writeRoadmap(report::ReportPainter &out, int section, const RoadmapData &ro
                       .arg(QFileInfo(roadmap.file).fileName());
     table.headers = rows.takeFirst();
     table.rows = rows;
-    table.weights = { 0.5, 3, 1, 1.2, 0.9, 1.1, 1, 0.8, 0.9, 0.9, 0.9 };
+    table.weights = { 0.8, 1.9, 0.95, 1.35, 0.85, 1.15, 1.0, 0.75, 1.3, 1.1, 1.2 };
     for (int c = 0; c < table.headers.size(); ++c)
         table.rightAligned << (c >= 3);
     out.table(table);

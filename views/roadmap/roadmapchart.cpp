@@ -98,7 +98,7 @@ void RoadmapChart::setRoadmap(RoadmapPtr roadmap)
         return;
     }
     clearPlot();
-    setSubtitle(QString::fromStdString(mRoadmap->roadmap.name));
+    setSubtitle(tr("%1  ·  ×: over the step before").arg(QString::fromStdString(mRoadmap->roadmap.name)));
     for (const RoadmapMetric metric : kRoadmapMetrics)
         drawMetric(panelOf(metric), metric);
     replot();
