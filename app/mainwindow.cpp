@@ -231,7 +231,8 @@ void MainWindow::createMenus()
             openFile(path);
     });
     file->addMenu(mRecent);
-    file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+    QAction *save = file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+    createCostAndRoadmap(findChild<QDockWidget *>(QStringLiteral("chartsDock")), file, save);
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
     file->addSeparator();
     file->addAction(tr("&Import model (Hugging Face config.json)…"), this,

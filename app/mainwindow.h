@@ -4,6 +4,10 @@
 
 #include <QMainWindow>
 
+class QAction;
+class QDockWidget;
+class QMenu;
+
 namespace gapstudio {
 
 namespace views {
@@ -17,6 +21,7 @@ class ExplorePanel;
 class HelpMenu;
 class Recalculator;
 class RecentFiles;
+class RoadmapPanel;
 class ScenarioDocument;
 } // namespace views
 
@@ -51,6 +56,9 @@ protected:
 private:
     void createDocks();
     void createMenus();
+    /// The Cost & power and Roadmap docks (tabbed with `tabbedWith`) and the roadmap entries of
+    /// the File menu (before `before`): mainwindowcost.cpp.
+    void createCostAndRoadmap(QDockWidget *tabbedWith, QMenu *file, QAction *before);
     void showResults(const views::ResultsPtr &results);
     bool maybeSave();
     bool save();
@@ -73,6 +81,7 @@ private:
     views::HelpMenu *mHelp = nullptr;
     views::ChartsPanel *mCharts = nullptr;
     views::ExplorePanel *mExplore = nullptr;
+    views::RoadmapPanel *mRoadmap = nullptr; ///< the open roadmap, if any (the report's roadmap section)
     views::ResultsPtr mBaseline; ///< the pinned design, if any
 };
 

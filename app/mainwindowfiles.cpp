@@ -3,6 +3,8 @@
 // are exported by views::ChartExporter.
 #include "mainwindow.h"
 
+#include "roadmap/roadmappanel.h"
+
 #include "common/safewrite.h"
 #include "report/provenance.h"
 #include "report/report.h"
@@ -132,6 +134,7 @@ void MainWindow::exportReport()
         return;
     rememberFolder(path);
     ReportOptions options;
+    options.roadmap = mRoadmap ? mRoadmap->roadmap() : nullptr; // an open roadmap gets its section
     // The saved file reproduces the design only when it holds these changes; else the report does.
     if (!mDocument->isModified())
         options.scenarioFile = QFileInfo(mDocument->fileName()).fileName();

@@ -16,6 +16,9 @@
 #include "studio/recalculator.h"
 
 #include "gapstudio/io/preset_json.h"
+#include "gapstudio/io/preset_locations.h"
+#include "gapstudio/io/roadmap_json.h"
+#include "gapstudio/scenario/roadmap.h"
 
 #include <nlohmann/json.hpp>
 
@@ -182,6 +185,29 @@ private slots:
             QVERIFY2(text.contains(needle), qPrintable(QStringLiteral("missing \"%1\"").arg(needle)));
         QVERIFY(!text.contains(QStringLiteral("Comparison with the baseline")));
         QVERIFY2(!text.contains(QStringLiteral("\u2014")), "a key result is missing for a feasible design");
+    }
+
+    // With --roadmap the report has a Roadmap section: the steps' table with the model's gains
+    // (scenario::evaluateRoadmap) and the roadmap chart, before the charts.
+    void reportHasRoadmapSection()
+    {
+        const QString roadmapFile
+            = QStringLiteral(PRESETS_DIR "/roadmaps/paper-walk-gpt4-moe-4096.gapstudio-roadmap.json");
+        const QString pdf = path(QStringLiteral("roadmap-report.pdf"));
+        QCOMPARE(headless({ QStringLiteral("--roadmap"), roadmapFile, QStringLiteral("--export-report"), pdf }),
+                 views::kHeadlessOk);
+        const QString text = pdfText(pdf);
+        const io::Roadmap roadmap = io::loadRoadmap(roadmapFile.toStdString());
+        std::vector<scenario::Scenario> designs;
+        for (const io::RoadmapStep &step : roadmap.steps)
+            designs.push_back(step.scenario);
+        const auto steps = scenario::evaluateRoadmap(designs, io::loadPresets().library, {});
+        QStringList expected { QStringLiteral("4 Roadmap GPT-4-class MoE on 4096 GPUs"), QStringLiteral("Speedup"),
+                               QStringLiteral("5 Charts") };
+        for (std::size_t i = 1; i < steps.size(); ++i)
+            expected << QStringLiteral("\u00d7") + QLocale::c().toString(steps[i].speedup, 'f', 2);
+        for (const QString &needle : expected)
+            QVERIFY2(text.contains(needle), qPrintable(QStringLiteral("missing \"%1\" in %2").arg(needle, text.left(3000))));
     }
 
     void reportComparesWithBaseline()

@@ -76,6 +76,15 @@ inline constexpr double kPercent = 100.0;
     return number(fraction * kPercent, decimals) + QStringLiteral(" %");
 }
 
+/// Dollars with thousands separators ("$11,278", "$1.47M" from a million up, "$1.53" below $100).
+[[nodiscard]] inline QString usd(double value)
+{
+    const QLocale english(QLocale::English, QLocale::UnitedStates);
+    if (std::abs(value) >= 1e6)
+        return QStringLiteral("$") + english.toString(value / 1e6, 'f', 2) + QStringLiteral("M");
+    return QStringLiteral("$") + english.toString(value, 'f', std::abs(value) < 100 ? 2 : 0);
+}
+
 /// Bytes with a binary prefix ("1.25 GiB", "312.0 MiB").
 [[nodiscard]] inline QString bytes(double value)
 {

@@ -6,6 +6,8 @@
 #include "charts/steptimechart.h"
 #include "results/calibrationtext.h"
 
+#include <QCheckBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -22,7 +24,17 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     mTabs->setDocumentMode(true);
     mCalibration->setObjectName(QStringLiteral("charts_calibration"));
     mCalibration->setContentsMargins(6, 0, 6, 0);
-    mTabs->setCornerWidget(mCalibration, Qt::TopRightCorner);
+    // The corner: the efficiency gap in dollars of a training run (a toggle), then the calibration.
+    auto *corner = new QWidget(this);
+    auto *cornerLayout = new QHBoxLayout(corner);
+    cornerLayout->setContentsMargins(0, 0, 0, 0);
+    auto *dollars = new QCheckBox(tr("Gap in $ per training run"), corner);
+    dollars->setObjectName(QStringLiteral("gap_in_dollars"));
+    dollars->setToolTip(tr("Show the efficiency gap as what each loss costs in one training run of the token "
+                           "budget (set in Cost & power)"));
+    cornerLayout->addWidget(dollars);
+    cornerLayout->addWidget(mCalibration);
+    mTabs->setCornerWidget(corner, Qt::TopRightCorner);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(mTabs);
@@ -31,6 +43,8 @@ ChartsPanel::ChartsPanel(QWidget *parent)
                new MemoryChart(mTabs)};
     for (ChartView *chart : std::as_const(mCharts))
         mTabs->addTab(chart, chart->title());
+    auto *gap = static_cast<EfficiencyGapChart *>(mCharts[2]);
+    connect(dollars, &QCheckBox::toggled, gap, &EfficiencyGapChart::setInDollars);
 }
 
 void ChartsPanel::setResults(ResultsPtr results)

@@ -2,6 +2,7 @@
 
 #include "charts/chartformat.h"
 
+#include "gapstudio/model/cost.h"
 #include "gapstudio/scenario/best_layout.h"
 
 #include <qcustomplot.h>
@@ -49,33 +50,62 @@ QSet<QString> shownLosses(const model::Analysis &current, const model::Analysis 
     return keys;
 }
 
-/// The waterfall of one run: 100% of peak, one step down per shown loss, then one step up per
-/// gain, and the MFU. Losses come before gains, so the level never rises above the peak (the
-/// losses less the gains are 1 - MFU, and MFU <= 1).
-std::vector<Step> stepsOf(const model::EfficiencyGap &gap, const QSet<QString> &shown)
+using Scale = EfficiencyGapChart::Scale;
+
+/// The gap in percent of peak: the MFU and each loss's fraction of peak (`seconds` holds the
+/// fraction of peak lost, model::EfficiencyGap).
+Scale percentScale(const model::EfficiencyGap &gap)
 {
-    std::vector<Step> steps{{QStringLiteral("peak"), QObject::tr("Peak (100 %)"), cf::kPercent, 0, cf::kPercent}};
-    double level = cf::kPercent;
+    Scale scale;
+    scale.amounts.push_back({ "useful", {}, gap.mfu * cf::kPercent });
+    for (const model::TimeComponent &loss : gap.losses)
+        scale.amounts.push_back({ loss.key, loss.label, loss.seconds * cf::kPercent });
+    return scale;
+}
+
+/// The gap in dollars of one training run of the token budget (model::gapInDollars).
+Scale dollarScale(const model::EfficiencyGap &gap, const model::CostResult &cost)
+{
+    return { cost.runUsd, model::gapInDollars(gap, cost.runUsd), true };
+}
+
+QString amountText(const Scale &scale, double value, int decimals)
+{
+    if (!scale.dollars)
+        return cf::percent(value / cf::kPercent, decimals);
+    return cf::usd(value);
+}
+
+/// The waterfall of one run: 100% of peak (or the run's cost), one step down per shown loss, then
+/// one step up per gain, and the MFU. Losses come before gains, so the level never rises above
+/// the peak (the losses less the gains are 1 - MFU, and MFU <= 1).
+std::vector<Step> stepsOf(const Scale &scale, const QSet<QString> &shown)
+{
+    std::vector<Step> steps{{QStringLiteral("peak"),
+                             scale.dollars ? QObject::tr("Cost of the run") : QObject::tr("Peak (100 %)"), scale.total,
+                             0, scale.total}};
+    double level = scale.total;
     for (const bool gains : { false, true })
-        for (const model::TimeComponent &loss : gap.losses) {
-            if (!shown.contains(cf::qs(loss.key)) || (loss.seconds < 0) != gains)
-                continue;                                    // zero in every run, or not in this pass
-            const double lost = loss.seconds * cf::kPercent; // `seconds` holds the fraction of peak lost
-            steps.push_back(
-                { cf::qs(loss.key), cf::qs(loss.label), level, level - lost, std::abs(lost), gains });
-            level -= lost;
+        for (std::size_t i = 1; i < scale.amounts.size(); ++i) {
+            const model::CostShare &loss = scale.amounts[i];
+            if (!shown.contains(cf::qs(loss.key)) || (loss.value < 0) != gains)
+                continue; // zero in every run, or not in this pass
+            steps.push_back({ cf::qs(loss.key), cf::qs(loss.label), level, level - loss.value, std::abs(loss.value),
+                              gains });
+            level -= loss.value;
         }
-    steps.push_back({QStringLiteral("mfu"), QObject::tr("Achieved MFU"), gap.mfu * cf::kPercent, 0,
-                     gap.mfu * cf::kPercent});
+    const double useful = scale.amounts.front().value;
+    steps.push_back({QStringLiteral("mfu"), QObject::tr("Achieved MFU"), useful, 0, useful});
     return steps;
 }
 
-/// Your layout's waterfall in "judge at best layout" mode: the losses of the best layout, then the
-/// layout-choice loss from the best layout's MFU down to yours (the model's layoutChoiceLoss).
+/// Your layout's waterfall in "judge at best layout" mode, in percent of peak: the losses of the
+/// best layout, then the layout-choice loss from the best layout's MFU down to yours (the model's
+/// layoutChoiceLoss).
 std::vector<Step> stepsWithLayoutChoice(const model::EfficiencyGap &best, double layoutChoice, double mfu,
                                         const QSet<QString> &shown)
 {
-    std::vector<Step> steps = stepsOf(best, shown);
+    std::vector<Step> steps = stepsOf(percentScale(best), shown);
     const double from = steps.back().value(); // the best layout's MFU
     const double lost = layoutChoice * cf::kPercent;
     steps.back() = { QStringLiteral("layout_choice"),
@@ -89,14 +119,15 @@ std::vector<Step> stepsWithLayoutChoice(const model::EfficiencyGap &best, double
     return steps;
 }
 
-/// The current run's waterfall: with a best layout for it (both Ok), stepsWithLayoutChoice.
-std::vector<Step> currentSteps(const model::Analysis &current, const ScenarioResults *own,
+/// The current run's waterfall: with a best layout for it (both Ok, in percent of peak),
+/// stepsWithLayoutChoice.
+std::vector<Step> currentSteps(const model::Analysis &current, const Scale &scale, const ScenarioResults *own,
                                const ScenarioResults *best, const QSet<QString> &shown)
 {
-    if (own && best)
+    if (own && best && !scale.dollars)
         if (const std::optional<double> loss = scenario::layoutChoiceLoss(*own, *best))
             return stepsWithLayoutChoice(best->analysis->gap, *loss, current.gap.mfu, shown);
-    return stepsOf(current.gap, shown);
+    return stepsOf(scale, shown);
 }
 
 /// Category order: the current run's steps, then the baseline's extra losses before the MFU.
@@ -143,10 +174,15 @@ const ScenarioResults *EfficiencyGapChart::bestLayout() const
 void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::Analysis *baseline)
 {
     QCustomPlot *p = plot();
-    const ScenarioResults *best = bestLayout();
+    // In dollars the chart shows the current run alone: the baseline's run and the best layout's
+    // run have their own costs.
+    const Scale scale = currentScale(current);
+    if (scale.dollars)
+        baseline = nullptr;
+    const ScenarioResults *best = scale.dollars ? nullptr : bestLayout();
     const QSet<QString> shown = shownLosses(best ? *best->analysis : current, baseline);
-    const std::vector<Step> now = currentSteps(current, results().get(), best, shown);
-    const std::vector<Step> before = baseline ? stepsOf(baseline->gap, shown) : std::vector<Step>{};
+    const std::vector<Step> now = currentSteps(current, scale, results().get(), best, shown);
+    const std::vector<Step> before = baseline ? stepsOf(percentScale(baseline->gap), shown) : std::vector<Step>{};
     const QStringList keys = categoryKeys(now, baseline ? &before : nullptr);
     // With a best layout, the losses shown are the best layout's, then your layout's choice.
     const QString currentName = best ? tr("best layout, then yours") : QStringLiteral("current");
@@ -204,17 +240,18 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
 
             const bool isLoss = bars == loss;
             const int decimals = step.value() < 1 ? 2 : 1; // small losses stay visible as numbers
-            const QString amount = cf::percent(step.value() / cf::kPercent, decimals);
+            const QString amount = amountText(scale, step.value(), decimals);
             QString text = isLoss      ? QStringLiteral("\u2212") + amount
                            : step.gain ? QStringLiteral("+") + amount
                                        : amount;
-            QString tip = tr("%1 (%2): %3 of peak").arg(step.label, run.name, text);
+            QString tip = tr("%1 (%2): %3 %4")
+                              .arg(step.label, run.name, text,
+                                   scale.dollars ? tr("of the training run's cost") : tr("of peak"));
             if (isLoss)
-                tip += tr("\nfrom %1 down to %2").arg(cf::percent(step.from / cf::kPercent),
-                                                      cf::percent(step.to / cf::kPercent));
+                tip += tr("\nfrom %1 down to %2").arg(amountText(scale, step.from, 1), amountText(scale, step.to, 1));
             if (step.gain)
                 tip += tr("\na gain: from %1 up to %2 (faster than the model's default for this part)")
-                           .arg(cf::percent(step.from / cf::kPercent), cf::percent(step.to / cf::kPercent));
+                           .arg(amountText(scale, step.from, 1), amountText(scale, step.to, 1));
             if (baseline && !run.isBaseline && !isPeak) {
                 // The difference of the signed numbers shown: a smaller loss reads "+", as MFU gained.
                 const Step *base = findStep(before, step.key);
@@ -242,10 +279,17 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
     p->yAxis->setRangeReversed(true);
     p->yAxis->setRange(0.4, keys.size() + 0.6);
     p->yAxis->grid()->setVisible(false);
-    p->xAxis->setRange(0, 125);
-    p->xAxis->setLabel(tr("Share of peak compute throughput (%)"));
+    p->xAxis->setRange(0, scale.total * 1.25);
+    // Plain dollars on the axis, not 1.5·10^6; percent with QCustomPlot's default format.
+    p->xAxis->setNumberFormat(scale.dollars ? QStringLiteral("f") : QStringLiteral("gbd"));
+    p->xAxis->setNumberPrecision(scale.dollars ? 0 : 6);
+    p->xAxis->setLabel(scale.dollars ? tr("Cost of one training run of the token budget ($)")
+                                     : tr("Share of peak compute throughput (%)"));
 
-    QString headline = tr("Efficiency gap: MFU %1 of peak").arg(cf::percent(current.gap.mfu));
+    QString headline = scale.dollars
+                           ? tr("Efficiency gap in dollars: %1 of a %2 training run buys useful compute")
+                                 .arg(amountText(scale, now.back().value(), 1), amountText(scale, scale.total, 1))
+                           : tr("Efficiency gap: MFU %1 of peak").arg(cf::percent(current.gap.mfu));
     if (baseline)
         headline += tr("  (baseline %1, %2 pp)")
                         .arg(cf::percent(baseline->gap.mfu),
@@ -255,24 +299,38 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
     setHeadline(headline);
 }
 
+void EfficiencyGapChart::setInDollars(bool dollars)
+{
+    mInDollars = dollars;
+    setResults(results()); // redraws
+}
+
+EfficiencyGapChart::Scale EfficiencyGapChart::currentScale(const model::Analysis &current) const
+{
+    if (mInDollars && results() && results()->cost)
+        return dollarScale(current.gap, *results()->cost);
+    return percentScale(current.gap);
+}
+
 QList<QStringList> EfficiencyGapChart::csvRows() const
 {
-    QList<QStringList> csv{{QStringLiteral("run"), QStringLiteral("step_key"), QStringLiteral("step"),
-                            QStringLiteral("from_percent"), QStringLiteral("to_percent"),
-                            QStringLiteral("value_percent")}};
     const model::Analysis *current = currentAnalysis();
+    const bool dollars = current && currentScale(*current).dollars;
+    const QString unit = dollars ? QStringLiteral("_usd") : QStringLiteral("_percent");
+    QList<QStringList> csv{{QStringLiteral("run"), QStringLiteral("step_key"), QStringLiteral("step"),
+                            QStringLiteral("from") + unit, QStringLiteral("to") + unit, QStringLiteral("value") + unit}};
     if (!current)
         return csv;
-    const model::Analysis *baseline = baselineAnalysis();
-    const ScenarioResults *best = bestLayout();
+    const model::Analysis *baseline = dollars ? nullptr : baselineAnalysis();
+    const ScenarioResults *best = dollars ? nullptr : bestLayout();
     const QSet<QString> shown = shownLosses(best ? *best->analysis : *current, baseline);
     for (const auto &[analysis, run] : {std::pair{baseline, QStringLiteral("baseline")},
                                         std::pair{current, QStringLiteral("current")}}) {
         if (!analysis)
             continue;
         const std::vector<Step> steps = analysis == current
-                                            ? currentSteps(*current, results().get(), best, shown)
-                                            : stepsOf(analysis->gap, shown);
+                                            ? currentSteps(*current, currentScale(*current), results().get(), best, shown)
+                                            : stepsOf(percentScale(analysis->gap), shown);
         for (const Step &step : steps)
             csv.append({run, step.key, step.label, cf::exact(step.from), cf::exact(step.to), cf::exact(step.value())});
     }

@@ -5,10 +5,15 @@
  * floating bar down to the next level, and the last bar is the achieved MFU. The losses and the
  * MFU add up to 100%. With a baseline, each step shows both runs and the difference. In "judge at
  * best layout" mode the losses are those of the design at its best layout, followed by the
- * "layout choice" loss (scenario::layoutChoiceLoss) down to your layout's MFU.
+ * "layout choice" loss (scenario::layoutChoiceLoss) down to your layout's MFU (in percent only).
+ * In dollars (setInDollars), the waterfall starts at the cost of one training run of the token
+ * budget and each loss is what it costs of that run (model::gapInDollars); the current run only.
  */
 
 #include "charts/chartview.h"
+#include "gapstudio/model/cost.h"
+
+#include <vector>
 
 namespace gapstudio::views {
 
@@ -23,14 +28,27 @@ public:
     /// current results); nullptr clears it.
     void setBestLayout(ResultsPtr own, ResultsPtr best);
 
+    /// Shows the gap in dollars of a training run (when the results have a cost) or in percent of peak.
+    void setInDollars(bool dollars);
+    [[nodiscard]] bool inDollars() const { return mInDollars; }
+
+    /// What the waterfall is measured in: percent of peak, or dollars of one training run.
+    struct Scale {
+        double total = 100;                    ///< the first bar: 100 % of peak, or the run's cost
+        std::vector<model::CostShare> amounts; ///< "useful" (the MFU) first, then each loss (gapInDollars' shape)
+        bool dollars = false;
+    };
+
 protected:
     void rebuild(const model::Analysis &current, const model::Analysis *baseline) override;
 
 private:
     /// The best layout's results when they belong to the current results and both are Ok.
     [[nodiscard]] const ScenarioResults *bestLayout() const;
+    [[nodiscard]] Scale currentScale(const model::Analysis &current) const;
 
     ResultsPtr mBestFor, mBest;
+    bool mInDollars = false;
 };
 
 } // namespace gapstudio::views

@@ -9,6 +9,7 @@
 #include "report/headlessstatus.h"
 #include "report/provenance.h"
 #include "report/report.h"
+#include "roadmap/roadmapheadless.h"
 
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/io/preset_locations.h"
@@ -31,6 +32,8 @@ const QString kScenario = QStringLiteral("scenario");
 const QString kBaseline = QStringLiteral("baseline");
 const QString kTokenBudget = QStringLiteral("token-budget");
 const QString kPresets = QStringLiteral("presets");
+const QString kRoadmap = QStringLiteral("roadmap");
+const QString kExportRoadmap = QStringLiteral("export-roadmap");
 
 void printError(const QString &message)
 {
@@ -107,7 +110,7 @@ int exportCharts(const QString &dir, const ScenarioResults &current, const Scena
 bool isHeadlessRequest(const QStringList &arguments)
 {
     return std::any_of(arguments.begin(), arguments.end(), [](const QString &a) {
-        for (const QString &option : { kExportReport, kExportCharts }) {
+        for (const QString &option : { kExportReport, kExportCharts, kExportRoadmap }) {
             for (const QString &dashes : { QStringLiteral("-"), QStringLiteral("--") }) {
                 const QString flag = dashes + option;
                 if (a == flag || a.startsWith(flag + QLatin1Char('=')))
@@ -148,6 +151,11 @@ QList<QCommandLineOption> headlessOptions()
           QObject::tr("With --export-report: the token budget for time to train (default 1e12)."),
           QStringLiteral("TOKENS") },
         { kPresets, QObject::tr("With an export: read the presets from DIR."), QStringLiteral("DIR") },
+        { kRoadmap, QObject::tr("With --export-roadmap or --export-report: the roadmap FILE (*.gapstudio-roadmap.json)."),
+          QStringLiteral("FILE") },
+        { kExportRoadmap,
+          QObject::tr("Write the roadmap chart of --roadmap FILE to OUT (.png, .svg, .pdf or .csv) and exit (no window)."),
+          QStringLiteral("OUT") },
     };
 }
 
@@ -164,8 +172,12 @@ int runHeadless(const QStringList &arguments)
         printError(QObject::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().constFirst()));
         return kHeadlessBadInput;
     }
-    if (!parser.isSet(kExportReport) && !parser.isSet(kExportCharts)) {
-        printError(QObject::tr("nothing to do: give --export-report OUT.pdf or --export-charts DIR"));
+    if (!parser.isSet(kExportReport) && !parser.isSet(kExportCharts) && !parser.isSet(kExportRoadmap)) {
+        printError(QObject::tr("nothing to do: give --export-report OUT.pdf, --export-charts DIR or --export-roadmap OUT"));
+        return kHeadlessBadInput;
+    }
+    if (parser.isSet(kExportRoadmap) && !parser.isSet(kRoadmap)) {
+        printError(QObject::tr("--export-roadmap needs --roadmap FILE"));
         return kHeadlessBadInput;
     }
     ReportOptions options;
@@ -198,6 +210,18 @@ int runHeadless(const QStringList &arguments)
         printError(QString::fromUtf8(error.what()));
         return kHeadlessBadInput;
     }
+    if (parser.isSet(kRoadmap)) {
+        options.roadmap = loadRoadmapHeadless(parser.value(kRoadmap), library);
+        if (!options.roadmap)
+            return kHeadlessBadInput;
+    }
+    if (parser.isSet(kExportRoadmap)) {
+        const int code = exportRoadmapHeadless(*options.roadmap, parser.value(kExportRoadmap),
+                                               { parser.value(kRoadmap), parser.value(kScenario) });
+        if (code == kHeadlessBadInput || code == kHeadlessWriteFailed
+            || (!parser.isSet(kExportReport) && !parser.isSet(kExportCharts)))
+            return code;
+    }
     const QString scenarioFile = parser.isSet(kScenario) ? parser.value(kScenario)
                                  : shippedDefault
                                      ? QFileInfo(QString::fromLatin1(io::kDefaultScenarioFile)).fileName()
@@ -214,7 +238,7 @@ int runHeadless(const QStringList &arguments)
     }
     const ScenarioResults *baselineResults = baseline ? baseline->results.get() : nullptr;
     // No output may replace an input (the report once overwrote the scenario it was made from).
-    const QStringList inputs { scenarioFile, baseline ? baseline->file : QString() };
+    const QStringList inputs { scenarioFile, baseline ? baseline->file : QString(), parser.value(kRoadmap) };
 
     if (parser.isSet(kExportReport)) {
         options.scenarioFile = QFileInfo(scenarioFile).fileName();

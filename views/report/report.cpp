@@ -7,6 +7,8 @@
 #include "report/provenance.h"
 #include "report/reportcontent.h"
 #include "report/reportpainter.h"
+#include "roadmap/roadmapchart.h"
+#include "roadmap/roadmaptable.h"
 
 #include <qcustomplot.h>
 
@@ -95,6 +97,31 @@ void writeCharts(report::ReportPainter &out, int section, const ScenarioResults 
     }
 }
 
+/// The roadmap's steps: their table (the Roadmap view's) and chart.
+void writeRoadmap(report::ReportPainter &out, int section, const RoadmapData &roadmap)
+{
+    out.heading(QObject::tr("%1  Roadmap").arg(section)); // headings do not wrap: the name goes below
+    out.paragraph(QString::fromStdString(roadmap.roadmap.name));
+    if (!roadmap.roadmap.source.empty())
+        out.paragraph(QString::fromStdString(roadmap.roadmap.source), false, true);
+    QList<QStringList> rows = RoadmapTable::rowsOf(roadmap);
+    report::Table table;
+    table.title = QObject::tr("Steps of %1. Gains are over the step before (cost and energy ratios below 1 are savings).")
+                      .arg(QFileInfo(roadmap.file).fileName());
+    table.headers = rows.takeFirst();
+    table.rows = rows;
+    table.weights = { 0.8, 1.9, 0.95, 1.35, 0.85, 1.15, 1.0, 0.75, 1.3, 1.1, 1.2 };
+    for (int c = 0; c < table.headers.size(); ++c)
+        table.rightAligned << (c >= 3);
+    out.table(table);
+    for (const QString &problem : roadmap.problems)
+        out.paragraph(QStringLiteral("\u2022 ") + problem);
+    RoadmapChart chart;
+    chart.setRoadmap(std::make_shared<const RoadmapData>(roadmap));
+    out.plot(*chart.plot(), QObject::tr("Roadmap: throughput, MFU, $ per million tokens and J per token per step."),
+             report::ReportPainter::kChartWidth_px, 0.75);
+}
+
 bool paintReport(QIODevice &device, const ScenarioResults &current, const ScenarioResults *baseline,
                  const QString &pdfPath, QString *error, const ReportOptions &options)
 {
@@ -154,6 +181,8 @@ bool paintReport(QIODevice &device, const ScenarioResults &current, const Scenar
     for (const report::Table &table : parameters)
         out.table(table);
 
+    if (options.roadmap)
+        writeRoadmap(out, section++, *options.roadmap);
     writeCharts(out, section, current, baseline);
     out.finish();
     if (!painter.end()) {

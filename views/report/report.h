@@ -5,7 +5,7 @@
  * reproduce it; 1 key results (with the time and GPU-hours to train a token budget);
  * 2 diagnostics; 3 comparison with the baseline (only when one is given); 4 the design (blocks
  * with their sources, then every parameter of each block, the layout and the GPU count);
- * 5 the four charts of the studio, as vectors. The scenario JSON and the GapStudio version are in
+ * 5 the roadmap, when one is given (its steps' table and chart); the four charts of the studio, as vectors. The scenario JSON and the GapStudio version are in
  * the PDF's XMP metadata, where readProvenance() and restoreScenario() find them.
  *
  * Needs a QApplication (the charts are widgets); works under QT_QPA_PLATFORM=offscreen.
@@ -13,6 +13,7 @@
 
 #include "gapstudio/model/trainingtime.h"
 #include "results/scenarioresults.h"
+#include "roadmap/roadmapdata.h"
 
 #include <QDateTime>
 #include <QString>
@@ -25,6 +26,7 @@ struct ReportOptions {
     QString scenarioFile;
     QString baselineFile; ///< named in the comparison section, if any
     QDateTime date = QDateTime::currentDateTime();
+    RoadmapPtr roadmap; ///< when set, a Roadmap section (its steps' table and chart)
 };
 
 /**

@@ -241,7 +241,12 @@ void ReportPainter::table(const Table &table)
 
 void ReportPainter::chart(const ChartView &chart, const QString &caption, int width_px)
 {
-    const int height_px = qRound(width_px * kChartAspect);
+    plot(*chart.plot(), caption, width_px);
+}
+
+void ReportPainter::plot(QCustomPlot &plot, const QString &caption, int width_px, double aspect)
+{
+    const int height_px = qRound(width_px * aspect);
     const double scale = contentWidth() / width_px;
     const double height = height_px * scale;
     const double captionHeight = textHeight(caption, mSmall, contentWidth());
@@ -249,7 +254,7 @@ void ReportPainter::chart(const ChartView &chart, const QString &caption, int wi
     mPainter.save();
     mPainter.translate(kMargin, mY);
     mPainter.scale(scale, scale);
-    chart.plot()->toPainter(&mPainter, width_px, height_px);
+    plot.toPainter(&mPainter, width_px, height_px);
     mPainter.restore();
     mY += height + 2;
     mPainter.setPen(kFooterText);

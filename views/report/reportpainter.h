@@ -15,6 +15,7 @@
 #include <QString>
 
 class QCPPainter;
+class QCustomPlot;
 class QPdfWriter;
 
 namespace gapstudio::views {
@@ -44,6 +45,9 @@ public:
     /// The chart laid out `width_px` chart pixels wide, scaled to the content width (about half a
     /// page high), with `caption` below it.
     void chart(const ChartView &chart, const QString &caption, int width_px = kChartWidth_px);
+    /// The same for any plot (the roadmap chart), `aspect` = height / width.
+    void plot(QCustomPlot &plot, const QString &caption, int width_px = kChartWidth_px,
+              double aspect = kChartAspect);
     void space(double points) { mY += points; }
     void newPage();
     /// Starts a page unless `points` of height fit below the cursor.

@@ -1,0 +1,209 @@
+// The Cost & power panel and the efficiency gap in dollars read the pipeline's cost result
+// (model/cost.h through scenario::runScenario): the panel's figures and its $/hour bar are the
+// model's numbers for the studio's default design; a changed electricity price is one undoable
+// override that changes them; a design over memory capacity shows no cost at all.
+#include "shippedresults.h"
+
+#include "charts/efficiencygapchart.h"
+#include "cost/costchart.h"
+#include "cost/costpanel.h"
+#include "studio/scenariodocument.h"
+
+#include <qcustomplot.h>
+
+#include <QDoubleSpinBox>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <cmath>
+
+using namespace gapstudio;
+using views::CostPanel;
+
+namespace {
+
+constexpr double kSecondsPerDay = 86400; // the panel shows the time to train in days
+
+/// The number a figure shows ("$1,234", "12.34 J", "3.210 MW"), or NaN.
+double shownNumber(const QString &text)
+{
+    QString digits = text;
+    digits.remove(QLatin1Char('$')).remove(QLatin1Char(','));
+    const QRegularExpressionMatch match
+        = QRegularExpression(QStringLiteral("^\\s*(-?[0-9.]+(?:[eE][-+]?[0-9]+)?)")).match(digits);
+    return match.hasMatch() ? match.captured(1).toDouble() : std::nan("");
+}
+
+/// The figures are shown with four significant digits (report::formatValue): equal to that.
+bool closeTo(double shown, double expected)
+{
+    return std::abs(shown - expected) <= 1e-3 * std::abs(expected) + 1e-12;
+}
+
+struct Figure {
+    const char *key;
+    double model::CostResult::*value;
+    double displayDivisor;
+};
+
+const Figure kFigures[] = {
+    { "cluster_usd_per_hour", &model::CostResult::clusterUsdPerHour, 1 },
+    { "usd_per_million_tokens", &model::CostResult::usdPerMillionTokens, 1 },
+    { "joules_per_token", &model::CostResult::joulesPerToken, 1 },
+    { "megawatts", &model::CostResult::megawatts, 1 },
+    { "tokens_per_second_per_megawatt", &model::CostResult::tokensPerSecondPerMegawatt, 1 },
+    { "run_seconds", &model::CostResult::runSeconds, kSecondsPerDay },
+    { "run_usd", &model::CostResult::runUsd, 1 },
+    { "run_megawatt_hours", &model::CostResult::runMegawattHours, 1 },
+    { "gpu_hours", &model::CostResult::gpuHours, 1 },
+};
+
+/// The panel shows every figure of `cost`.
+void checkFigures(const CostPanel &panel, const model::CostResult &cost)
+{
+    for (const Figure &f : kFigures) {
+        const QString text = panel.figureText(QString::fromLatin1(f.key));
+        const double expected = cost.*(f.value) / f.displayDivisor;
+        QVERIFY2(expected > 0, f.key);
+        QVERIFY2(closeTo(shownNumber(text), expected),
+                 qPrintable(
+                     QStringLiteral("%1: shown %2, model %3").arg(QLatin1String(f.key), text).arg(expected)));
+    }
+}
+
+} // namespace
+
+class TestCostPanel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void figuresAreTheModels();
+    void electricityPriceIsAnUndoableEdit();
+    void overCapacityShowsNoCost();
+    void gapInDollarsIsTheModels();
+};
+
+void TestCostPanel::figuresAreTheModels()
+{
+    views::ScenarioDocument document(test::shippedLibrary());
+    document.reset(test::shippedScenario(test::kMoeScenario));
+    CostPanel panel(&document);
+    const views::ResultsPtr results = test::shippedResults(document.scenario());
+    QVERIFY(results->ok() && results->cost);
+    panel.setResults(results);
+    const model::CostResult &cost = *results->cost;
+    checkFigures(panel, cost);
+
+    // The stacked bar: one segment per share of $/hour, each the model's, summing to the total.
+    double sum = 0;
+    for (const model::CostShare &share : cost.usdPerHour) {
+        QCPBars *bars = panel.chart()->share(QString::fromStdString(share.key));
+        if (share.value == 0) {
+            QVERIFY(!bars);
+            continue;
+        }
+        QVERIFY2(bars, share.key.c_str());
+        QCOMPARE(bars->data()->size(), 1);
+        QCOMPARE(bars->data()->at(0)->value, share.value);
+        sum += bars->data()->at(0)->value;
+    }
+    QVERIFY(std::abs(sum - cost.clusterUsdPerHour) <= 1e-9 * cost.clusterUsdPerHour);
+    // The fields show the assumptions the design resolves to (the cited defaults here).
+    QCOMPARE(panel.field(QStringLiteral("cost.usd_per_kWh"))->value(), cost.assumptions.usdPerKWh);
+    QCOMPARE(panel.field(QStringLiteral("cost.pue"))->value(), cost.assumptions.pue);
+}
+
+void TestCostPanel::electricityPriceIsAnUndoableEdit()
+{
+    views::ScenarioDocument document(test::shippedLibrary());
+    document.reset(test::shippedScenario(test::kMoeScenario));
+    CostPanel panel(&document);
+    const views::ResultsPtr before = test::shippedResults(document.scenario());
+    panel.setResults(before);
+    const double price = before->cost->assumptions.usdPerKWh;
+
+    // The user types twice the price: one override of the design.
+    panel.field(QStringLiteral("cost.usd_per_kWh"))->setValue(2 * price);
+    QCOMPARE(document.scenario().overrides.at("cost.usd_per_kWh"), 2 * price);
+    QCOMPARE(document.undoStack()->count(), 1);
+    const views::ResultsPtr after = test::shippedResults(document.scenario());
+    panel.setResults(after);
+    QVERIFY(after->ok() && after->cost);
+    // Energy cost per hour is power at the meter x price: twice the price, twice the energy cost;
+    // capital does not change, so $/hour grows by exactly the old energy cost.
+    QVERIFY(std::abs(after->cost->energyUsdPerHour - 2 * before->cost->energyUsdPerHour)
+            <= 1e-9 * after->cost->energyUsdPerHour);
+    QVERIFY(std::abs(after->cost->clusterUsdPerHour
+                     - (before->cost->clusterUsdPerHour + before->cost->energyUsdPerHour))
+            <= 1e-9 * after->cost->clusterUsdPerHour);
+    checkFigures(panel, *after->cost);
+    QVERIFY(panel.figureText(QStringLiteral("usd_per_million_tokens"))
+            != QString::number(before->cost->usdPerMillionTokens));
+
+    // Showing the new results does not push another edit; undo takes the price back.
+    QCOMPARE(document.undoStack()->count(), 1);
+    document.undoStack()->undo();
+    QVERIFY(!document.scenario().overrides.count("cost.usd_per_kWh"));
+}
+
+void TestCostPanel::overCapacityShowsNoCost()
+{
+    views::ScenarioDocument document(test::shippedLibrary());
+    document.reset(test::overCapacityScenario());
+    CostPanel panel(&document);
+    const views::ResultsPtr results = test::shippedResults(document.scenario());
+    QCOMPARE(results->status, scenario::EvaluationStatus::OverCapacity);
+    panel.setResults(results);
+    for (const Figure &f : kFigures)
+        QCOMPARE(panel.figureText(QString::fromLatin1(f.key)), QStringLiteral("\u2014"));
+    QVERIFY(panel.statusText().startsWith(QStringLiteral("No cost")));
+    QVERIFY(!panel.chart()->message().isEmpty());
+    QCOMPARE(panel.chart()->csvRows().size(), 1); // the header only
+}
+
+void TestCostPanel::gapInDollarsIsTheModels()
+{
+    const views::ResultsPtr results = test::shippedResults(test::shippedScenario(test::kMoeScenario));
+    QVERIFY(results->ok() && results->cost && results->analysis);
+    views::EfficiencyGapChart chart;
+    chart.setResults(results);
+    QCOMPARE(chart.csvRows().first().at(3), QStringLiteral("from_percent"));
+    chart.setInDollars(true);
+    const QList<QStringList> rows = chart.csvRows();
+    QCOMPARE(rows.first().at(5), QStringLiteral("value_usd"));
+
+    // What each part of a training run costs: the run's cost (cost.runUsd) split as the step
+    // time is, so the useful share is MFU x run cost and each loss its fraction of peak x run cost.
+    const double run = results->cost->runUsd;
+    const model::EfficiencyGap &gap = results->analysis->gap;
+    int losses = 0;
+    double total = 0;
+    for (const QStringList &row : rows.mid(1)) {
+        const std::string key = row.at(1).toStdString();
+        const double value = row.at(5).toDouble();
+        if (key == "peak") {
+            QCOMPARE(value, run);
+            continue;
+        }
+        if (key == "mfu") {
+            QVERIFY(std::abs(value - gap.mfu * run) <= 1e-9 * run);
+            total += value;
+            continue;
+        }
+        const auto loss = std::find_if(gap.losses.begin(), gap.losses.end(),
+                                       [&](const model::TimeComponent &l) { return l.key == key; });
+        QVERIFY2(loss != gap.losses.end(), key.c_str());
+        QVERIFY(std::abs(value - std::abs(loss->seconds) * run) <= 1e-9 * run);
+        total += loss->seconds * run;
+        ++losses;
+    }
+    QVERIFY(losses > 0);
+    QVERIFY(std::abs(total - run) <= 1e-6 * run); // the useful share and the losses are the whole run
+    QVERIFY(chart.headline().contains(QLatin1Char('$')));
+
+    chart.setInDollars(false);
+    QCOMPARE(chart.csvRows().first().at(5), QStringLiteral("value_percent"));
+}
+
+QTEST_MAIN(TestCostPanel)
+#include "tst_costpanel.moc"

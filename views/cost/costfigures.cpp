@@ -1,0 +1,58 @@
+#include "cost/costfigures.h"
+
+#include "report/reportcontent.h"
+
+#include <QObject>
+
+namespace gapstudio::views {
+
+namespace {
+
+constexpr double kSecondsPerDay = 86400;
+
+QString money(double usd)
+{
+    return QStringLiteral("$") + report::formatValue(usd);
+}
+
+QList<CostFigure> figuresOf(const model::CostResult &c)
+{
+    const auto fmt
+        = [](double v, const QString &unit) { return report::formatValue(v) + QLatin1Char(' ') + unit; };
+    return {
+        { QStringLiteral("cluster_usd_per_hour"), QObject::tr("Cluster cost per hour"), c.clusterUsdPerHour,
+          money(c.clusterUsdPerHour) },
+        { QStringLiteral("usd_per_million_tokens"), QObject::tr("Cost per million tokens"),
+          c.usdPerMillionTokens, money(c.usdPerMillionTokens) },
+        { QStringLiteral("joules_per_token"), QObject::tr("Energy per token"), c.joulesPerToken,
+          fmt(c.joulesPerToken, QStringLiteral("J")) },
+        { QStringLiteral("megawatts"), QObject::tr("Power at the meter"), c.megawatts,
+          fmt(c.megawatts, QStringLiteral("MW")) },
+        { QStringLiteral("tokens_per_second_per_megawatt"), QObject::tr("Tokens per second per MW"),
+          c.tokensPerSecondPerMegawatt, report::formatValue(c.tokensPerSecondPerMegawatt) },
+        { QStringLiteral("run_seconds"), QObject::tr("Time to train the token budget"), c.runSeconds,
+          fmt(c.runSeconds / kSecondsPerDay, QObject::tr("days")) },
+        { QStringLiteral("run_usd"), QObject::tr("Cost to train the token budget"), c.runUsd,
+          money(c.runUsd) },
+        { QStringLiteral("run_megawatt_hours"), QObject::tr("Energy to train the token budget"),
+          c.runMegawattHours, fmt(c.runMegawattHours, QStringLiteral("MWh")) },
+        { QStringLiteral("gpu_hours"), QObject::tr("GPU-hours to train the token budget"), c.gpuHours,
+          report::formatValue(c.gpuHours) },
+    };
+}
+
+} // namespace
+
+QList<CostFigure> costFigures(const ScenarioResults &results)
+{
+    if (!results.ok() || !results.cost) // the same rule as every view: only a design that runs has a cost
+        return {};
+    return figuresOf(*results.cost);
+}
+
+QList<CostFigure> costFigureNames()
+{
+    return figuresOf(model::CostResult {});
+}
+
+} // namespace gapstudio::views

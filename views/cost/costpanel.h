@@ -1,0 +1,53 @@
+#pragma once
+/**
+ * @file costpanel.h
+ * The Cost & power panel: the cost model's inputs as fields (electricity price, PUE,
+ * depreciation, facility charge, the token budget of a training run and the main prices), each an
+ * undoable override of the design (ScenarioDocument::setOverride, the keys `eval --cost` takes);
+ * the key figures of the pipeline's cost result ($/hour, $/million tokens, J/token, MW, time and
+ * cost to train the token budget); and the $/hour breakdown (CostChart). A design that does not
+ * run (over capacity, infeasible, malformed) shows no cost figures, only why.
+ */
+
+#include "results/scenarioresults.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QDoubleSpinBox;
+class QLabel;
+
+namespace gapstudio::views {
+
+class CostChart;
+class ScenarioDocument;
+
+class CostPanel final : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit CostPanel(ScenarioDocument *document, QWidget *parent = nullptr);
+
+    void setResults(ResultsPtr results);
+    void setBaseline(ResultsPtr baseline);
+
+    [[nodiscard]] CostChart *chart() const { return mChart; }
+    /// The field of override `key` ("cost.usd_per_kWh", ...), or nullptr.
+    [[nodiscard]] QDoubleSpinBox *field(const QString &key) const { return mFields.value(key); }
+    /// The text shown for figure `key` (costfigures.h; "—" when there is none).
+    [[nodiscard]] QString figureText(const QString &key) const;
+    /// The status line (why there are no figures, or the bill of materials' notes).
+    [[nodiscard]] QString statusText() const;
+
+private:
+    void apply(const QString &key, double displayValue);
+
+    ScenarioDocument *mDocument;
+    ResultsPtr mResults;
+    QHash<QString, QDoubleSpinBox *> mFields;
+    QHash<QString, QLabel *> mFigures;
+    QLabel *mStatus;
+    CostChart *mChart;
+};
+
+} // namespace gapstudio::views

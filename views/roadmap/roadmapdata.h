@@ -1,0 +1,64 @@
+#pragma once
+/**
+ * @file roadmapdata.h
+ * A roadmap file (io/roadmap_json.h) and its steps' results (scenario::evaluateRoadmap), as the
+ * Roadmap view, its exports and the report show them. The numbers are the model's: this file
+ * only reads the file, runs the pipeline and picks the four per-step metrics out of the results.
+ */
+
+#include "gapstudio/io/roadmap_json.h"
+#include "gapstudio/scenario/roadmap.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace gapstudio::views {
+
+/// The four metrics of a roadmap step, in chart order.
+enum class RoadmapMetric { Throughput, Mfu, UsdPerMillionTokens, JoulesPerToken };
+inline constexpr RoadmapMetric kRoadmapMetrics[]
+    = { RoadmapMetric::Throughput, RoadmapMetric::Mfu, RoadmapMetric::UsdPerMillionTokens,
+        RoadmapMetric::JoulesPerToken };
+
+/// "samples_per_second", "mfu", "usd_per_million_tokens", "joules_per_token" (CSV, object names).
+[[nodiscard]] QString metricKey(RoadmapMetric metric);
+/// "Throughput (samples/s)", "MFU (%)", ... (chart panels and table headers).
+[[nodiscard]] QString metricTitle(RoadmapMetric metric);
+
+struct RoadmapData {
+    QString file;
+    io::Roadmap roadmap;
+    std::vector<scenario::RoadmapStepResult> steps; ///< one per roadmap step, in order
+    QStringList problems; ///< steps that are not valid designs: "file: /steps/i: reason"
+
+    /// The metric of step `index` (0-based), or nullopt when the step has no such result (it does
+    /// not evaluate, or runs over capacity, or has no cost).
+    [[nodiscard]] std::optional<double> value(std::size_t index, RoadmapMetric metric) const;
+    /// The step's gain for `metric` over the previous step (speedup, cost ratio, energy ratio;
+    /// nullopt for MFU and for steps without one).
+    [[nodiscard]] std::optional<double> gain(std::size_t index, RoadmapMetric metric) const;
+    /// The step's name ("Step 2: Scale-up domains of 128").
+    [[nodiscard]] QString stepName(std::size_t index) const;
+};
+using RoadmapPtr = std::shared_ptr<const RoadmapData>;
+
+/// Evaluates `roadmap` (read from `file`) with the studio's options.
+[[nodiscard]] RoadmapPtr evaluateRoadmapFile(io::Roadmap roadmap, const QString &file,
+                                             const scenario::PresetLibrary &library);
+/// Reads and evaluates the roadmap at `path`; nullptr with the reason in `error` ("file: /json/
+/// pointer: what is wrong") when it cannot be read.
+[[nodiscard]] RoadmapPtr loadRoadmapFile(const QString &path, const scenario::PresetLibrary &library,
+                                         QString *error);
+
+/// The roadmaps shipped with the presets ("roadmaps/<id>.gapstudio-roadmap.json" relative to a
+/// preset folder of the search order, the embedded copy last), by file name.
+[[nodiscard]] QStringList shippedRoadmaps();
+/// Reads and evaluates shipped roadmap `relativePath` (from shippedRoadmaps()).
+[[nodiscard]] RoadmapPtr loadShippedRoadmap(const QString &relativePath,
+                                            const scenario::PresetLibrary &library, QString *error);
+
+} // namespace gapstudio::views
