@@ -15,6 +15,7 @@ class ChartExporter;
 class ChartsPanel;
 class ExplorePanel;
 class HelpMenu;
+class PinnedScenarios;
 class Recalculator;
 class RecentFiles;
 class ScenarioDocument;
@@ -73,7 +74,7 @@ private:
     views::HelpMenu *mHelp = nullptr;
     views::ChartsPanel *mCharts = nullptr;
     views::ExplorePanel *mExplore = nullptr;
-    views::ResultsPtr mBaseline; ///< the pinned design, if any
+    views::PinnedScenarios *mPinned = nullptr; ///< the designs pinned for comparison
 };
 
 } // namespace gapstudio
