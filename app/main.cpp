@@ -63,6 +63,11 @@ int main(int argc, char *argv[])
         window.document()->reset(*requested);
         window.recalculator()->recalculateNow();
     }
+    if (parser.isSet(screenshot)) { // at its size from the first show on (the docks' shares: docksizer.h)
+        const QStringList size = parser.value(windowSize).split(QLatin1Char('x'));
+        if (size.size() == 2 && size[0].toInt() > 0 && size[1].toInt() > 0)
+            window.resize(size[0].toInt(), size[1].toInt());
+    }
     window.show();
     if (parser.isSet(bench)) {
         QTimer::singleShot(0, &window, [&] {
@@ -74,9 +79,6 @@ int main(int argc, char *argv[])
         return QApplication::exec();
     }
     if (parser.isSet(screenshot)) {
-        const QStringList size = parser.value(windowSize).split(QLatin1Char('x'));
-        if (size.size() == 2 && size[0].toInt() > 0 && size[1].toInt() > 0)
-            window.resize(size[0].toInt(), size[1].toInt());
         const QString file
             = parser.isSet(scenario) ? parser.value(scenario) : QStringLiteral("default scenario");
         const gapstudio::views::ResultsPtr results = window.recalculator()->latest();

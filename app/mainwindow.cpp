@@ -6,8 +6,11 @@
 #include "designspace/bestlayoutpanel.h"
 #include "designspace/gridheatmapchart.h"
 #include "designspace/gridpanel.h"
+#include "compare/comparemenu.h"
+#include "compare/pinnedscenarios.h"
 #include "explore/explorechart.h"
 #include "explore/explorepanel.h"
+#include "results/calibrationtext.h"
 #include "results/resultstable.h"
 #include "studio/autosaver.h"
 #include "studio/blockactions.h"
@@ -15,6 +18,7 @@
 #include "studio/blockpalette.h"
 #include "studio/canvasscene.h"
 #include "studio/diagnosticslist.h"
+#include "studio/docksizer.h"
 #include "studio/examplemenu.h"
 #include "studio/helpmenu.h"
 #include "studio/layoutpanel.h"
@@ -26,7 +30,6 @@
 #include "studio/scenarioproperties.h"
 #include "studio/statusline.h"
 #include "studio/studiosettings.h"
-#include "results/calibrationtext.h"
 #include "studio/windowfit.h"
 #include "validation/calibratedialog.h"
 #include "validation/validationpanel.h"
@@ -123,7 +126,8 @@ MainWindow::~MainWindow()
 void MainWindow::restoreWindowState()
 {
     restoreGeometry(kWindowGeometry.get());
-    restoreState(kWindowState.get());
+    if (restoreState(kWindowState.get()))
+        DockSizer::cancel(this); // the user's own dock sizes
 }
 
 void MainWindow::showFirstRunHint()
@@ -181,11 +185,11 @@ void MainWindow::createDocks()
     // The charts span the full width under the canvas and the side columns.
     setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
     setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
-    resizeDocks({paletteDock, inspectorDock}, {300, 260}, Qt::Vertical);
-    resizeDocks({parametersDock, layoutDock}, {260, 300}, Qt::Vertical);
-    resizeDocks({paletteDock, parametersDock}, {290, 400}, Qt::Horizontal);
-    resizeDocks({chartsDock, diagnosticsDock}, {1220, 380}, Qt::Horizontal);
-    resizeDocks({chartsDock}, {420}, Qt::Vertical);
+    new DockSizer(this, { { { chartsDock }, { 0.38 }, Qt::Vertical, 240 }, // shares of the window, once shown
+                          { { paletteDock, parametersDock }, { 0.2, 0.3 }, Qt::Horizontal, 260 },
+                          { { chartsDock, diagnosticsDock }, { 0.76, 0.24 }, Qt::Horizontal, 240 },
+                          { { paletteDock, inspectorDock }, { 0.28, 0.24 }, Qt::Vertical, 120 },
+                          { { parametersDock, layoutDock }, { 0.22, 0.3 }, Qt::Vertical, 150 } });
 
     connect(palette, &BlockPalette::blockActivated, this,
             [this](BlockKind kind, const QString &id) { mDocument->applyPreset(kind, id.toStdString()); });
@@ -208,6 +212,12 @@ void MainWindow::createDocks()
                 bestLayout->setResults(results);
             });
     bestLayout->showIn(mCharts, keyResults);
+    // Pinned designs side by side: Key results columns; the charts compare with the first.
+    mPinned = new PinnedScenarios(this);
+    connect(mPinned, &PinnedScenarios::changed, this, [=, this] {
+        keyResults->setPinned(mPinned->pins());
+        mCharts->setBaseline(mPinned->count() > 0 ? mPinned->pins().front().results : nullptr);
+    });
     // "Apply this layout" from a search: one undoable edit of the layout.
     connect(mExplore, &ExplorePanel::layoutApplied, this, [this](const model::Execution &applied) {
         mDocument->editLayout("layout", [&applied](model::Execution &e) { e = applied; });
@@ -259,16 +269,9 @@ void MainWindow::createMenus()
     edit->addAction(tr("&Save selected block as preset…"), QKeySequence(tr("Ctrl+Shift+S")), this,
                     [this] { saveBlockAsPresetInteractive(this, mDocument, mInspector->slot()); });
 
-    QMenu *compare = menuBar()->addMenu(tr("&Compare"));
-    compare->addAction(tr("&Pin as baseline"), QKeySequence(tr("Ctrl+B")), this, [this] {
-        mBaseline = mRecalculator->latest();
-        mCharts->setBaseline(mBaseline);
-        statusBar()->showMessage(tr("Pinned the current design as the baseline"), 4000);
-    });
-    compare->addAction(tr("&Clear baseline"), this, [this] {
-        mBaseline = nullptr;
-        mCharts->setBaseline(nullptr);
-    });
+    menuBar()->addMenu(new CompareMenu(
+        mPinned, [this] { return mRecalculator->latest(); }, [this] { return mDocument->displayName(); },
+        this));
 
     QMenu *explore = menuBar()->addMenu(tr("E&xplore"));
     explore->addAction(tr("&Search layouts…"), QKeySequence(tr("Ctrl+L")), mExplore, &ExplorePanel::openSearchDialog);

@@ -19,6 +19,7 @@ class ChartExporter;
 class ChartsPanel;
 class ExplorePanel;
 class HelpMenu;
+class PinnedScenarios;
 class Recalculator;
 class RecentFiles;
 class RoadmapPanel;
@@ -82,7 +83,7 @@ private:
     views::ChartsPanel *mCharts = nullptr;
     views::ExplorePanel *mExplore = nullptr;
     views::RoadmapPanel *mRoadmap = nullptr; ///< the open roadmap, if any (the report's roadmap section)
-    views::ResultsPtr mBaseline; ///< the pinned design, if any
+    views::PinnedScenarios *mPinned = nullptr; ///< the designs pinned for comparison
 };
 
 } // namespace gapstudio

@@ -6,6 +6,7 @@
 #include "roadmap/roadmappanel.h"
 
 #include "common/safewrite.h"
+#include "compare/pinnedscenarios.h"
 #include "report/provenance.h"
 #include "report/report.h"
 #include "results/calibrationtext.h"
@@ -140,7 +141,7 @@ void MainWindow::exportReport()
         options.scenarioFile = QFileInfo(mDocument->fileName()).fileName();
     QString error;
     if (!isNotAnInput(path, { mDocument->fileName() }, &error)
-        || !writeReport(*current, mBaseline.get(), path, &error, options))
+        || !writeReport(*current, mPinned->results(), path, &error, options))
         QMessageBox::critical(this, tr("Export failed"), error);
 }
 

@@ -162,6 +162,18 @@ mutation "a restored autosave left behind" views/studio/autosaver.cpp \
     'removeFiles(recovery.path);' \
     '(void)recovery;' \
     "tst_studiodocument:leftoversOfEndedSessionsAreOffered"
+mutation "pinned designs' columns repeat the current design" views/results/resultstable.cpp \
+    'mPinned.append({ pin.name, rowsOf(*pin.results) });' \
+    'mPinned.append({ pin.name, mCurrent });' \
+    "tst_mainwindow:pinnedScenariosSideBySide"
+mutation "the report's N-way columns all the current design" views/report/reportcontent.cpp \
+    'columns << keyMetrics(*pinned[i], tokenBudget);' \
+    'columns << keyMetrics(current, tokenBudget);' \
+    "tst_report:reportComparesSeveralPinnedDesigns"
+mutation "variant labels cut off in a narrow chart" views/explore/variantschart.cpp \
+    'upper = std::max(upper, label->position->coords().x() * width / (width - w));' \
+    'upper = std::max(upper, w * 0);' \
+    "tst_explorecharts:variantsAreSweepVariants"
 
 # ---- The check ------------------------------------------------------------------------------
 start=$SECONDS

@@ -3,6 +3,8 @@
 // scaling curve's points are the best layouts per GPU count, infeasible domain sizes are gaps with
 // a reason; the variants chart plots model::sweepVariants; the panel computes all of them on a
 // worker thread.
+// Every chart is laid out without a label over the title, over a bar or off the plot, and with one
+// grid (checkCosmetics).
 // With GAPSTUDIO_RENDER_DIR set, the charts and the panel are also written there as PNGs.
 #include "exploredesigns.h"
 
@@ -57,6 +59,97 @@ void render(QWidget *widget, const QString &name)
     QVERIFY(!image.isNull());
     if (!dir.isEmpty())
         QVERIFY(image.save(QDir(QString::fromLocal8Bit(dir)).filePath(name + QStringLiteral(".png"))));
+}
+
+/// A bar's rectangle in pixels (the key axis may be vertical: the tornado and variants charts).
+QRectF barRect(const QCPBars *bars, double key, double value)
+{
+    const QPointF a = bars->coordsToPixels(key - bars->width() / 2, 0);
+    const QPointF b = bars->coordsToPixels(key + bars->width() / 2, value);
+    return QRectF(a, b).normalized();
+}
+
+/// The Explore charts' cosmetics (issue: an axis label over the title, labels overlapping bars,
+/// doubled grid lines from three y-axes), read from the laid-out QCustomPlot at `size`:
+/// - the title and subtitle sit above the axis rect with its tick and axis labels, the legend below;
+/// - one grid per direction: at most one visible horizontal and one vertical axis draw grid lines,
+///   and only a visible axis does;
+/// - every value label beside a bar is inside the plot and overlaps no bar.
+void checkCosmetics(views::ExploreChart &chart, QSize size)
+{
+    chart.resize(size);
+    chart.show();
+    QCoreApplication::processEvents();
+    QCustomPlot *p = chart.plot();
+    p->replot(QCustomPlot::rpImmediateRefresh);
+    const QString where
+        = QStringLiteral("%1 at %2 x %3: ").arg(chart.title()).arg(size.width()).arg(size.height());
+    const QRect axes = p->axisRect()->outerRect(); // the plot with its tick labels and axis labels
+    QList<QRect> titles; // where the title and the subtitle are drawn (inside their margins)
+    for (int row : { 0, 1 }) {
+        auto *text = qobject_cast<QCPTextElement *>(p->plotLayout()->element(row, 0));
+        QVERIFY2(text, qPrintable(where + QStringLiteral("no title row %1").arg(row)));
+        if (!text->visible() || text->text().isEmpty())
+            continue;
+        titles << text->rect();
+        QVERIFY2(text->rect().bottom() <= axes.top() + 1,
+                 qPrintable(where
+                            + QStringLiteral("\"%1\" (bottom %2) runs into the axes (top %3)")
+                                  .arg(text->text())
+                                  .arg(text->rect().bottom())
+                                  .arg(axes.top())));
+    }
+    for (int i = 0; i < p->itemCount(); ++i) // no label drawn over a title ("this design", values)
+        if (auto *label = qobject_cast<QCPItemText *>(p->item(i)); label && label->visible())
+            for (const QRect &title : std::as_const(titles))
+                QVERIFY2(!QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition())
+                              .normalized()
+                              .intersects(title),
+                         qPrintable(where + QStringLiteral("\"%1\" over the title").arg(label->text())));
+    if (p->legend->visible())
+        QVERIFY2(!p->legend->outerRect().intersects(axes),
+                 qPrintable(where + QStringLiteral("legend on the axes")));
+
+    int horizontalGrids = 0, verticalGrids = 0;
+    for (QCPAxis *axis : p->axisRect()->axes()) {
+        if (!axis->grid()->visible())
+            continue;
+        QVERIFY2(axis->visible(), qPrintable(where + QStringLiteral("a hidden axis draws a grid")));
+        ++(axis->orientation() == Qt::Vertical ? horizontalGrids : verticalGrids);
+    }
+    QVERIFY2(horizontalGrids <= 1 && verticalGrids <= 1,
+             qPrintable(where
+                        + QStringLiteral("%1 sets of horizontal and %2 of vertical grid lines")
+                              .arg(horizontalGrids)
+                              .arg(verticalGrids)));
+
+    QList<QRectF> barRects;
+    for (int i = 0; i < p->plottableCount(); ++i)
+        if (auto *bars = qobject_cast<QCPBars *>(p->plottable(i)))
+            for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
+                barRects << barRect(bars, it->key, it->value);
+    if (barRects.isEmpty())
+        return;
+    for (int i = 0; i < p->itemCount(); ++i) {
+        auto *label = qobject_cast<QCPItemText *>(p->item(i));
+        if (!label || !label->visible() || label->text().isEmpty())
+            continue;
+        const QRectF box
+            = QRectF(label->topLeft->pixelPosition(), label->bottomRight->pixelPosition()).normalized();
+        const QString which = where
+                              + QStringLiteral("label \"%1\" at (%2, %3, %4 x %5)")
+                                    .arg(label->text())
+                                    .arg(box.x())
+                                    .arg(box.y())
+                                    .arg(box.width())
+                                    .arg(box.height());
+        QVERIFY2(QRectF(p->rect()).contains(box), qPrintable(which + QStringLiteral(" is cut off")));
+        // Padding aside (the box includes it), the text must not cover a bar.
+        const QRectF text = box.marginsRemoved(QMarginsF(label->padding()));
+        for (const QRectF &bar : std::as_const(barRects))
+            QVERIFY2(!text.adjusted(1, 1, -1, -1).intersects(bar),
+                     qPrintable(which + QStringLiteral(" covers a bar")));
+    }
 }
 
 } // namespace
@@ -117,6 +210,8 @@ void tst_ExploreCharts::tornadoLargestElasticityFirst()
     QCOMPARE(chart.csvRows().size(), static_cast<int>(elasticities.size()) + 1);
     QCOMPARE(chart.csvRows().at(1).at(0), QString::fromLatin1(model::parameterKey(largest->parameter)));
     render(&chart, QStringLiteral("tornado"));
+    for (const QSize size : { QSize(1000, 600), QSize(640, 300) })
+        checkCosmetics(chart, size);
 }
 
 void tst_ExploreCharts::heatmapBestCellIsSearchBest()
@@ -171,6 +266,8 @@ void tst_ExploreCharts::heatmapBestCellIsSearchBest()
     QCOMPARE(blank + withLayout, static_cast<int>(data.tps.size() * data.pps.size()));
     QCOMPARE(chart.csvRows().size(), static_cast<int>(data.tps.size() * data.pps.size()) + 1);
     render(&chart, QStringLiteral("heatmap"));
+    for (const QSize size : { QSize(1000, 600), QSize(640, 300) })
+        checkCosmetics(chart, size);
 }
 
 void tst_ExploreCharts::domainSweepGapsCarryDiagnostics()
@@ -200,6 +297,8 @@ void tst_ExploreCharts::domainSweepGapsCarryDiagnostics()
     QVERIFY(points[3].evaluation.ok);
     QCOMPARE(points[3].evaluation.stats.total_time, direct.stats.total_time);
     render(&chart, QStringLiteral("domain_sweep"));
+    for (const QSize size : { QSize(1000, 600), QSize(640, 300) })
+        checkCosmetics(chart, size);
 }
 
 void tst_ExploreCharts::scalingPointsAreBestLayouts()
@@ -223,6 +322,8 @@ void tst_ExploreCharts::scalingPointsAreBestLayouts()
     QCOMPARE(throughput->data()->at(2)->value, best.top.front().stats.sample_rate);
     QCOMPARE(chart.csvRows().size(), 4);
     render(&chart, QStringLiteral("scaling"));
+    for (const QSize size : { QSize(1000, 600), QSize(640, 300) })
+        checkCosmetics(chart, size);
 }
 
 /// Case 18 (gpt3-175B on 4096 H100s, float8): the chart's rows are model::sweepVariants' results,
@@ -276,10 +377,14 @@ void tst_ExploreCharts::variantsAreSweepVariants()
     QVERIFY(designed && flat);
     QVERIFY2(*flat > *designed, qPrintable(QStringLiteral("%1 <= %2").arg(*flat).arg(*designed)));
     render(&chart, QStringLiteral("variants"));
+    for (const QSize size : { QSize(1000, 600), QSize(640, 300) })
+        checkCosmetics(chart, size);
     chart.setMetric(views::VariantsChart::Metric::StepTime);
     QVERIFY(chart.message().isEmpty());
     QCOMPARE(chart.csvRows(), rows);
     render(&chart, QStringLiteral("variants_step_time"));
+    for (const QSize size : { QSize(1000, 600), QSize(640, 300) })
+        checkCosmetics(chart, size);
 }
 
 void tst_ExploreCharts::panelRunsSweepsOnWorkerThread()

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
@@ -67,6 +68,7 @@ private slots:
     void applyEmitsTopLayout();
     void applyEmitsSelectedRowAfterSorting();
     void cancelStopsLongSearch();
+    void resultsTableInWords();
 };
 
 void tst_SearchDialog::prefilledFromDesign()
@@ -199,3 +201,53 @@ void tst_SearchDialog::cancelStopsLongSearch()
 
 QTEST_MAIN(tst_SearchDialog)
 #include "tst_searchdialog.moc"
+
+// The results table spoke the command line's shorthand: an "Offload" column of "w", "a", "o" or
+// "-", headers such as "mbs" and "TP ovl", options as their JSON spellings ("attn_only",
+// "p2p_rs_ag"). Every header and cell is now in words.
+void tst_SearchDialog::resultsTableInWords()
+{
+    model::SearchHit offloading;
+    offloading.execution.weightOffload = true;
+    offloading.execution.activationsOffload = false;
+    offloading.execution.optimizerOffload = true;
+    offloading.execution.activationRecompute = model::Recompute::AttnOnly;
+    offloading.execution.tensorParCommType = model::TpCommType::P2pRsAg;
+    offloading.execution.tensorParOverlap = model::TpOverlap::Pipe;
+    offloading.execution.dataParOverlap = true;
+    offloading.execution.optimizerSharding = false;
+    model::SearchHit plain;
+    plain.execution.weightOffload = plain.execution.activationsOffload = plain.execution.optimizerOffload
+        = false;
+    SearchResultsModel model;
+    model.setHits({ offloading, plain });
+    const auto text = [&](int row, int column) { return model.index(row, column).data().toString(); };
+
+    QCOMPARE(text(0, SearchResultsModel::Offload), QStringLiteral("weights, optimizer"));
+    QCOMPARE(text(1, SearchResultsModel::Offload), QStringLiteral("none"));
+    QCOMPARE(text(0, SearchResultsModel::Recompute), QStringLiteral("attention only"));
+    QCOMPARE(text(0, SearchResultsModel::TpComm), QStringLiteral("p2p reduce-scatter + all-gather"));
+    QCOMPARE(text(0, SearchResultsModel::TpOverlap), QStringLiteral("pipelined"));
+    QCOMPARE(text(0, SearchResultsModel::DpOverlap), QStringLiteral("yes"));
+    QCOMPARE(text(0, SearchResultsModel::Zero1), QStringLiteral("no"));
+
+    // No cell is a lone letter or dash, or a JSON spelling; no header is an abbreviation.
+    const QRegularExpression shorthand(QStringLiteral("^([A-Za-z]|-+|[wao]{1,3})$"));
+    for (int row = 0; row < model.rowCount(); ++row)
+        for (int column = 0; column < model.columnCount(); ++column) {
+            const QString cell = text(row, column);
+            QVERIFY2(!shorthand.match(cell).hasMatch() && !cell.contains(QLatin1Char('_')),
+                     qPrintable(QStringLiteral("row %1, column %2: \"%3\"").arg(row).arg(column).arg(cell)));
+        }
+    const QStringList abbreviations { QStringLiteral("mbs"), QStringLiteral("Interl."),
+                                      QStringLiteral("Recomp."), QStringLiteral("TP ovl"),
+                                      QStringLiteral("DP ovl") };
+    for (int column = 0; column < model.columnCount(); ++column) {
+        const QString header = model.headerData(column, Qt::Horizontal).toString();
+        QVERIFY2(!abbreviations.contains(header) && !header.contains(QLatin1Char('_')), qPrintable(header));
+        QVERIFY2(!model.headerData(column, Qt::Horizontal, Qt::ToolTipRole)
+                      .toString()
+                      .contains(QStringLiteral("o = ")),
+                 qPrintable(header));
+    }
+}

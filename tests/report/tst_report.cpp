@@ -27,12 +27,14 @@
 #include <QImage>
 #include <QPainter>
 #include <QProcess>
+#include <QSet>
 #include <QStandardPaths>
 #include <QStringList>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace gapstudio;
@@ -388,6 +390,48 @@ private slots:
     }
 
     // "--export-report /dev/full exits 0 'wrote'", and export errors gave no OS reason.
+    // N-way comparison: two pinned designs and the current one, each column its own design's
+    // pipeline result (run here separately); the report names both pins.
+    void reportComparesSeveralPinnedDesigns()
+    {
+        const auto library = io::loadPresetLibrary(PRESETS_DIR);
+        const std::vector<scenario::Scenario> designs {
+            io::loadScenario(kBaselineScenario.toStdString()),
+            io::loadScenario(PRESETS_DIR "/scenarios/gpt3-175b-4096-h100-fp8.gapstudio.json"), mDefault
+        };
+        std::vector<views::ResultsPtr> results;
+        for (const scenario::Scenario &design : designs)
+            results.push_back(views::computeResults(design, library));
+        const std::vector<const views::ScenarioResults *> pinned { results[0].get(), results[1].get() };
+        const views::report::Table table = views::report::comparisonTable(pinned, *results[2], 2e12);
+        QCOMPARE(table.headers, (QStringList { QStringLiteral("Result"), QStringLiteral("Pinned 1"),
+                                               QStringLiteral("Pinned 2"), QStringLiteral("Current") }));
+        const auto stepRow = std::find_if(table.rows.cbegin(), table.rows.cend(), [](const QStringList &row) {
+            return row.front() == QStringLiteral("Step time (s)");
+        });
+        QVERIFY(stepRow != table.rows.cend());
+        QSet<QString> distinct;
+        for (std::size_t i = 0; i < designs.size(); ++i) {
+            const scenario::PipelineResult own = scenario::runScenario(designs[i], library);
+            QVERIFY2(own.ok(), own.statusText.c_str());
+            QCOMPARE(stepRow->at(static_cast<qsizetype>(i + 1)),
+                     views::report::formatValue(own.evaluation.stats.total_time));
+            distinct.insert(stepRow->at(static_cast<qsizetype>(i + 1)));
+        }
+        QCOMPARE(distinct.size(), 3); // three designs, three step times: no column repeats another
+
+        const QString pdf = path(QStringLiteral("pinned-report.pdf"));
+        QString error;
+        QVERIFY2(views::writeReport(*results[2], pinned, pdf, &error), qPrintable(error));
+        const QString text = pdfText(pdf);
+        for (const QString &needle :
+             { QStringLiteral("3 Comparison with the pinned designs"), QStringLiteral("Pinned 2"),
+               QStringLiteral("1. GPT-4-class MoE on 4096 H100"), QStringLiteral("2. GPT-3 175B"),
+               QStringLiteral("4 Design"), QStringLiteral("5 Charts") })
+            QVERIFY2(text.contains(needle),
+                     qPrintable(QStringLiteral("missing \"%1\" in %2").arg(needle, text.left(3000))));
+    }
+
     void unwritableReportIsExit3()
     {
         QCOMPARE(headless({ QStringLiteral("--export-report"), QStringLiteral("/dev/full") }),

@@ -23,7 +23,7 @@ ChartView::ChartView(QString id, QString title, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(mPlot);
-    setMinimumSize(480, 320);
+    setMinimumSize(360, 230); // fits a 1280 x 800 screen under the canvas
 
     // Layout: headline (row 0), axis rect (row 1), legend (row 2, wrapping, only as tall as needed).
     mPlot->plotLayout()->insertRow(0);

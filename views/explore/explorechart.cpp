@@ -27,7 +27,7 @@ ExploreChart::ExploreChart(QString id, QString title, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(mPlot);
-    setMinimumSize(480, 320);
+    setMinimumSize(360, 230); // fits a 1280 x 800 screen under the canvas
 
     // Rows: title (0), subtitle (1), axis rect (2), legend (3, only as tall as needed).
     QCPLayoutGrid *grid = mPlot->plotLayout();

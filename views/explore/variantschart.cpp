@@ -237,7 +237,42 @@ void VariantsChart::rebuild()
     p->yAxis->setTickLength(0, 0);
     p->xAxis->setLabel(rate ? tr("Samples per second") : tr("Step time (s)"));
     p->xAxis->setRange(0, extent);
+    mExtent = extent;
+    fitLabels();
     replot();
+}
+
+void VariantsChart::resizeEvent(QResizeEvent *event)
+{
+    ExploreChart::resizeEvent(event);
+    if (mExtent > 0 && message().isEmpty()) {
+        fitLabels();
+        replot();
+    }
+}
+
+void VariantsChart::fitLabels()
+{
+    QCustomPlot *p = plot();
+    // Lay the plot out at its current size (as a replot does) to know the axis' width in pixels.
+    p->plotLayout()->setOuterRect(p->viewport());
+    for (const auto phase :
+         { QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout })
+        p->plotLayout()->update(phase);
+    const double width = p->axisRect()->width();
+    double upper = mExtent;
+    for (int i = 0; i < p->itemCount() && width > 0; ++i) {
+        const auto *label = qobject_cast<QCPItemText *>(p->item(i));
+        if (!label || label->position->typeX() != QCPItemPosition::ptPlotCoords
+            || !(label->positionAlignment() & Qt::AlignLeft))
+            continue;
+        // A label of w pixels at value v fits when v / upper * width + w <= width.
+        const double w = QFontMetricsF(label->font()).horizontalAdvance(label->text())
+                         + label->padding().left() + label->padding().right() + 2;
+        if (w < 0.8 * width)
+            upper = std::max(upper, label->position->coords().x() * width / (width - w));
+    }
+    p->xAxis->setRange(0, upper);
 }
 
 QList<QStringList> VariantsChart::csvRows() const

@@ -44,11 +44,18 @@ public:
     /// label, samples_per_s, step_time_s, mfu, ok (values empty when not ok), in the model's order.
     [[nodiscard]] QList<QStringList> csvRows() const override;
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void rebuild();
+    /// Widens the value axis so that every value label beside its bar stays inside the plot
+    /// (a narrow dock once cut them off).
+    void fitLabels();
 
     std::vector<model::SweepPoint> mPoints;
     QMap<QString, double> mKeys;
+    double mExtent = 0; ///< the value axis' range before fitLabels()
     Metric mMetric = Metric::SampleRate;
 };
 

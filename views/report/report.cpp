@@ -122,8 +122,9 @@ void writeRoadmap(report::ReportPainter &out, int section, const RoadmapData &ro
              report::ReportPainter::kChartWidth_px, 0.75);
 }
 
-bool paintReport(QIODevice &device, const ScenarioResults &current, const ScenarioResults *baseline,
-                 const QString &pdfPath, QString *error, const ReportOptions &options)
+bool paintReport(QIODevice &device, const ScenarioResults &current,
+                 const std::vector<const ScenarioResults *> &pinned, const QString &pdfPath, QString *error,
+                 const ReportOptions &options)
 {
     const QString name = designName(current.scenario);
     QPdfWriter writer(&device);
@@ -161,14 +162,24 @@ bool paintReport(QIODevice &device, const ScenarioResults &current, const Scenar
     for (const QString &line : diagnostics)
         out.paragraph(QStringLiteral("\u2022 ") + line);
 
-    if (baseline) {
+    if (pinned.size() == 1) {
+        const ScenarioResults &baseline = *pinned.front();
         out.heading(QObject::tr("%1  Comparison with the baseline").arg(section++));
-        report::Table comparison = report::comparisonTable(*baseline, current, options.tokenBudget);
+        report::Table comparison = report::comparisonTable(baseline, current, options.tokenBudget);
         comparison.title
             = QObject::tr("Baseline: %1%2. Change = current \u2212 baseline.")
-                  .arg(designName(baseline->scenario),
+                  .arg(designName(baseline.scenario),
                        options.baselineFile.isEmpty() ? QString()
                                                       : QStringLiteral(" (%1)").arg(options.baselineFile));
+        out.table(comparison);
+    } else if (pinned.size() > 1) {
+        out.heading(QObject::tr("%1  Comparison with the pinned designs").arg(section++));
+        QStringList names;
+        for (std::size_t i = 0; i < pinned.size(); ++i)
+            names << QStringLiteral("%1. %2").arg(i + 1).arg(designName(pinned[i]->scenario));
+        report::Table comparison = report::comparisonTable(pinned, current, options.tokenBudget);
+        comparison.title
+            = QObject::tr("Pinned designs, in this order: %1.").arg(names.join(QStringLiteral("; ")));
         out.table(comparison);
     }
 
@@ -183,7 +194,7 @@ bool paintReport(QIODevice &device, const ScenarioResults &current, const Scenar
 
     if (options.roadmap)
         writeRoadmap(out, section++, *options.roadmap);
-    writeCharts(out, section, current, baseline);
+    writeCharts(out, section, current, pinned.empty() ? nullptr : pinned.front()); // against the first pin
     out.finish();
     if (!painter.end()) {
         if (error)
@@ -198,10 +209,17 @@ bool paintReport(QIODevice &device, const ScenarioResults &current, const Scenar
 bool writeReport(const ScenarioResults &current, const ScenarioResults *baseline, const QString &pdfPath,
                  QString *error, const ReportOptions &options)
 {
+    return writeReport(current, baseline ? std::vector { baseline } : std::vector<const ScenarioResults *> {},
+                       pdfPath, error, options);
+}
+
+bool writeReport(const ScenarioResults &current, const std::vector<const ScenarioResults *> &pinned,
+                 const QString &pdfPath, QString *error, const ReportOptions &options)
+{
     // Made in memory, then written safely (common/safewrite.h): complete, or the old file kept.
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
-    if (!paintReport(buffer, current, baseline, pdfPath, error, options))
+    if (!paintReport(buffer, current, pinned, pdfPath, error, options))
         return false;
     return writeFileSafely(pdfPath, buffer.data(), error);
 }

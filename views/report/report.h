@@ -3,7 +3,8 @@
  * @file report.h
  * File > Export Report: a multi-page A4 PDF of one design. Sections: title, date and how to
  * reproduce it; 1 key results (with the time and GPU-hours to train a token budget);
- * 2 diagnostics; 3 comparison with the baseline (only when one is given); 4 the design (blocks
+ * 2 diagnostics; 3 comparison with the baseline, or with every pinned design when there are several (only
+ * when one is given); 4 the design (blocks
  * with their sources, then every parameter of each block, the layout and the GPU count);
  * 5 the roadmap, when one is given (its steps' table and chart); the four charts of the studio, as vectors. The scenario JSON and the GapStudio version are in
  * the PDF's XMP metadata, where readProvenance() and restoreScenario() find them.
@@ -17,6 +18,8 @@
 
 #include <QDateTime>
 #include <QString>
+
+#include <vector>
 
 namespace gapstudio::views {
 
@@ -36,5 +39,9 @@ struct ReportOptions {
  */
 bool writeReport(const ScenarioResults &current, const ScenarioResults *baseline, const QString &pdfPath,
                  QString *error = nullptr, const ReportOptions &options = {});
+/// The same, compared with every design in `pinned` (none, one: the baseline, or several side by side);
+/// the charts compare with the first.
+bool writeReport(const ScenarioResults &current, const std::vector<const ScenarioResults *> &pinned,
+                 const QString &pdfPath, QString *error = nullptr, const ReportOptions &options = {});
 
 } // namespace gapstudio::views

@@ -252,6 +252,35 @@ Table comparisonTable(const ScenarioResults &baseline, const ScenarioResults &cu
     return table;
 }
 
+Table comparisonTable(const std::vector<const ScenarioResults *> &pinned, const ScenarioResults &current,
+                      double tokenBudget)
+{
+    Table table;
+    table.headers << QStringLiteral("Result");
+    QList<QList<Metric>> columns;
+    for (std::size_t i = 0; i < pinned.size(); ++i) {
+        table.headers << QStringLiteral("Pinned %1").arg(i + 1);
+        columns << keyMetrics(*pinned[i], tokenBudget);
+    }
+    table.headers << QStringLiteral("Current");
+    columns << keyMetrics(current, tokenBudget);
+    const double valueWeight = 0.68 / static_cast<double>(columns.size());
+    table.weights << 0.32;
+    table.rightAligned << false;
+    for (qsizetype c = 0; c < columns.size(); ++c) {
+        table.weights << valueWeight;
+        table.rightAligned << true;
+    }
+    for (qsizetype i = 0; i < columns.back().size(); ++i) {
+        const Metric &c = columns.back()[i];
+        QStringList row { c.unit.isEmpty() ? c.name : QStringLiteral("%1 (%2)").arg(c.name, c.unit) };
+        for (const QList<Metric> &column : std::as_const(columns))
+            row << (column[i].available ? formatValue(column[i].value) : QStringLiteral("\u2014"));
+        table.rows << row;
+    }
+    return table;
+}
+
 QStringList diagnosticLines(const ScenarioResults &results)
 {
     QStringList lines;

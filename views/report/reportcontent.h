@@ -12,6 +12,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <vector>
+
 namespace gapstudio::views::report {
 
 struct Table {
@@ -50,6 +52,11 @@ struct Metric {
 /// Metric | Baseline | Current | Change | Change %.
 [[nodiscard]] Table comparisonTable(const ScenarioResults &baseline, const ScenarioResults &current,
                                     double tokenBudget);
+
+/// Metric | Pinned 1 | Pinned 2 | ... | Current: the N-way comparison of the pinned designs (in pin
+/// order) with the current one, each column its own design's key metrics.
+[[nodiscard]] Table comparisonTable(const std::vector<const ScenarioResults *> &pinned,
+                                    const ScenarioResults &current, double tokenBudget);
 
 /// One line per diagnostic ("field: message"), empty when there are none.
 [[nodiscard]] QStringList diagnosticLines(const ScenarioResults &results);

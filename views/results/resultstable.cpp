@@ -5,6 +5,9 @@
 
 #include "gapstudio/scenario/best_layout.h"
 
+#include <QHash>
+#include <algorithm>
+
 #include <QFont>
 #include <QHeaderView>
 #include <QLocale>
@@ -50,63 +53,73 @@ ResultsTable::ResultsTable(QWidget *parent)
     horizontalHeader()->setStretchLastSection(true);
 }
 
-void ResultsTable::showResults(const ScenarioResults &results)
+QList<ResultsTable::Row> ResultsTable::rowsOf(const ScenarioResults &results)
 {
-    setRowCount(0);
+    QList<Row> rows;
+    const auto section = [&rows](const QString &title) { rows.append({ title, {}, {}, {}, {}, true }); };
+    const auto add = [&rows](const QString &quantity, const QString &value, const QString &toolTip = {},
+                             Qt::Alignment alignment = Qt::AlignLeft, QVariant seconds = {}) {
+        rows.append({ quantity, value, toolTip, alignment, std::move(seconds), false });
+    };
     const QString status = QString::fromStdString(results.statusText);
     if (results.status == scenario::EvaluationStatus::OverCapacity && results.analysis) {
         // It cannot run: no time or efficiency is a result; the memory it would need is.
-        addSection(tr("Does not fit in GPU memory"));
-        addRow(tr("Status"), status, status);
+        section(tr("Does not fit in GPU memory"));
+        add(tr("Status"), status, status);
         const model::MemoryUse &m = results.analysis->memory;
-        addRow(tr("HBM per GPU (needed)"), gib(m.tier1Need_B), {}, Qt::AlignRight);
-        addRow(tr("HBM per GPU (capacity)"), gib(m.tier1Capacity_B), {}, Qt::AlignRight);
+        add(tr("HBM per GPU (needed)"), gib(m.tier1Need_B), {}, Qt::AlignRight);
+        add(tr("HBM per GPU (capacity)"), gib(m.tier1Capacity_B), {}, Qt::AlignRight);
         if (m.tier2Need_B > 0 || m.tier2Capacity_B > 0) {
-            addRow(tr("Tier-2 memory per GPU (needed)"), gib(m.tier2Need_B), {}, Qt::AlignRight);
-            addRow(tr("Tier-2 memory per GPU (capacity)"), gib(m.tier2Capacity_B), {}, Qt::AlignRight);
+            add(tr("Tier-2 memory per GPU (needed)"), gib(m.tier2Need_B), {}, Qt::AlignRight);
+            add(tr("Tier-2 memory per GPU (capacity)"), gib(m.tier2Capacity_B), {}, Qt::AlignRight);
         }
-        return;
+        return rows;
     }
     if (!results.ok() || !results.analysis) {
-        addSection(tr("The design cannot be evaluated"));
-        addRow(tr("Status"), status, status);
+        section(tr("The design cannot be evaluated"));
+        add(tr("Status"), status, status);
         for (const model::Diagnostic &diagnostic : results.diagnostics) {
             const QString message = QString::fromStdString(diagnostic.message);
             const QString field
                 = diagnostic.field.empty() ? tr("Configuration") : QString::fromStdString(diagnostic.field);
-            addRow(field, message, message);
+            add(field, message, message);
         }
-        return;
+        return rows;
     }
 
     const model::Stats &s = results.evaluation.stats;
     const model::Analysis &a = *results.analysis;
     const QLocale locale;
-    addSection(tr("Summary"));
-    addRow(tr("Step time"), seconds(a.step.total_s), {}, Qt::AlignRight);
-    addRow(tr("Sample rate"), tr("%1 samples/s").arg(locale.toString(s.sample_rate, 'f', 2)), {},
-           Qt::AlignRight);
-    addRow(tr("Token rate"), tr("%1 tokens/s").arg(locale.toString(a.tokensPerSecond, 'f', 0)), {},
-           Qt::AlignRight);
-    addRow(tr("Total efficiency (MFU)"), percent(a.gap.mfu), {}, Qt::AlignRight);
-    addRow(tr("Compute efficiency"), percent(s.compute_efficiency), {}, Qt::AlignRight);
-    addRow(tr("System efficiency"), percent(s.system_efficiency), {}, Qt::AlignRight);
-    addRow(tr("HBM per GPU (needed)"), gib(a.memory.tier1Need_B), {}, Qt::AlignRight);
-    addRow(tr("HBM per GPU (capacity)"), gib(a.memory.tier1Capacity_B), {}, Qt::AlignRight);
+    section(tr("Summary"));
+    add(tr("Step time"), seconds(a.step.total_s), {}, Qt::AlignRight);
+    add(tr("Sample rate"), tr("%1 samples/s").arg(locale.toString(s.sample_rate, 'f', 2)), {},
+        Qt::AlignRight);
+    add(tr("Token rate"), tr("%1 tokens/s").arg(locale.toString(a.tokensPerSecond, 'f', 0)), {},
+        Qt::AlignRight);
+    add(tr("Total efficiency (MFU)"), percent(a.gap.mfu), {}, Qt::AlignRight);
+    add(tr("Compute efficiency"), percent(s.compute_efficiency), {}, Qt::AlignRight);
+    add(tr("System efficiency"), percent(s.system_efficiency), {}, Qt::AlignRight);
+    add(tr("HBM per GPU (needed)"), gib(a.memory.tier1Need_B), {}, Qt::AlignRight);
+    add(tr("HBM per GPU (capacity)"), gib(a.memory.tier1Capacity_B), {}, Qt::AlignRight);
     const QString calibration = calibrationText(results);
-    addRow(tr("Calibration"), calibration, calibration);
+    add(tr("Calibration"), calibration, calibration);
 
     // Every part of the step (model::Analysis::step), in the model's order; they sum to the step.
-    addSection(tr("Step time breakdown"));
+    section(tr("Step time breakdown"));
     for (const model::TimeComponent &c : a.step.exposed) {
         if (c.seconds == 0)
             continue; // a part this design does not have (EP in a dense model, offload off, ...)
-        QTableWidgetItem *value
-            = addRow(QString::fromStdString(c.label), milliseconds(c.seconds),
-                     tr("%1 % of the step").arg(locale.toString(100 * c.seconds / a.step.total_s, 'f', 1)),
-                     Qt::AlignRight);
-        value->setData(kSecondsRole, c.seconds);
+        add(QString::fromStdString(c.label), milliseconds(c.seconds),
+            tr("%1 % of the step").arg(locale.toString(100 * c.seconds / a.step.total_s, 'f', 1)),
+            Qt::AlignRight, c.seconds);
     }
+    return rows;
+}
+
+void ResultsTable::showResults(const ScenarioResults &results)
+{
+    mCurrent = rowsOf(results);
+    render();
 }
 
 void ResultsTable::addBestLayout(const ScenarioResults &own, const ScenarioResults &best)
@@ -115,34 +128,109 @@ void ResultsTable::addBestLayout(const ScenarioResults &own, const ScenarioResul
         return;
     const QLocale locale;
     const model::Stats &b = best.evaluation.stats;
-    addSection(tr("Best layout (your layout in brackets)"));
-    const QString layout = layoutformat::summary(best.compiled->execution);
-    addRow(tr("Layout"), layout,
-           own.compiled ? tr("Your layout: %1").arg(layoutformat::summary(own.compiled->execution))
-                        : QString());
+    const auto add = [this](const QString &quantity, const QString &value, const QString &toolTip = {},
+                            Qt::Alignment alignment = Qt::AlignLeft) {
+        mCurrent.append({ quantity, value, toolTip, alignment, {}, false });
+    };
+    mCurrent.append({ tr("Best layout (your layout in brackets)"), {}, {}, {}, {}, true });
+    add(tr("Layout"), layoutformat::summary(best.compiled->execution),
+        own.compiled ? tr("Your layout: %1").arg(layoutformat::summary(own.compiled->execution)) : QString());
     const bool ownOk = own.ok() && own.analysis;
     const auto both = [&](const QString &bestValue, const QString &ownValue) {
         return ownOk ? QStringLiteral("%1  (%2)").arg(bestValue, ownValue) : bestValue;
     };
-    addRow(tr("Step time"), both(seconds(b.total_time), seconds(own.evaluation.stats.total_time)), {},
-           Qt::AlignRight);
-    addRow(tr("Sample rate"),
-           both(tr("%1 samples/s").arg(locale.toString(b.sample_rate, 'f', 2)),
-                tr("%1 samples/s").arg(locale.toString(own.evaluation.stats.sample_rate, 'f', 2))),
-           {}, Qt::AlignRight);
-    addRow(tr("Total efficiency (MFU)"),
-           both(percent(best.analysis->gap.mfu), ownOk ? percent(own.analysis->gap.mfu) : QString()), {},
-           Qt::AlignRight);
+    add(tr("Best step time"), both(seconds(b.total_time), seconds(own.evaluation.stats.total_time)), {},
+        Qt::AlignRight);
+    add(tr("Best sample rate"),
+        both(tr("%1 samples/s").arg(locale.toString(b.sample_rate, 'f', 2)),
+             tr("%1 samples/s").arg(locale.toString(own.evaluation.stats.sample_rate, 'f', 2))),
+        {}, Qt::AlignRight);
+    add(tr("Best total efficiency (MFU)"),
+        both(percent(best.analysis->gap.mfu), ownOk ? percent(own.analysis->gap.mfu) : QString()), {},
+        Qt::AlignRight);
     if (const std::optional<double> loss = scenario::layoutChoiceLoss(own, best))
-        addRow(tr("Layout choice loss"), percent(*loss),
-               tr("Share of peak your layout gives up against the best layout"), Qt::AlignRight);
+        add(tr("Layout choice loss"), percent(*loss),
+            tr("Share of peak your layout gives up against the best layout"), Qt::AlignRight);
+    render();
 }
 
 void ResultsTable::showError(const QString &message)
 {
+    mCurrent = { { tr("Error"), {}, {}, {}, {}, true },
+                 { tr("Input"), message, message, Qt::AlignLeft, {}, false } };
+    render();
+}
+
+void ResultsTable::setPinned(const QList<PinnedScenario> &pinned)
+{
+    mPinned.clear();
+    for (const PinnedScenario &pin : pinned)
+        mPinned.append({ pin.name, rowsOf(*pin.results) });
+    render();
+}
+
+void ResultsTable::render()
+{
+    // One column per design: the current one, then the pins. A quantity only some designs have
+    // (a status, an EP all-to-all) is placed after the row that precedes it in its own design.
+    QList<const QList<Row> *> designs { &mCurrent };
+    for (const auto &pin : std::as_const(mPinned))
+        designs.append(&pin.second);
+    const auto keyOf
+        = [](const Row &row) { return (row.section ? QStringLiteral("\u0001") : QString()) + row.quantity; };
+    QStringList order;
+    QHash<QString, QVector<const Row *>> cells;
+    for (qsizetype d = 0; d < designs.size(); ++d) {
+        qsizetype previous = -1;
+        for (const Row &row : *designs[d]) {
+            const QString key = keyOf(row);
+            qsizetype at = order.indexOf(key);
+            if (at < 0)
+                order.insert(at = previous + 1, key);
+            previous = at;
+            QVector<const Row *> &line = cells[key];
+            line.resize(designs.size());
+            line[d] = &row;
+        }
+    }
+
+    clear();
     setRowCount(0);
-    addSection(tr("Error"));
-    addRow(tr("Input"), message, message);
+    setColumnCount(static_cast<int>(1 + designs.size()));
+    QStringList headers { tr("Quantity") };
+    if (mPinned.isEmpty())
+        headers << tr("Value");
+    else
+        headers << tr("Current design");
+    for (const auto &pin : std::as_const(mPinned))
+        headers << pin.first;
+    setHorizontalHeaderLabels(headers);
+    for (int column = 1; column < columnCount(); ++column)
+        horizontalHeaderItem(column)->setToolTip(headers[column]);
+    for (const QString &key : std::as_const(order)) {
+        const QVector<const Row *> &line = cells[key];
+        const Row *first
+            = *std::find_if(line.cbegin(), line.cend(), [](const Row *r) { return r != nullptr; });
+        if (first->section) {
+            addSection(first->quantity);
+            continue;
+        }
+        const int row = rowCount();
+        insertRow(row);
+        setItem(row, 0, new QTableWidgetItem(first->quantity));
+        item(row, 0)->setToolTip(first->toolTip);
+        for (qsizetype d = 0; d < line.size(); ++d) {
+            const Row *cell = line[d];
+            auto *value = new QTableWidgetItem(cell ? cell->value : QStringLiteral("\u2014"));
+            value->setTextAlignment((cell ? cell->alignment : Qt::AlignRight) | Qt::AlignVCenter);
+            if (cell) {
+                value->setToolTip(cell->toolTip);
+                if (cell->seconds.isValid())
+                    value->setData(kSecondsRole, cell->seconds);
+            }
+            setItem(row, static_cast<int>(1 + d), value);
+        }
+    }
 }
 
 void ResultsTable::addSection(const QString &title)
@@ -156,21 +244,6 @@ void ResultsTable::addSection(const QString &title)
     item->setFlags(Qt::ItemIsEnabled);
     setItem(row, 0, item);
     setSpan(row, 0, 1, columnCount());
-}
-
-QTableWidgetItem *ResultsTable::addRow(const QString &quantity, const QString &value, const QString &toolTip,
-                                       Qt::Alignment valueAlignment)
-{
-    const int row = rowCount();
-    insertRow(row);
-    auto *quantityItem = new QTableWidgetItem(quantity);
-    auto *valueItem = new QTableWidgetItem(value);
-    valueItem->setTextAlignment(valueAlignment | Qt::AlignVCenter);
-    quantityItem->setToolTip(toolTip);
-    valueItem->setToolTip(toolTip);
-    setItem(row, 0, quantityItem);
-    setItem(row, 1, valueItem);
-    return valueItem;
 }
 
 } // namespace gapstudio::views

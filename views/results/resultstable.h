@@ -5,10 +5,14 @@
  * summary (step time, throughput, efficiencies, memory, the calibration that produced them) and every
  * component of the step from model::Analysis::step (rows that sum to the step time); over memory capacity
  * only the memory numbers and why; otherwise the diagnostics. It reads the pipeline's result; it computes no
- * formula.
+ * formula. With designs pinned for comparison (pinnedscenarios.h), one value column per design: the current
+ * one first, then each pin with its own results.
  */
 
+#include "compare/pinnedscenarios.h"
 #include "results/scenarioresults.h"
+
+#include <QPair>
 
 #include <QTableWidget>
 
@@ -23,21 +27,40 @@ public:
 
     explicit ResultsTable(QWidget *parent = nullptr);
 
-    /// Shows the key results of `results` as its status allows (see the file comment).
+    /// Shows the key results of `results` as its status allows (see the file comment) in the
+    /// current design's column.
     void showResults(const ScenarioResults &results);
+    /// One more column per pinned design, after the current one; empty: the current design alone.
+    void setPinned(const QList<PinnedScenario> &pinned);
 
     /// Appends "Best layout" ("judge at best layout"): the best layout next to `own`'s, their
     /// throughput and MFU, and the layout-choice loss (scenario::layoutChoiceLoss). Call after
     /// showResults(own).
     void addBestLayout(const ScenarioResults &own, const ScenarioResults &best);
 
+    /// Appends "Best layout" ("judge at best layout") to the current design's column: the best
+    /// layout next to `own`'s, their throughput and MFU, and the layout-choice loss
+    /// (scenario::layoutChoiceLoss). Call after showResults(own).
+    void addBestLayout(const ScenarioResults &own, const ScenarioResults &best);
+
     /// Shows one error (e.g. unreadable input) in place of results.
     void showError(const QString &message);
 
 private:
+    struct Row {
+        QString quantity; ///< or a section's title
+        QString value;
+        QString toolTip;
+        Qt::Alignment alignment;
+        QVariant seconds; ///< a step component's seconds, for kSecondsRole
+        bool section = false;
+    };
+    [[nodiscard]] static QList<Row> rowsOf(const ScenarioResults &results);
+    void render();
     void addSection(const QString &title);
-    QTableWidgetItem *addRow(const QString &quantity, const QString &value, const QString &toolTip = {},
-                             Qt::Alignment valueAlignment = Qt::AlignLeft);
+
+    QList<Row> mCurrent;
+    QList<QPair<QString, QList<Row>>> mPinned; ///< name and rows of each pinned design
 };
 
 } // namespace gapstudio::views

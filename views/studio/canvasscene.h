@@ -94,6 +94,9 @@ public:
     /// Fitting never shrinks the drawing below this, so that its text stays readable (the view
     /// scrolls instead).
     static constexpr double kMinFitZoom = 0.7;
+    /// ... nor its text below this height in pixels (at 1280 x 800 the fitted drawing's text was
+    /// once about 5 px high).
+    static constexpr double kMinTextPixels = 9.0;
 
     explicit CanvasView(CanvasScene *scene, QWidget *parent = nullptr);
 

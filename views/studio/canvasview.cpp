@@ -2,6 +2,7 @@
 // View menu, and accepts drops (CanvasScene handles them).
 #include "studio/canvasscene.h"
 
+#include <QFontInfo>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -51,7 +52,8 @@ void CanvasView::fitToView()
     if (drawing.isEmpty() || view.isEmpty())
         return;
     const double fit = std::min(view.width() / drawing.width(), view.height() / drawing.height());
-    setZoom(std::max(fit * 0.98, kMinFitZoom));
+    const double readable = kMinTextPixels / std::max(1, QFontInfo(scene()->font()).pixelSize());
+    setZoom(std::max({ fit * 0.98, kMinFitZoom, readable }));
 }
 
 void CanvasView::resizeEvent(QResizeEvent *event)

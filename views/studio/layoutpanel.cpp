@@ -29,7 +29,6 @@ LayoutPanel::LayoutPanel(ScenarioDocument *document, QWidget *parent)
     outer->setSpacing(2);
     mSummary->setWordWrap(true);
     mSummary->setObjectName(QStringLiteral("layoutSummary"));
-    outer->addWidget(mSummary);
     CollapsibleSection *current = nullptr;
     const auto group = [&](const QString &title, bool expanded) {
         current = new CollapsibleSection(title, this);
@@ -46,13 +45,16 @@ LayoutPanel::LayoutPanel(ScenarioDocument *document, QWidget *parent)
     mRule->setObjectName(QStringLiteral("layoutRule"));
     mRule->setWordWrap(true);
     mRule->setStyleSheet(QStringLiteral("color: #505050;"));
-    par->addRow(mRule);
+    // The fields first, so that TP is in view in a short dock (1280 x 800); the rule and the
+    // products they make follow them.
     addInt(par, "tensor_par", &E::tensorPar, 1, 1 << 16);
     addInt(par, "pipeline_par", &E::pipelinePar, 1, 1 << 16);
     addInt(par, "data_par", &E::dataPar, 1, 1 << 20);
     addInt(par, "expert_par", &E::expertPar, 1, 1 << 16);
     addInt(par, "expert_slice", &E::expertSlice, 1, 1 << 16);
     addInt(par, "data_par_exp", &E::dataParExp, 1, 1 << 20);
+    par->addRow(mRule);
+    par->addRow(mSummary);
     for (const char *key :
          { "tensor_par", "pipeline_par", "data_par", "expert_par", "expert_slice", "data_par_exp" })
         mFields[key].section = section();

@@ -18,6 +18,7 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/parameternames.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/parameternames.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/layoutrules.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/layoutrules.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/collapsiblesection.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/collapsiblesection.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/docksizer.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/docksizer.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/valuefield.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/valuefield.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/lastfolder.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/userpresets.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/userpresets.h
