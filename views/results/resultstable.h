@@ -33,11 +33,6 @@ public:
     /// One more column per pinned design, after the current one; empty: the current design alone.
     void setPinned(const QList<PinnedScenario> &pinned);
 
-    /// Appends "Best layout" ("judge at best layout"): the best layout next to `own`'s, their
-    /// throughput and MFU, and the layout-choice loss (scenario::layoutChoiceLoss). Call after
-    /// showResults(own).
-    void addBestLayout(const ScenarioResults &own, const ScenarioResults &best);
-
     /// Appends "Best layout" ("judge at best layout") to the current design's column: the best
     /// layout next to `own`'s, their throughput and MFU, and the layout-choice loss
     /// (scenario::layoutChoiceLoss). Call after showResults(own).
