@@ -60,6 +60,7 @@ struct SearchCommand {
 SearchCommand parse(const std::vector<std::string> &args)
 {
     SearchCommand c;
+    c.options.bounded = true; // the same top N as --exhaustive, for far fewer evaluations
     std::vector<std::string> positional;
     bool calculon = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -105,7 +106,9 @@ SearchCommand parse(const std::vector<std::string> &args)
         } else if (a == "--max-layouts") {
             const std::string &v = value();
             c.maxLayouts = v == "0" ? 0 : static_cast<std::uint64_t>(positiveInteger(v, "--max-layouts"));
-        } else if (a == "--threads")
+        } else if (a == "--exhaustive")
+            c.options.bounded = false;
+        else if (a == "--threads")
             c.options.threads = static_cast<unsigned>(positiveInteger(value(), "--threads"));
         else if (a.size() > 1 && a[0] == '-')
             throw UsageError{"unknown option '" + a + "' for search"};
@@ -157,10 +160,15 @@ int runSearch(const std::vector<std::string> &args)
         out[std::to_string(i)] = std::move(entry);
     }
     std::cout << out.dump(2) << '\n' << std::flush;
-    std::fprintf(stderr, "configurations: %llu, valid: %llu, seconds: %.3f, configurations_per_second: %.0f\n",
+    // The fields before `evaluated` keep their order and meaning; a bounded search counts as
+    // valid only the layouts it evaluated.
+    std::fprintf(stderr,
+                 "configurations: %llu, valid: %llu, seconds: %.3f, configurations_per_second: %.0f, "
+                 "evaluated: %llu, skipped: %llu\n",
                  static_cast<unsigned long long>(result.configurations),
                  static_cast<unsigned long long>(result.valid), seconds,
-                 seconds > 0 ? static_cast<double>(result.configurations) / seconds : 0.0);
+                 seconds > 0 ? static_cast<double>(result.configurations) / seconds : 0.0,
+                 static_cast<unsigned long long>(result.evaluated), static_cast<unsigned long long>(result.skipped));
     if (result.top.empty()) {
         std::fprintf(stderr, "error: no valid layout in the search space\n");
         return kExitInfeasible;

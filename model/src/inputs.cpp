@@ -32,13 +32,4 @@ std::optional<Datatype> datatypeFromName(const std::string &name) noexcept
     return std::nullopt;
 }
 
-double EfficiencyTable::lookup(double size) const noexcept
-{
-    for (const auto &[threshold, efficiency] : rows) {
-        if (size >= threshold)
-            return efficiency;
-    }
-    return rows.empty() ? 1.0 : rows.back().second;
-}
-
 } // namespace gapstudio::model
