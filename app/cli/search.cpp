@@ -4,7 +4,7 @@
 #include "json_output.h"
 
 #include "gapstudio/io/calculon_json.h"
-#include "gapstudio/model/search.h"
+#include "gapstudio/model/search_bounded.h"
 
 #include <chrono>
 #include <cstdio>
@@ -55,12 +55,12 @@ struct SearchCommand {
     model::SearchSpace space;
     model::SearchOptions options;
     std::uint64_t maxLayouts = model::kDefaultMaxLayouts; ///< 0: no limit
+    bool bounded = true; ///< the same top N as --exhaustive, for far fewer evaluations
 };
 
 SearchCommand parse(const std::vector<std::string> &args)
 {
     SearchCommand c;
-    c.options.bounded = true; // the same top N as --exhaustive, for far fewer evaluations
     std::vector<std::string> positional;
     bool calculon = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -107,7 +107,7 @@ SearchCommand parse(const std::vector<std::string> &args)
             const std::string &v = value();
             c.maxLayouts = v == "0" ? 0 : static_cast<std::uint64_t>(positiveInteger(v, "--max-layouts"));
         } else if (a == "--exhaustive")
-            c.options.bounded = false;
+            c.bounded = false;
         else if (a == "--threads")
             c.options.threads = static_cast<unsigned>(positiveInteger(value(), "--threads"));
         else if (a.size() > 1 && a[0] == '-')
@@ -148,7 +148,14 @@ int runSearch(const std::vector<std::string> &args)
             };
     }
     const auto start = std::chrono::steady_clock::now();
-    const model::SearchResult result = model::searchLayouts(app, sys, c.space, c.options);
+    model::BoundedSearchResult bounded;
+    if (c.bounded)
+        bounded = model::searchLayoutsBounded(app, sys, c.space, c.options);
+    else {
+        bounded.search = model::searchLayouts(app, sys, c.space, c.options);
+        bounded.evaluated = bounded.search.configurations;
+    }
+    const model::SearchResult &result = bounded.search;
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     const StatsFormat format = c.space.moeExperts > 0 ? StatsFormat::CalculonMoe : StatsFormat::Calculon;
@@ -168,7 +175,7 @@ int runSearch(const std::vector<std::string> &args)
                  static_cast<unsigned long long>(result.configurations),
                  static_cast<unsigned long long>(result.valid), seconds,
                  seconds > 0 ? static_cast<double>(result.configurations) / seconds : 0.0,
-                 static_cast<unsigned long long>(result.evaluated), static_cast<unsigned long long>(result.skipped));
+                 static_cast<unsigned long long>(bounded.evaluated), static_cast<unsigned long long>(bounded.skipped));
     if (result.top.empty()) {
         std::fprintf(stderr, "error: no valid layout in the search space\n");
         return kExitInfeasible;

@@ -1,5 +1,7 @@
 #include "gapstudio/model/calculon_inputs.h"
 
+#include "efficiency.h"
+
 #include <array>
 #include <string_view>
 
@@ -30,6 +32,11 @@ std::optional<Datatype> datatypeFromName(const std::string &name) noexcept
             return static_cast<Datatype>(i);
     }
     return std::nullopt;
+}
+
+double EfficiencyTable::lookup(double size) const noexcept
+{
+    return detail::efficiencyAt(*this, size);
 }
 
 } // namespace gapstudio::model

@@ -3,6 +3,7 @@
 // results agree to the last bit where it matters.
 #include "layers.h"
 
+#include "efficiency.h"
 #include "network.h"
 
 namespace gapstudio::model::detail {
@@ -19,7 +20,7 @@ double processing(const LayerContext &c, double flopTime, double memoryTime) noe
 
 double vectorFlopTime(const LayerContext &c, double flops) noexcept
 {
-    return flops / (c.vector->peak_flops * c.vector->efficiency.lookup(flops));
+    return flops / (c.vector->peak_flops * efficiencyAt(c.vector->efficiency, flops));
 }
 
 /// FP32 traffic per logit of Megatron-LM's vocab_parallel_cross_entropy (docs/references.md):
@@ -262,9 +263,9 @@ StageCost stageCost(const Layer &l, const LayerContext &c, Stage s) noexcept
     StageCost cost;
     cost.flops = stageFlops(l, c, s);
     const ComputeEngine &engine = usesMatrixEngine(l) && s != Stage::Optim ? *c.matrix : *c.vector;
-    cost.flopTime = cost.flops / (engine.peak_flops * engine.efficiency.lookup(cost.flops));
+    cost.flopTime = cost.flops / (engine.peak_flops * efficiencyAt(engine.efficiency, cost.flops));
     cost.bytes = stageMemAccessed(l, c, s);
-    cost.memTime = cost.bytes / (c.mem1->bandwidth_Bps * c.mem1->efficiency.lookup(cost.bytes));
+    cost.memTime = cost.bytes / (c.mem1->bandwidth_Bps * efficiencyAt(c.mem1->efficiency, cost.bytes));
     return cost;
 }
 

@@ -3,6 +3,7 @@
 // does; tasks run on all cores and their results are merged in task order, so ties keep the
 // reference's enumeration order whatever the thread count.
 #include "gapstudio/model/search.h"
+#include "gapstudio/model/search_bounded.h"
 
 #include "gapstudio/model/limits.h"
 
@@ -469,8 +470,11 @@ SearchSpace designSearchSpace(const Execution &e)
     return space;
 }
 
-SearchResult searchLayouts(const Application &app, const System &sys, const SearchSpace &space,
-                           const SearchOptions &options)
+namespace {
+
+/// searchLayouts(), bounded (search_bounded.h) if `bound`.
+BoundedSearchResult search(const Application &app, const System &sys, const SearchSpace &space,
+                           const SearchOptions &options, bool bound)
 {
     std::vector<Task> tasks = makeTasks(app, space);
     std::erase_if(tasks, [&space](const Task &t) { return contradictsPins(t, space.pins); });
@@ -493,7 +497,7 @@ SearchResult searchLayouts(const Application &app, const System &sys, const Sear
 
     // A bounded search (search_bound.h) first bounds every block shape of every task, then runs
     // the tasks with the highest bound first, so that the N-th best rises early.
-    const bool bounded = options.bounded && !options.features.any() && space.rankBy == RankBy::SampleRate &&
+    const bool bounded = bound && !options.features.any() && space.rankBy == RankBy::SampleRate &&
                          systemInRange && options.topN > 0 && !sys.networks.empty();
     std::unique_ptr<Bounds> bounds;
     std::vector<std::size_t> order(tasks.size());
@@ -528,15 +532,16 @@ SearchResult searchLayouts(const Application &app, const System &sys, const Sear
 
     // Merge (the reference's `determine_best` over its task list): each task's hits get their
     // position in the whole enumeration.
-    SearchResult out;
+    BoundedSearchResult result;
+    SearchResult &out = result.search;
     out.cancelled = stopped;
     std::vector<std::uint64_t> offsets(tasks.size());
     for (std::size_t i = 0; i < tasks.size(); ++i) {
         offsets[i] = out.configurations;
         out.configurations += counts[i].configurations;
         out.valid += counts[i].valid;
-        out.evaluated += counts[i].evaluated;
-        out.skipped += counts[i].skipped;
+        result.evaluated += counts[i].evaluated;
+        result.skipped += counts[i].skipped;
     }
     TopHits best(options.topN);
     for (TopHits &top : tops)
@@ -546,7 +551,21 @@ SearchResult searchLayouts(const Application &app, const System &sys, const Sear
         candidate.hit.index += offsets[candidate.task];
         out.top.push_back(std::move(candidate.hit));
     }
-    return out;
+    return result;
+}
+
+} // namespace
+
+SearchResult searchLayouts(const Application &app, const System &sys, const SearchSpace &space,
+                           const SearchOptions &options)
+{
+    return search(app, sys, space, options, false).search;
+}
+
+BoundedSearchResult searchLayoutsBounded(const Application &app, const System &sys, const SearchSpace &space,
+                                         const SearchOptions &options)
+{
+    return search(app, sys, space, options, true);
 }
 
 std::uint64_t countLayouts(const Application &app, const System &sys, const SearchSpace &space,

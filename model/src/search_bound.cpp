@@ -66,18 +66,20 @@ void sampleRateUpperBounds(const Application &app, const Execution &group, const
         if (!exe.modelMoE)
             tp = comm.tp;
         const double recomm = chunks * (base * tp.recommExposed[0] + 1.0 * tp.recommExposed[1]);
-        const double tpExposed = chunks * (base * tp.fwExposed[0] + 1.0 * tp.fwExposed[1]) +
-                                 chunks * (base * tp.bwExposed[0] + 1.0 * tp.bwExposed[1]);
-        const double chunkFw = base * (o.block_fw_time + tp.fwExposed[0]) + 1.0 * (o.block_fw_time + tp.fwExposed[1]);
+        const double tpExposed = chunks * (base * tp.fwExposed[0] + 1.0 * tp.fwExposed[1])
+                                 + chunks * (base * tp.bwExposed[0] + 1.0 * tp.bwExposed[1]);
+        const double chunkFw
+            = base * (o.block_fw_time + tp.fwExposed[0]) + 1.0 * (o.block_fw_time + tp.fwExposed[1]);
         const auto bw = [&o](double recommExposed, double exposed) {
             return (((o.block_re_time + recommExposed) + o.block_agrad_time) + o.block_wgrad_time) + exposed;
         };
-        const double chunkBw = base * bw(tp.recommExposed[0], tp.bwExposed[0]) + 1.0 * bw(tp.recommExposed[1], tp.bwExposed[1]);
-        const double bubble =
-            lay.bubbleReductionBlocks == 0 ? dbl(exe.pipelinePar - 1) * (chunkFw + chunkBw) : 0.0;
-        const double time = mult * o.block_fw_time + (mult * o.block_agrad_time + mult * o.block_wgrad_time) +
-                            dbl(lay.blocksPerProc) * o.block_optim_time + mult * o.block_re_time + recomm + bubble +
-                            tpExposed;
+        const double chunkBw = base * bw(tp.recommExposed[0], tp.bwExposed[0])
+                               + 1.0 * bw(tp.recommExposed[1], tp.bwExposed[1]);
+        const double bubble
+            = lay.bubbleReductionBlocks == 0 ? dbl(exe.pipelinePar - 1) * (chunkFw + chunkBw) : 0.0;
+        const double time = mult * o.block_fw_time + (mult * o.block_agrad_time + mult * o.block_wgrad_time)
+                            + dbl(lay.blocksPerProc) * o.block_optim_time + mult * o.block_re_time + recomm
+                            + bubble + tpExposed;
         perTier[t] = dbl(exe.batchSize) / (time * (1 - 1e-9));
     }
 }

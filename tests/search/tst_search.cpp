@@ -5,7 +5,7 @@
 #include "../common/calculon_cases.h"
 
 #include "gapstudio/io/calculon_json.h"
-#include "gapstudio/model/search.h"
+#include "gapstudio/model/search_bounded.h"
 
 #include <QTest>
 
@@ -318,22 +318,19 @@ void tst_Search::boundedEqualsExhaustive()
     }
     const model::Application app = loadApp(modelPath.toStdString());
     const model::System sys = loadSystem(systemPath.toStdString());
-    model::SearchOptions exhaustive;
-    exhaustive.topN = 100;
-    exhaustive.threads = 2;
-    model::SearchOptions bounded = exhaustive;
-    bounded.bounded = true;
-    const model::SearchResult all = model::searchLayouts(app, sys, space, exhaustive);
-    const model::SearchResult some = model::searchLayouts(app, sys, space, bounded);
-    QCOMPARE(all.evaluated, all.configurations);
-    QCOMPARE(all.skipped, std::uint64_t{0});
+    model::SearchOptions options;
+    options.topN = 100;
+    options.threads = 2;
+    const model::SearchResult all = model::searchLayouts(app, sys, space, options);
+    const model::BoundedSearchResult bounded = model::searchLayoutsBounded(app, sys, space, options);
+    const model::SearchResult &some = bounded.search;
     // The same enumeration (with -m, the microbatch loops stop at the same sizes) ...
     QCOMPARE(some.configurations, all.configurations);
-    QCOMPARE(some.evaluated + some.skipped, some.configurations);
+    QCOMPARE(bounded.evaluated + bounded.skipped, some.configurations);
     // ... of which the bound skips some (with -m fewer: a skipped group is still evaluated until
     // one layout is valid, to stop the microbatch loop where the exhaustive search stops) ...
-    QVERIFY2(some.skipped > (mbsBreak ? 0 : some.configurations / 2),
-             qPrintable(QStringLiteral("skipped %1 of %2").arg(some.skipped).arg(some.configurations)));
+    QVERIFY2(bounded.skipped > (mbsBreak ? 0 : some.configurations / 2),
+             qPrintable(QStringLiteral("skipped %1 of %2").arg(bounded.skipped).arg(some.configurations)));
     QVERIFY(all.top.size() == 100 || all.top.size() == all.valid);
     // ... and the same top 100, in the same order, at the same enumeration positions.
     QCOMPARE(some.top.size(), all.top.size());

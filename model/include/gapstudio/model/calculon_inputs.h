@@ -123,15 +123,7 @@ struct Execution {
 /// (flops or bytes), converted from GFLOP / MB at the JSON boundary.
 struct EfficiencyTable {
     std::vector<std::pair<double, double>> rows; ///< (threshold, efficiency)
-    /// Inline: a layout evaluation looks up about a hundred times.
-    [[nodiscard]] double lookup(double size) const noexcept
-    {
-        for (const auto &[threshold, efficiency] : rows) {
-            if (size >= threshold)
-                return efficiency;
-        }
-        return rows.empty() ? 1.0 : rows.back().second;
-    }
+    [[nodiscard]] double lookup(double size) const noexcept;
 };
 
 /// One compute engine (tensor-core "matrix" or CUDA-core "vector") for one datatype.

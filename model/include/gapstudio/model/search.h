@@ -76,12 +76,8 @@ struct SearchHit {
 };
 
 struct SearchResult {
-    /// Executions of the space in the reference's enumeration (with -m, up to each microbatch
-    /// loop's stop): those evaluated plus those skipped.
-    std::uint64_t configurations = 0;
-    std::uint64_t valid = 0;          ///< evaluated executions without a diagnostic
-    std::uint64_t evaluated = 0;      ///< executions evaluated (all of them when exhaustive)
-    std::uint64_t skipped = 0;        ///< executions a bounded search proved cannot rank
+    std::uint64_t configurations = 0; ///< evaluated executions
+    std::uint64_t valid = 0;          ///< those without a diagnostic
     bool cancelled = false;
     std::vector<SearchHit> top;       ///< best first
 };
@@ -93,10 +89,6 @@ struct SearchOptions {
     Quirks moeQuirks = Quirks::calculonMoe();  ///< MoE search
     Features features = Features::reference(); ///< the corrected model's features (evaluate.h)
     Calibration calibration;                   ///< used when features.calibrated
-    /// Skip the layouts whose step time provably cannot beat the N-th best found so far
-    /// (search_bound.h): the same top N, ties and order included, for fewer evaluations. Only
-    /// the reference features ranked by sample rate are bounded; anything else runs exhaustive.
-    bool bounded = false;
     const std::atomic<bool> *cancel = nullptr;    ///< set to stop early
     /// Called from worker threads after each task with (tasks done, tasks in all).
     std::function<void(std::size_t, std::size_t)> progress;
