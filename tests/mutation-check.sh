@@ -112,6 +112,11 @@ mutation "hit positions not offset by their task" model/src/search.cpp \
     'candidate.hit.index += offsets[candidate.task];' \
     'candidate.hit.index += 0;' \
     "tst_search:largeTopKeepsEveryValidLayoutInOrder"
+# search_bound.cpp: the bounded search's lower bound on the step time must stay a lower bound
+mutation "step-time bound 1.5x too high" model/src/search_bound.cpp \
+    'perTier[t] = dbl(exe.batchSize) / (time * (1 - 1e-9));' \
+    'perTier[t] = dbl(exe.batchSize) / (1.5 * time * (1 - 1e-9));' \
+    "tst_search:boundedEqualsExhaustive"
 # Scenario compile (compile.cpp, resolve.cpp, locate.cpp)
 mutation "tier latency not copied" model/src/scenario/compile.cpp \
     'tier.latency_s = link.latency_s;' \

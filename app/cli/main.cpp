@@ -25,7 +25,7 @@ constexpr const char *kUsage
        gapstudio-cli search --calculon MODEL.json NUM_PROCS MAX_BATCH DATATYPE SYSTEM.json
                             [--top N] [-m] [--no-tp-overlap] [--no-dp-overlap] [-f true|false|both]
                             [--moe EXPERTS] [--tp-comm ar,p2p_rs_ag,rs_ag] [--dp-overlap both|on|off]
-                            [--rank sample_rate|mfu] [--threads N] [--max-layouts N]
+                            [--rank sample_rate|mfu] [--threads N] [--max-layouts N] [--exhaustive]
        gapstudio-cli sweep --calculon MODEL.json EXECUTION.json SYSTEM.json
                            --axis PARAMETER|variants [--factors 0.5,1,2] [--json]
        gapstudio-cli sensitivity --calculon MODEL.json EXECUTION.json SYSTEM.json [--json]
@@ -67,7 +67,9 @@ Commands:
           calculon-MoE's legacy MoE search) on all cores. Prints the top N (default 1) as
           {"0": {"execution": {...}, "stats": {...}}, ...}, best first, ties in enumeration
           order; the last line on stderr is "configurations: C, valid: V, seconds: S,
-          configurations_per_second: R". A space of more than --max-layouts layouts
+          configurations_per_second: R, evaluated: E, skipped: K". Layouts that provably
+          cannot rank (a lower bound on their step time) are skipped, with the same top N;
+          --exhaustive evaluates every layout (V then counts all valid ones). A space of more than --max-layouts layouts
           (default 1000000000, about ten minutes on two cores; 0 = no limit) is refused
           before it starts, with its size.
   sweep   Evaluate the design with one hardware parameter scaled by each factor (peak_flops,

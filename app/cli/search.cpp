@@ -4,7 +4,7 @@
 #include "json_output.h"
 
 #include "gapstudio/io/calculon_json.h"
-#include "gapstudio/model/search.h"
+#include "gapstudio/model/search_bounded.h"
 
 #include <chrono>
 #include <cstdio>
@@ -55,6 +55,7 @@ struct SearchCommand {
     model::SearchSpace space;
     model::SearchOptions options;
     std::uint64_t maxLayouts = model::kDefaultMaxLayouts; ///< 0: no limit
+    bool bounded = true; ///< the same top N as --exhaustive, for far fewer evaluations
 };
 
 SearchCommand parse(const std::vector<std::string> &args)
@@ -105,7 +106,9 @@ SearchCommand parse(const std::vector<std::string> &args)
         } else if (a == "--max-layouts") {
             const std::string &v = value();
             c.maxLayouts = v == "0" ? 0 : static_cast<std::uint64_t>(positiveInteger(v, "--max-layouts"));
-        } else if (a == "--threads")
+        } else if (a == "--exhaustive")
+            c.bounded = false;
+        else if (a == "--threads")
             c.options.threads = static_cast<unsigned>(positiveInteger(value(), "--threads"));
         else if (a.size() > 1 && a[0] == '-')
             throw UsageError{"unknown option '" + a + "' for search"};
@@ -145,7 +148,14 @@ int runSearch(const std::vector<std::string> &args)
             };
     }
     const auto start = std::chrono::steady_clock::now();
-    const model::SearchResult result = model::searchLayouts(app, sys, c.space, c.options);
+    model::BoundedSearchResult bounded;
+    if (c.bounded)
+        bounded = model::searchLayoutsBounded(app, sys, c.space, c.options);
+    else {
+        bounded.search = model::searchLayouts(app, sys, c.space, c.options);
+        bounded.evaluated = bounded.search.configurations;
+    }
+    const model::SearchResult &result = bounded.search;
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     const StatsFormat format = c.space.moeExperts > 0 ? StatsFormat::CalculonMoe : StatsFormat::Calculon;
@@ -157,10 +167,15 @@ int runSearch(const std::vector<std::string> &args)
         out[std::to_string(i)] = std::move(entry);
     }
     std::cout << out.dump(2) << '\n' << std::flush;
-    std::fprintf(stderr, "configurations: %llu, valid: %llu, seconds: %.3f, configurations_per_second: %.0f\n",
+    // The fields before `evaluated` keep their order and meaning; a bounded search counts as
+    // valid only the layouts it evaluated.
+    std::fprintf(stderr,
+                 "configurations: %llu, valid: %llu, seconds: %.3f, configurations_per_second: %.0f, "
+                 "evaluated: %llu, skipped: %llu\n",
                  static_cast<unsigned long long>(result.configurations),
                  static_cast<unsigned long long>(result.valid), seconds,
-                 seconds > 0 ? static_cast<double>(result.configurations) / seconds : 0.0);
+                 seconds > 0 ? static_cast<double>(result.configurations) / seconds : 0.0,
+                 static_cast<unsigned long long>(bounded.evaluated), static_cast<unsigned long long>(bounded.skipped));
     if (result.top.empty()) {
         std::fprintf(stderr, "error: no valid layout in the search space\n");
         return kExitInfeasible;

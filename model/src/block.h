@@ -7,7 +7,7 @@
 #include "gapstudio/model/fidelity.h"
 #include "gapstudio/model/quirks.h"
 
-#include <array>
+#include <algorithm>
 #include <cstddef>
 
 namespace gapstudio::model::detail {
@@ -16,12 +16,27 @@ namespace gapstudio::model::detail {
 /// block adds latent-attention projections, shared experts and token permutation.
 inline constexpr std::size_t kMaxBlockLayers = 40;
 
+/// The layers live in a union so that only those added are ever written: a block is built for
+/// every evaluation of a layout search, and filling and copying all kMaxBlockLayers slots cost
+/// more than the layers in use (a block has 14 to 29).
 struct Block {
-    std::array<Layer, kMaxBlockLayers> layers{};
+    Block() noexcept {} // NOLINT: the slots are made by BlockBuilder::add
+    Block(const Block &other) noexcept : size(other.size) { std::copy_n(other.layers, other.size, layers); }
+    Block &operator=(const Block &other) noexcept
+    {
+        size = other.size;
+        std::copy_n(other.layers, other.size, layers);
+        return *this;
+    }
+    ~Block() = default;
+
+    union {
+        Layer layers[kMaxBlockLayers]; // NOLINT(*-avoid-c-arrays): slots [0, size) are alive
+    };
     std::size_t size = 0;
 
-    [[nodiscard]] const Layer *begin() const noexcept { return layers.data(); }
-    [[nodiscard]] const Layer *end() const noexcept { return layers.data() + size; }
+    [[nodiscard]] const Layer *begin() const noexcept { return layers; }
+    [[nodiscard]] const Layer *end() const noexcept { return layers + size; }
 };
 
 /// Builds one block as processor 0 sees it. Preconditions (checked by checkConfiguration):

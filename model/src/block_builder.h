@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <new>
 
 namespace gapstudio::model::detail {
 
@@ -263,8 +264,7 @@ protected:
     Layer &add(const char *name, LayerKind kind, Flags f)
     {
         assert(mBlock.size < kMaxBlockLayers && "kMaxBlockLayers is too small for this block");
-        Layer &l = mBlock.layers[mBlock.size++];
-        l = Layer{};
+        Layer &l = *new (&mBlock.layers[mBlock.size++]) Layer{};
         l.name = name;
         l.kind = kind;
         l.needsRecompute = f.recompute;

@@ -48,39 +48,61 @@ GroupComm &groupOf(BlockComm &comm, const Layer &l) noexcept
     return comm.tp;
 }
 
+bool carriesComm(const Layer &l) noexcept
+{
+    return l.kind == LayerKind::TPComm || l.kind == LayerKind::LinearOverlapped || l.kind == LayerKind::AllToAll ||
+           l.kind == LayerKind::FlashAttention;
+}
+
+/// A layer's traffic in one stage, [0] for the base and [1] for the edge block of a chunk: only
+/// p2p_rs_ag makes them differ. Computed once per layer and stage.
+struct Link {
+    double bytes[2] = {};
+    double time[2] = {};
+};
+
+Link linkOf(const Layer &l, const LayerContext &c, Stage s, const StageCost &cost) noexcept
+{
+    Link k;
+    k.bytes[0] = commBytes(l, c, s, true);
+    k.time[0] = netTime(l, c, s, true, cost);
+    const bool edgeDiffers = l.commType == TpCommType::P2pRsAg;
+    k.bytes[1] = edgeDiffers ? commBytes(l, c, s, false) : k.bytes[0];
+    k.time[1] = edgeDiffers ? netTime(l, c, s, false, cost) : k.time[0];
+    return k;
+}
+
 /// TPComm exposes its whole comm time. For a LinearOverlapped the reference reads back the
-/// exposed time left by the last processing-time call (`state`): the forward one for the
+/// exposed time left by the last processing-time call: the forward one for the
 /// re-communication (QUIRK §4.4 (2)), always computed against the base block's comm (QUIRK
-/// §4.4 (1), Quirks::overlapEdgeEqualsBase). Only p2p_rs_ag makes edge and base blocks differ.
-StageComm stageComm(const Layer &l, const LayerContext &c, Stage s, const StageTiming &state,
-                    const Quirks &quirks) noexcept
+/// §4.4 (1), Quirks::overlapEdgeEqualsBase); `exposed` holds those of the base and edge block.
+StageComm stageComm(const Layer &l, const Link &k, const double (&exposed)[2]) noexcept
 {
     StageComm r;
-    if (l.kind != LayerKind::TPComm && l.kind != LayerKind::LinearOverlapped && l.kind != LayerKind::AllToAll &&
-        l.kind != LayerKind::FlashAttention)
-        return r;
-    const bool edgeDiffers = l.commType == TpCommType::P2pRsAg;
-    r.baseSize = commBytes(l, c, s, true);
-    r.baseTime = netTime(l, c, s, true);
-    r.edgeSize = edgeDiffers ? commBytes(l, c, s, false) : r.baseSize;
-    r.edgeTime = edgeDiffers ? netTime(l, c, s, false) : r.baseTime;
-    if (l.kind == LayerKind::TPComm || l.kind == LayerKind::AllToAll) {
-        r.baseExposed = r.baseTime;
-        r.edgeExposed = r.edgeTime;
-    } else {
-        r.baseExposed = state.exposed;
-        r.edgeExposed = !edgeDiffers || quirks.overlapEdgeEqualsBase
-                            ? state.exposed
-                            : processingTime(l, c, s == Stage::Wgrad ? Stage::Fw : s, false).exposed;
-    }
+    r.baseSize = k.bytes[0];
+    r.baseTime = k.time[0];
+    r.edgeSize = k.bytes[1];
+    r.edgeTime = k.time[1];
+    const bool whole = l.kind == LayerKind::TPComm || l.kind == LayerKind::AllToAll;
+    r.baseExposed = whole ? r.baseTime : exposed[0];
+    r.edgeExposed = whole ? r.edgeTime : exposed[1];
     return r;
 }
 
-double requiredBandwidth(const Layer &l, const LayerContext &c, Stage s) noexcept
+/// Exposed comm of a stage's processing for the base and the edge block (see stageComm).
+void exposedOf(const Layer &l, const LayerContext &c, Stage s, const StageCost &cost, const Link &k,
+               const StageTiming &base, bool edgeOwn, double (&out)[2]) noexcept
+{
+    out[0] = base.exposed;
+    out[1] = edgeOwn ? processingTimeWithNet(l, c, s, cost, k.time[1]).exposed : base.exposed;
+}
+
+/// Bandwidth to hide a LinearOverlapped's comm tiles (the larger of base and edge block).
+double requiredBandwidth(const Layer &l, const StageCost &cost, const Link &k) noexcept
 {
     if (l.kind != LayerKind::LinearOverlapped)
         return 0;
-    return std::max(requiredBandwidth(l, c, s, true), requiredBandwidth(l, c, s, false));
+    return std::max(requiredBandwidth(l, cost, k.bytes[0]), requiredBandwidth(l, cost, k.bytes[1]));
 }
 
 } // namespace
@@ -91,15 +113,24 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
     BlockComm comm;
     for (const Layer &l : block) {
         GroupComm &g = groupOf(comm, l);
+        const bool comms = carriesComm(l);
+        const bool overlapped = l.kind == LayerKind::LinearOverlapped;
+        // The edge block's own exposed time (else the base block's, QUIRK §4.4 (1)).
+        const bool edgeOwn = overlapped && l.commType == TpCommType::P2pRsAg && !quirks.overlapEdgeEqualsBase;
+        // Each stage's cost, link times and processing time once (the reference recomputes them).
         const StageCost fwCost = stageCost(l, ctx, Stage::Fw);
-        const StageTiming fw = processingTime(l, ctx, Stage::Fw, fwCost);
+        const Link fwLink = comms ? linkOf(l, ctx, Stage::Fw, fwCost) : Link{};
+        const StageTiming fw = processingTimeWithNet(l, ctx, Stage::Fw, fwCost, fwLink.time[0]);
+        double fwExposed[2] = {};
+        exposedOf(l, ctx, Stage::Fw, fwCost, fwLink, fw, edgeOwn, fwExposed);
         o.block_fw_flops += fwCost.flops;
         o.block_fw_flops_time += fwCost.flopTime;
         o.block_fw_mem_accessed += fwCost.bytes;
         o.block_fw_mem_time += fwCost.memTime;
         o.block_fw_time += fw.time;
-        add(g.fwSize, g.fwTime, g.fwExposed, stageComm(l, ctx, Stage::Fw, fw, quirks));
-        o.tp_bw_overlap_req = std::max(o.tp_bw_overlap_req, requiredBandwidth(l, ctx, Stage::Fw));
+        if (comms)
+            add(g.fwSize, g.fwTime, g.fwExposed, stageComm(l, fwLink, fwExposed));
+        o.tp_bw_overlap_req = std::max(o.tp_bw_overlap_req, requiredBandwidth(l, fwCost, fwLink));
         if (exe.training) {
             if (l.needsRecompute) {
                 if (quirks.recomputeStatsRunningTotal) {
@@ -116,44 +147,55 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
                 }
                 o.block_re_time += fw.time;
             }
-            if (l.needsRecomm) {
+            const StageCost wgradCost = stageCost(l, ctx, Stage::Wgrad);
+            // The weight-gradient stage's link: the re-communication, and what an overlapped
+            // GEMM's weight-gradient pass overlaps.
+            const Link wgradLink = comms && (l.needsRecomm || overlapped) ? linkOf(l, ctx, Stage::Wgrad, wgradCost)
+                                                                          : Link{};
+            if (l.needsRecomm && comms) {
                 // QUIRK (§4.4 (2)): a LinearOverlapped reports its forward exposed time here.
-                add(g.recommSize, g.recommTime, g.recommExposed, stageComm(l, ctx, Stage::Wgrad, fw, quirks));
+                add(g.recommSize, g.recommTime, g.recommExposed, stageComm(l, wgradLink, fwExposed));
             }
             const StageCost agradCost = stageCost(l, ctx, Stage::Agrad);
-            const StageTiming agrad = processingTime(l, ctx, Stage::Agrad, agradCost);
+            const Link agradLink = comms ? linkOf(l, ctx, Stage::Agrad, agradCost) : Link{};
+            const StageTiming agrad = processingTimeWithNet(l, ctx, Stage::Agrad, agradCost, agradLink.time[0]);
+            double agradExposed[2] = {};
+            exposedOf(l, ctx, Stage::Agrad, agradCost, agradLink, agrad, edgeOwn, agradExposed);
             o.block_agrad_flops += agradCost.flops;
             o.block_agrad_flops_time += agradCost.flopTime;
             o.block_agrad_mem_accessed += agradCost.bytes;
             o.block_agrad_mem_time += agradCost.memTime;
             o.block_agrad_time += agrad.time;
-            add(g.bwSize, g.bwTime, g.bwExposed, stageComm(l, ctx, Stage::Agrad, agrad, quirks));
-            o.tp_bw_overlap_req = std::max(o.tp_bw_overlap_req, requiredBandwidth(l, ctx, Stage::Agrad));
-            const StageCost wgradCost = stageCost(l, ctx, Stage::Wgrad);
+            if (comms)
+                add(g.bwSize, g.bwTime, g.bwExposed, stageComm(l, agradLink, agradExposed));
+            o.tp_bw_overlap_req = std::max(o.tp_bw_overlap_req, requiredBandwidth(l, agradCost, agradLink));
             o.block_wgrad_flops += wgradCost.flops;
             o.block_wgrad_flops_time += wgradCost.flopTime;
             o.block_wgrad_mem_accessed += wgradCost.bytes;
             o.block_wgrad_mem_time += wgradCost.memTime;
-            o.block_wgrad_time += processingTime(l, ctx, Stage::Wgrad, wgradCost).time;
+            o.block_wgrad_time += processingTimeWithNet(l, ctx, Stage::Wgrad, wgradCost, wgradLink.time[0]).time;
             const StageCost optimCost = stageCost(l, ctx, Stage::Optim);
             o.block_optim_flops += optimCost.flops;
             o.block_optim_flops_time += optimCost.flopTime;
             o.block_optim_mem_accessed += optimCost.bytes;
             o.block_optim_mem_time += optimCost.memTime;
-            o.block_optim_time += processingTime(l, ctx, Stage::Optim, optimCost).time;
+            // No stage moves data in the optimizer step (netTime is 0 there).
+            o.block_optim_time += processingTimeWithNet(l, ctx, Stage::Optim, optimCost, 0.0).time;
         }
         // Memory per block (§7).
-        o.block_weight_space += weightBytes(l, ctx);
+        const double weights = weightBytes(l, ctx);
+        const double activations = activationBytes(l, ctx);
+        o.block_weight_space += weights;
         if (l.expertWeights)
-            comm.expertWeightBytes += weightBytes(l, ctx);
+            comm.expertWeightBytes += weights;
         if (!l.activationReused)
-            o.block_act_working_space += activationBytes(l, ctx);
-        o.block_act_storage_space += activationBytes(l, ctx);
+            o.block_act_working_space += activations;
+        o.block_act_storage_space += activations;
         if (exe.training) {
             if (!l.outputStored)
                 o.block_act_storage_space -= outputBytes(l, ctx);
             if (!l.activationStored)
-                o.block_act_storage_space -= activationBytes(l, ctx);
+                o.block_act_storage_space -= activations;
             o.block_weight_grad_space += weightGradBytes(l, ctx, true);
             o.block_weight_grad_space_no_sharding += weightGradBytes(l, ctx, false);
             o.block_act_grad_space += activationGradBytes(l, ctx);

@@ -134,20 +134,20 @@ bool checkTierProducts(const std::array<TierUse, N> &uses, const System &sys, Ch
             return text;
         };
         const NetworkTier &net = sys.networks[static_cast<std::size_t>(tier)];
-        const std::string name = "Network tier" + str(tier);
+        const auto name = [tier] { return "Network tier" + str(tier); }; // for the messages only
         if (!c.require(size <= net.size, DiagnosticCode::NetworkTooSmall, field, [&] {
                 const std::string detail = who() + " needs " + str(size) + " processors, the tier has " + str(net.size);
                 if (side)
-                    return name + ": " + str(size) + " isn't big enough, " + str(net.size) + " -- " + side + " (" +
+                    return name() + ": " + str(size) + " isn't big enough, " + str(net.size) + " -- " + side + " (" +
                            detail + ")";
-                return name + " isn't big enough: " + detail;
+                return name() + " isn't big enough: " + detail;
             }))
             return false;
         if (!c.require(!net.mustBeFilled || net.size % size == 0, DiagnosticCode::NetworkNotFilled, field, [&] {
                 const std::string detail =
                     "its " + str(net.size) + " processors must be a multiple of " + who() + " = " + str(size);
                 // calculon-MoE says "MoE" for both sides (its Q15).
-                return side ? name + " isn't fully used MoE (" + detail + ")" : name + " isn't fully used: " + detail;
+                return side ? name() + " isn't fully used MoE (" + detail + ")" : name() + " isn't fully used: " + detail;
             }))
             return false;
     }

@@ -34,6 +34,16 @@ Layout compileLayout(const Application &app, const Execution &exe, const Feature
     return lay;
 }
 
+Execution effectiveExecution(const Execution &input) noexcept
+{
+    // calculon-MoE forces sequence parallelism in MoE blocks with TP (its quirk Q10; the expert
+    // layers assume the sequence-split attention output).
+    Execution exe = input;
+    if (exe.modelMoE && exe.tensorPar > 1)
+        exe.tensorParCommType = TpCommType::RsAg;
+    return exe;
+}
+
 LayerContext layerContext(const Execution &exe, const System &sys, const EvaluateOptions &options) noexcept
 {
     const auto dt = static_cast<std::size_t>(exe.datatype);
@@ -89,11 +99,7 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
     if (!result.diagnostics.empty())
         return result;
 
-    // calculon-MoE forces sequence parallelism in MoE blocks with TP (its quirk Q10; the expert
-    // layers assume the sequence-split attention output).
-    Execution exe = input;
-    if (exe.modelMoE && exe.tensorPar > 1)
-        exe.tensorParCommType = TpCommType::RsAg;
+    const Execution exe = effectiveExecution(input);
 
     const Features &features = options.features;
     Run run{app, exe, sys, options.quirks, features, compileLayout(app, exe, features), layerContext(exe, sys, options),

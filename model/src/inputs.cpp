@@ -1,5 +1,7 @@
 #include "gapstudio/model/calculon_inputs.h"
 
+#include "efficiency.h"
+
 #include <array>
 #include <string_view>
 
@@ -34,11 +36,7 @@ std::optional<Datatype> datatypeFromName(const std::string &name) noexcept
 
 double EfficiencyTable::lookup(double size) const noexcept
 {
-    for (const auto &[threshold, efficiency] : rows) {
-        if (size >= threshold)
-            return efficiency;
-    }
-    return rows.empty() ? 1.0 : rows.back().second;
+    return detail::efficiencyAt(*this, size);
 }
 
 } // namespace gapstudio::model

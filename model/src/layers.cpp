@@ -3,6 +3,7 @@
 // results agree to the last bit where it matters.
 #include "layers.h"
 
+#include "efficiency.h"
 #include "network.h"
 
 namespace gapstudio::model::detail {
@@ -19,7 +20,7 @@ double processing(const LayerContext &c, double flopTime, double memoryTime) noe
 
 double vectorFlopTime(const LayerContext &c, double flops) noexcept
 {
-    return flops / (c.vector->peak_flops * c.vector->efficiency.lookup(flops));
+    return flops / (c.vector->peak_flops * efficiencyAt(c.vector->efficiency, flops));
 }
 
 /// FP32 traffic per logit of Megatron-LM's vocab_parallel_cross_entropy (docs/references.md):
@@ -49,13 +50,13 @@ double genericAgradMem(const Layer &l, const LayerContext &c) noexcept
     return (l.weightSpace + (l.activationSpace + l.activationGrads)) * c.bytesPerElement;
 }
 
-double tpCommNetTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept
+double tpCommNetTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock, const StageCost &cost) noexcept
 {
     if (l.numPeers == 1)
         return 0;
     const bool split = splitComm(l, baseblock);
     // The reduction's own compute and memory time travels with the communication (§3.2).
-    const double compute = processing(c, flopsTime(l, c, s), memTime(l, c, s));
+    const double compute = processing(c, cost.flopTime, cost.memTime);
     const double bytes = commBytes(l, c, s, baseblock);
     double fwNet = 0;
     double bwNet = 0;
@@ -91,10 +92,10 @@ double overlappedNetTime(const Layer &l, const LayerContext &c, Stage s, bool ba
     bool hasBw = true;
     NetOp fwOp = NetOp::AllReduce;
     NetOp bwOp = NetOp::AllReduce;
-    double fwFlopTime = 0;
-    double bwFlopTime = 0;
-    // The reduction side pays (n-1)/n of the tensor in vector flops.
-    const double reductionFlops = commBytes(l, c, s, baseblock) / c.bytesPerElement * (peers - 1) / peers;
+    const double bytes = commBytes(l, c, s, baseblock);
+    // The reduction side pays (n-1)/n of the tensor in vector flops: the forward pass of the g
+    // side, the backward pass of the f side (computed only for the stage that pays it).
+    const auto reductionTime = [&] { return vectorFlopTime(c, bytes / c.bytesPerElement * (peers - 1) / peers); };
     if (l.conjugate) {
         if (split) {
             fwOp = NetOp::ReduceScatter;
@@ -102,7 +103,6 @@ double overlappedNetTime(const Layer &l, const LayerContext &c, Stage s, bool ba
         } else {
             hasBw = false; // identity backward
         }
-        fwFlopTime = vectorFlopTime(c, reductionFlops);
     } else {
         if (split) {
             fwOp = NetOp::AllGather;
@@ -110,24 +110,21 @@ double overlappedNetTime(const Layer &l, const LayerContext &c, Stage s, bool ba
         } else {
             hasFw = false; // identity forward
         }
-        bwFlopTime = vectorFlopTime(c, reductionFlops);
     }
     switch (s) {
     case Stage::Fw:
-        return hasFw ? networkTime(*l.net, fwOp, commBytes(l, c, s, baseblock), l.numPeers) + fwFlopTime : 0;
+        return hasFw ? networkTime(*l.net, fwOp, bytes, l.numPeers) + (l.conjugate ? reductionTime() : 0.0) : 0;
     case Stage::Agrad:
-        return hasBw ? networkTime(*l.net, bwOp, commBytes(l, c, s, baseblock), l.numPeers) + bwFlopTime : 0;
+        return hasBw ? networkTime(*l.net, bwOp, bytes, l.numPeers) + (l.conjugate ? 0.0 : reductionTime()) : 0;
     case Stage::Wgrad:
-        return l.needsRecomm && hasFw ? networkTime(*l.net, fwOp, commBytes(l, c, s, baseblock), l.numPeers)
-                                      : 0;
+        return l.needsRecomm && hasFw ? networkTime(*l.net, fwOp, bytes, l.numPeers) : 0;
     case Stage::Optim:
         break;
     }
     return 0;
 }
 
-StageTiming overlappedProcessingTime(const Layer &l, const LayerContext &c, Stage s, const StageCost &cost,
-                                     bool baseblock) noexcept
+StageTiming overlappedProcessingTime(const Layer &l, const LayerContext &c, const StageCost &cost, double net) noexcept
 {
     // §4.4: the GEMM is cut into N tiles, each overlapping one comm tile. While communicating,
     // the network's processor_usage slows compute. The reference always passes the base block's
@@ -136,7 +133,6 @@ StageTiming overlappedProcessingTime(const Layer &l, const LayerContext &c, Stag
     const double flop = cost.flopTime;
     const double flopSlowed = flop / (1 - pu);
     const double memory = cost.memTime;
-    const double net = netTime(l, c, s, baseblock);
     const double compute = processing(c, flop, memory) + cost.castTime;
     StageTiming t;
     if (net == 0) {
@@ -267,18 +263,25 @@ StageCost stageCost(const Layer &l, const LayerContext &c, Stage s) noexcept
     StageCost cost;
     cost.flops = stageFlops(l, c, s);
     const ComputeEngine &engine = usesMatrixEngine(l) && s != Stage::Optim ? *c.matrix : *c.vector;
-    cost.flopTime = cost.flops / (engine.peak_flops * engine.efficiency.lookup(cost.flops));
+    cost.flopTime = cost.flops / (engine.peak_flops * efficiencyAt(engine.efficiency, cost.flops));
     cost.bytes = stageMemAccessed(l, c, s);
-    cost.memTime = cost.bytes / (c.mem1->bandwidth_Bps * c.mem1->efficiency.lookup(cost.bytes));
+    cost.memTime = cost.bytes / (c.mem1->bandwidth_Bps * efficiencyAt(c.mem1->efficiency, cost.bytes));
     return cost;
 }
 
 StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s, const StageCost &cost, bool baseblock) noexcept
 {
+    const bool overlapped = l.kind == LayerKind::LinearOverlapped;
+    return processingTimeWithNet(l, c, s, cost, overlapped ? netTime(l, c, s, baseblock) : 0.0);
+}
+
+StageTiming processingTimeWithNet(const Layer &l, const LayerContext &c, Stage s, const StageCost &cost,
+                                  double net) noexcept
+{
     if (l.kind == LayerKind::TPComm || l.kind == LayerKind::AllToAll)
         return {}; // their cost is in their comm time
     if (l.kind == LayerKind::LinearOverlapped)
-        return overlappedProcessingTime(l, c, s, cost, baseblock);
+        return overlappedProcessingTime(l, c, cost, net);
     if (l.kind == LayerKind::FlashAttention)
         return ringAttentionTime(l, c, s, processing(c, cost.flopTime, cost.memTime));
     return {processing(c, cost.flopTime, cost.memTime) + cost.castTime, 0};
@@ -340,7 +343,14 @@ double commTile(const Layer &l, const LayerContext &c, Stage s, bool baseblock) 
 double netTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept
 {
     if (l.kind == LayerKind::TPComm)
-        return tpCommNetTime(l, c, s, baseblock);
+        return tpCommNetTime(l, c, s, baseblock, stageCost(l, c, s));
+    return netTime(l, c, s, baseblock, StageCost{});
+}
+
+double netTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock, const StageCost &cost) noexcept
+{
+    if (l.kind == LayerKind::TPComm)
+        return tpCommNetTime(l, c, s, baseblock, cost);
     if (l.kind == LayerKind::LinearOverlapped)
         return overlappedNetTime(l, c, s, baseblock);
     if (l.kind == LayerKind::AllToAll && l.numPeers > 1 && (s == Stage::Fw || s == Stage::Agrad)) {
@@ -361,8 +371,14 @@ double requiredBandwidth(const Layer &l, const LayerContext &c, Stage s, bool ba
 {
     if (l.kind != LayerKind::LinearOverlapped)
         return 0;
-    const double flopSlowed = flopsTime(l, c, s) / (1 - l.net->processorUsage);
-    return commTile(l, c, s, baseblock) / (flopSlowed / static_cast<double>(l.numTiles));
+    return requiredBandwidth(l, stageCost(l, c, s), commBytes(l, c, s, baseblock));
+}
+
+double requiredBandwidth(const Layer &l, const StageCost &cost, double bytes) noexcept
+{
+    const double flopSlowed = cost.flopTime / (1 - l.net->processorUsage);
+    const double tiles = static_cast<double>(l.numTiles);
+    return bytes / tiles / (flopSlowed / tiles); // a comm tile over a slowed compute tile
 }
 
 double weightBytes(const Layer &l, const LayerContext &c) noexcept

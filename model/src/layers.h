@@ -120,13 +120,22 @@ struct StageTiming {
 /// processingTime() from a stage cost already computed.
 [[nodiscard]] StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s, const StageCost &cost,
                                          bool baseblock = true) noexcept;
+/// processingTime() from a stage cost and, for a LinearOverlapped, the netTime() it overlaps
+/// (of the base or the edge block) already computed: computeBlockStats computes each once.
+[[nodiscard]] StageTiming processingTimeWithNet(const Layer &l, const LayerContext &c, Stage s,
+                                                const StageCost &cost, double net) noexcept;
 
 [[nodiscard]] double commBytes(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept;
 [[nodiscard]] double commTile(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept;
 /// Reference `compute_net_time`: collective time plus, for reductions, their vector flops.
 [[nodiscard]] double netTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept;
+/// netTime() with the layer's stage cost already computed (a TPComm's reduction time).
+[[nodiscard]] double netTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock,
+                             const StageCost &cost) noexcept;
 /// Bandwidth needed to hide one comm tile behind one (slowed) compute tile.
 [[nodiscard]] double requiredBandwidth(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept;
+/// requiredBandwidth() of a LinearOverlapped from its stage cost and comm bytes.
+[[nodiscard]] double requiredBandwidth(const Layer &l, const StageCost &cost, double bytes) noexcept;
 
 // Memory footprints in bytes.
 [[nodiscard]] double weightBytes(const Layer &l, const LayerContext &c) noexcept;

@@ -29,6 +29,10 @@ struct Layout {
     double seqParActivationSize = 0;        ///< A_s = (mbs * s / tp) * h elements
 };
 
+/// The execution evaluate() runs: `input` with the rules the model imposes (calculon-MoE's
+/// sequence parallelism in MoE blocks with TP).
+[[nodiscard]] Execution effectiveExecution(const Execution &input) noexcept;
+
 [[nodiscard]] Layout compileLayout(const Application &app, const Execution &exe, const Features &features) noexcept;
 
 /// Corrected model: what the embedding, the LM head, dense blocks and uneven stages add to the

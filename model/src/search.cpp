@@ -3,15 +3,20 @@
 // does; tasks run on all cores and their results are merged in task order, so ties keep the
 // reference's enumeration order whatever the thread count.
 #include "gapstudio/model/search.h"
+#include "gapstudio/model/search_bounded.h"
 
 #include "gapstudio/model/limits.h"
 
+#include "search_bound.h"
 #include "search_top.h"
 
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <limits>
 #include <map>
+#include <memory>
+#include <numeric>
 #include <thread>
 
 namespace gapstudio::model {
@@ -116,6 +121,8 @@ bool contradictsPins(const Task &t, const LayoutPins &pins)
 struct TaskCount {
     std::uint64_t configurations = 0;
     std::uint64_t valid = 0;
+    std::uint64_t evaluated = 0;
+    std::uint64_t skipped = 0;
 };
 
 template <typename T> std::vector<T> pick(bool condition, std::vector<T> yes, std::vector<T> no)
@@ -202,16 +209,10 @@ Loops loopsOf(const Application &app, const System &sys, const SearchSpace &spac
     return l;
 }
 
-/// Step 6: the executions of one task, in the reference's loop order. `visit(execution)`
-/// returns whether the execution was valid; with -m a microbatch size without any valid
-/// network mapping ends the microbatch loop. The MoE search also maps DPe, EP and ES onto tiers
-/// and has no offloading or all-gather redo.
-template <typename Visit>
-void forEachExecution(const Application &app, const System &sys, const SearchSpace &space, const Task &t,
-                      const std::vector<I> &localBatchDivisors, bool mbsBreak, Visit &&visit)
+/// The execution of a task before its inner loops (step 6) set their fields.
+Execution taskExecution(const SearchSpace &space, const Task &t)
 {
     const bool moe = space.moeExperts > 0;
-    const Loops l = loopsOf(app, sys, space, t, localBatchDivisors);
     Execution e = space.base.value_or(Execution {});
     e.numProcs = space.numProcs * e.contextPar;
     e.tensorPar = t.tp;
@@ -234,29 +235,78 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
         e.expertSlice = t.es;
         e.dataParExp = t.dpExp;
     }
-    for (bool redo : l.redo)
+    return e;
+}
+
+/// What a bounded search knows of a group (the executions of one task that differ only in
+/// their network mapping) before evaluating it.
+enum class Verdict : std::uint8_t {
+    Evaluate,  ///< it may rank
+    Below,     ///< its sample-rate bound is below the N-th best found: none can rank
+    NoneValid, ///< none can be valid
+};
+
+/// The index of a group's block shape (redo, TP overlap, fused activation, microbatch) in a
+/// task: the fields the step-time bound depends on within a task (search_bound.h).
+struct ShapeIndex {
+    std::size_t overlaps, fused, microbatches;
+    [[nodiscard]] std::size_t operator()(std::size_t r, std::size_t o, std::size_t f, std::size_t m) const noexcept
+    {
+        return ((r * overlaps + o) * fused + f) * microbatches + m;
+    }
+};
+
+/// Step 6: the executions of one task, in the reference's loop order. `visit(execution)`
+/// returns whether the execution was valid; with -m a microbatch size without any valid
+/// network mapping ends the microbatch loop. The MoE search also maps DPe, EP and ES onto tiers
+/// and has no offloading or all-gather redo. `judge(shape)` decides each group of network
+/// mappings and `below(shape, tpNet)` each execution of a group that may rank; the executions
+/// that cannot rank are passed to `skip(count)`, except that with -m they are evaluated until
+/// one of the group is valid (so the loop stops where the exhaustive search stops).
+template <typename Visit, typename Judge, typename Below, typename Skip>
+void forEachExecution(const Application &app, const System &sys, const SearchSpace &space, const Task &t,
+                      const std::vector<I> &localBatchDivisors, bool mbsBreak, Visit &&visit, Judge &&judge,
+                      Below &&below, Skip &&skip)
+{
+    const Loops l = loopsOf(app, sys, space, t, localBatchDivisors);
+    const ShapeIndex shape{l.overlaps.size(), l.fused.size(), l.microbatches.size()};
+    const std::uint64_t mappings = static_cast<std::uint64_t>(l.tpNets * l.ppNets * l.dpNets) *
+                                   static_cast<std::uint64_t>(l.dpExpNets * l.epNets * l.esNets);
+    Execution e = taskExecution(space, t);
+    for (std::size_t ri = 0; ri < l.redo.size(); ++ri)
         for (bool dpOverlap : l.dpOverlap)
-            for (TpOverlap overlap : l.overlaps)
+            for (std::size_t oi = 0; oi < l.overlaps.size(); ++oi)
                 for (bool wOff : l.weightOffload)
                     for (bool aOff : l.activationsOffload)
                         for (bool oOff : l.optimizerOffload)
-                            for (bool fusedActivation : l.fused)
-                                for (I mbs : l.microbatches) {
+                            for (std::size_t fi = 0; fi < l.fused.size(); ++fi)
+                                for (std::size_t mi = 0; mi < l.microbatches.size(); ++mi) {
                                     bool anyValid = false;
-                                    e.seqParAgRedo = redo;
+                                    e.seqParAgRedo = l.redo[ri];
                                     e.dataParOverlap = dpOverlap;
-                                    e.tensorParOverlap = overlap;
+                                    e.tensorParOverlap = l.overlaps[oi];
                                     e.weightOffload = wOff;
                                     e.activationsOffload = aOff;
                                     e.optimizerOffload = oOff;
-                                    e.fusedActivation = fusedActivation;
-                                    e.microbatchSize = mbs;
+                                    e.fusedActivation = l.fused[fi];
+                                    e.microbatchSize = l.microbatches[mi];
+                                    const std::size_t sh = shape(ri, oi, fi, mi);
+                                    const Verdict verdict = judge(sh);
+                                    if (verdict == Verdict::NoneValid || (verdict == Verdict::Below && !mbsBreak)) {
+                                        skip(mappings);
+                                        continue; // anyValid = false: with -m (NoneValid) the loop stops
+                                    }
                                     for (I tn = 0; tn < l.tpNets; ++tn)
                                         for (I pn = 0; pn < l.ppNets; ++pn)
                                             for (I dn = 0; dn < l.dpNets; ++dn)
                                                 for (I xn = 0; xn < l.dpExpNets; ++xn)
                                                     for (I en = 0; en < l.epNets; ++en)
                                                         for (I sn = 0; sn < l.esNets; ++sn) {
+                                                            if ((verdict == Verdict::Below || below(sh, tn))
+                                                                && (anyValid || !mbsBreak)) {
+                                                                skip(1);
+                                                                continue;
+                                                            }
                                                             e.tensorParNet = tn;
                                                             e.pipelineParNet = pn;
                                                             e.dataParNet = dn;
@@ -270,31 +320,116 @@ void forEachExecution(const Application &app, const System &sys, const SearchSpa
                                 }
 }
 
-TaskCount runTask(const Application &app, const System &sys, const SearchSpace &space,
-                  const SearchOptions &options, const Task &task, const std::vector<I> &localBatchDivisors,
-                  bool systemInRange, std::size_t taskIndex, TopHits &top)
+/// A bounded search's sample-rate bounds of every block shape of a task (ShapeIndex order),
+/// one per TP tier.
+std::vector<double> shapeBounds(const Application &app, const System &sys, const SearchSpace &space,
+                                const Task &t, const std::vector<I> &localBatchDivisors,
+                                const EvaluateOptions &options)
 {
-    TaskCount r;
+    const Loops l = loopsOf(app, sys, space, t, localBatchDivisors);
+    const ShapeIndex shape{l.overlaps.size(), l.fused.size(), l.microbatches.size()};
+    const std::size_t tiers = sys.networks.size();
+    std::vector<double> bounds(l.redo.size() * shape.overlaps * shape.fused * shape.microbatches * tiers);
+    Execution e = taskExecution(space, t);
+    for (std::size_t ri = 0; ri < l.redo.size(); ++ri)
+        for (std::size_t oi = 0; oi < l.overlaps.size(); ++oi)
+            for (std::size_t fi = 0; fi < l.fused.size(); ++fi)
+                for (std::size_t mi = 0; mi < l.microbatches.size(); ++mi) {
+                    e.seqParAgRedo = l.redo[ri];
+                    e.tensorParOverlap = l.overlaps[oi];
+                    e.fusedActivation = l.fused[fi];
+                    e.microbatchSize = l.microbatches[mi];
+                    detail::sampleRateUpperBounds(app, e, sys, options, &bounds[shape(ri, oi, fi, mi) * tiers]);
+                }
+    return bounds;
+}
+
+void raiseTo(std::atomic<double> &value, double floor) noexcept
+{
+    double seen = value.load(std::memory_order_relaxed);
+    while (seen < floor && !value.compare_exchange_weak(seen, floor, std::memory_order_relaxed)) {
+    }
+}
+
+EvaluateOptions searchEvaluateOptions(const SearchSpace &space, const SearchOptions &options, bool systemInRange)
+{
     EvaluateOptions evalOptions;
     evalOptions.quirks = space.moeExperts > 0 ? options.moeQuirks : options.quirks;
     evalOptions.features = options.features;
     evalOptions.calibration = options.calibration;
     evalOptions.explain = false;
-    evalOptions.features = options.features;
-    evalOptions.calibration = options.calibration;
     evalOptions.checkSystemRanges = !systemInRange; // checked once for the whole search
-    forEachExecution(app, sys, space, task, localBatchDivisors, space.mbsBreak, [&](const Execution &e) {
+    return evalOptions;
+}
+
+/// What a bounded search shares between its workers: each task's shape bounds, and the
+/// highest N-th best score any worker holds (a hit below it cannot enter the merged top N).
+struct Bounds {
+    std::vector<std::vector<double>> shapes;
+    std::atomic<double> floor{-std::numeric_limits<double>::infinity()};
+};
+
+TaskCount runTask(const Application &app, const System &sys, const SearchSpace &space,
+                  const EvaluateOptions &evalOptions, const Task &task, const std::vector<I> &localBatchDivisors,
+                  std::size_t taskIndex, Bounds *bounds, TopHits &top)
+{
+    TaskCount r;
+    const std::vector<double> *shapes = bounds ? &bounds->shapes[taskIndex] : nullptr;
+    const auto visit = [&](const Execution &e) {
         const std::uint64_t index = r.configurations++;
+        ++r.evaluated;
         Evaluation ev = evaluate(app, e, sys, evalOptions);
         if (!ev.ok)
             return false;
         ++r.valid;
         const double score = space.rankBy == RankBy::Mfu ? ev.stats.total_efficiency : ev.stats.sample_rate;
-        if (top.wants(score))
+        // Tasks run in enumeration order per worker, except in a bounded search.
+        if (bounds ? top.mayKeep(score) : top.wants(score)) {
             top.offer(Candidate { SearchHit { e, ev.stats, score, index }, taskIndex });
+            if (bounds)
+                if (const std::optional<double> floor = top.floor())
+                    raiseTo(bounds->floor, *floor);
+        }
         return true;
-    });
+    };
+    const std::size_t tiers = sys.networks.size();
+    // Strictly below: a hit scoring the floor itself may still rank before a kept one.
+    const auto below = [&](std::size_t shape, I tpNet) {
+        return shapes && (*shapes)[shape * tiers + static_cast<std::size_t>(tpNet)]
+                             < bounds->floor.load(std::memory_order_relaxed);
+    };
+    const auto judge = [&](std::size_t shape) {
+        if (!shapes)
+            return Verdict::Evaluate;
+        const double *tier = &(*shapes)[shape * tiers];
+        if (tier[0] == detail::kNoValidLayout)
+            return Verdict::NoneValid;
+        const double best = *std::max_element(tier, tier + tiers);
+        return best < bounds->floor.load(std::memory_order_relaxed) ? Verdict::Below : Verdict::Evaluate;
+    };
+    const auto skip = [&r](std::uint64_t count) {
+        r.configurations += count;
+        r.skipped += count;
+    };
+    forEachExecution(app, sys, space, task, localBatchDivisors, space.mbsBreak, visit, judge, below, skip);
     return r;
+}
+
+/// Runs `work(i, thread)` for i in [0, count) on `threads` threads (the caller's is thread 0),
+/// each taking the next i in turn.
+template <typename Work> void runParallel(std::size_t count, unsigned threads, Work &&work)
+{
+    std::atomic<std::size_t> next{0};
+    const auto worker = [&](unsigned thread) {
+        for (std::size_t i = next++; i < count; i = next++)
+            work(i, thread);
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(worker, t);
+    worker(0);
+    for (std::thread &t : pool)
+        t.join();
 }
 
 } // namespace
@@ -335,8 +470,11 @@ SearchSpace designSearchSpace(const Execution &e)
     return space;
 }
 
-SearchResult searchLayouts(const Application &app, const System &sys, const SearchSpace &space,
-                           const SearchOptions &options)
+namespace {
+
+/// searchLayouts(), bounded (search_bounded.h) if `bound`.
+BoundedSearchResult search(const Application &app, const System &sys, const SearchSpace &space,
+                           const SearchOptions &options, bool bound)
 {
     std::vector<Task> tasks = makeTasks(app, space);
     std::erase_if(tasks, [&space](const Task &t) { return contradictsPins(t, space.pins); });
@@ -352,42 +490,58 @@ SearchResult searchLayouts(const Application &app, const System &sys, const Sear
     Diagnostics ranges;
     checkSystemRanges(offloading, sys, false, ranges);
     const bool systemInRange = ranges.empty();
-    std::vector<TaskCount> counts(tasks.size());
-    std::atomic<std::size_t> next{0};
-    std::atomic<std::size_t> done{0};
-    std::atomic<bool> stopped{false};
+    const EvaluateOptions evalOptions = searchEvaluateOptions(space, options, systemInRange);
     unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     threads = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(1, tasks.size())));
+    const auto divisorsOf = [&](const Task &t) -> const std::vector<I> & { return localBatchDivisors.at(t.batch / t.dp); };
+
+    // A bounded search (search_bound.h) first bounds every block shape of every task, then runs
+    // the tasks with the highest bound first, so that the N-th best rises early.
+    const bool bounded = bound && !options.features.any() && space.rankBy == RankBy::SampleRate &&
+                         systemInRange && options.topN > 0 && !sys.networks.empty();
+    std::unique_ptr<Bounds> bounds;
+    std::vector<std::size_t> order(tasks.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    if (bounded) {
+        bounds = std::make_unique<Bounds>();
+        bounds->shapes.resize(tasks.size());
+        std::vector<double> best(tasks.size(), detail::kNoValidLayout);
+        runParallel(tasks.size(), threads, [&](std::size_t i, unsigned) {
+            bounds->shapes[i] = shapeBounds(app, sys, space, tasks[i], divisorsOf(tasks[i]), evalOptions);
+            for (double b : bounds->shapes[i])
+                best[i] = std::max(best[i], b);
+        });
+        std::stable_sort(order.begin(), order.end(), [&best](std::size_t a, std::size_t b) { return best[a] > best[b]; });
+    }
+
+    std::vector<TaskCount> counts(tasks.size());
+    std::atomic<std::size_t> done{0};
+    std::atomic<bool> stopped{false};
     std::vector<TopHits> tops(threads, TopHits(options.topN));
-    const auto worker = [&](TopHits &top) {
-        for (std::size_t i = next++; i < tasks.size(); i = next++) {
-            if (options.cancel && options.cancel->load()) {
-                stopped = true;
-                return;
-            }
-            counts[i] = runTask(app, sys, space, options, tasks[i],
-                                localBatchDivisors.at(tasks[i].batch / tasks[i].dp), systemInRange, i, top);
-            const std::size_t finished = ++done;
-            if (options.progress)
-                options.progress(finished, tasks.size());
+    runParallel(tasks.size(), threads, [&](std::size_t k, unsigned thread) {
+        if (stopped || (options.cancel && options.cancel->load())) {
+            stopped = true;
+            return;
         }
-    };
-    std::vector<std::thread> pool;
-    for (unsigned i = 1; i < threads; ++i)
-        pool.emplace_back(worker, std::ref(tops[i]));
-    worker(tops[0]);
-    for (std::thread &t : pool)
-        t.join();
+        const std::size_t i = order[k];
+        counts[i] = runTask(app, sys, space, evalOptions, tasks[i], divisorsOf(tasks[i]), i, bounds.get(), tops[thread]);
+        const std::size_t finished = ++done;
+        if (options.progress)
+            options.progress(finished, tasks.size());
+    });
 
     // Merge (the reference's `determine_best` over its task list): each task's hits get their
     // position in the whole enumeration.
-    SearchResult out;
+    BoundedSearchResult result;
+    SearchResult &out = result.search;
     out.cancelled = stopped;
     std::vector<std::uint64_t> offsets(tasks.size());
     for (std::size_t i = 0; i < tasks.size(); ++i) {
         offsets[i] = out.configurations;
         out.configurations += counts[i].configurations;
         out.valid += counts[i].valid;
+        result.evaluated += counts[i].evaluated;
+        result.skipped += counts[i].skipped;
     }
     TopHits best(options.topN);
     for (TopHits &top : tops)
@@ -397,7 +551,21 @@ SearchResult searchLayouts(const Application &app, const System &sys, const Sear
         candidate.hit.index += offsets[candidate.task];
         out.top.push_back(std::move(candidate.hit));
     }
-    return out;
+    return result;
+}
+
+} // namespace
+
+SearchResult searchLayouts(const Application &app, const System &sys, const SearchSpace &space,
+                           const SearchOptions &options)
+{
+    return search(app, sys, space, options, false).search;
+}
+
+BoundedSearchResult searchLayoutsBounded(const Application &app, const System &sys, const SearchSpace &space,
+                                         const SearchOptions &options)
+{
+    return search(app, sys, space, options, true);
 }
 
 std::uint64_t countLayouts(const Application &app, const System &sys, const SearchSpace &space,

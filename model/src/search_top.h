@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace gapstudio::model::detail {
@@ -39,6 +40,19 @@ public:
     [[nodiscard]] bool wants(double score) const noexcept
     {
         return mN > 0 && (mHeap.size() < mN || score > mHeap.front().hit.score);
+    }
+    /// Whether a hit of `score` might be kept, enumerated before or after the kept candidates
+    /// (a bounded search runs tasks out of order; offer() then decides by the whole order).
+    [[nodiscard]] bool mayKeep(double score) const noexcept
+    {
+        return mN > 0 && (mHeap.size() < mN || score >= mHeap.front().hit.score);
+    }
+    /// The N-th best score kept, once N are kept: no hit scoring below it can enter the top.
+    [[nodiscard]] std::optional<double> floor() const noexcept
+    {
+        if (mN == 0 || mHeap.size() < mN)
+            return std::nullopt;
+        return mHeap.front().hit.score;
     }
     void offer(Candidate &&candidate)
     {

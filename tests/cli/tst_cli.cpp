@@ -243,7 +243,7 @@ void tst_Cli::search()
     const QString system = QString::fromStdString(test::caseFile(kCase, "system.json"));
     const Result r = run({QStringLiteral("search"), QStringLiteral("--calculon"), model, QStringLiteral("5128"),
                           QStringLiteral("2520"), QStringLiteral("float8"), system, QStringLiteral("--top"),
-                          QStringLiteral("3"), QStringLiteral("-m")});
+                          QStringLiteral("3"), QStringLiteral("-m"), QStringLiteral("--exhaustive")});
     QCOMPARE(r.exitCode, 0);
     const nlohmann::json out = nlohmann::json::parse(r.out.begin(), r.out.end());
     const nlohmann::json expected = test::readJson(TEST_DATA_DIR "/calculon/loe/loe_turing-530B_5128_h100fp8_top10.json");
@@ -254,8 +254,24 @@ void tst_Cli::search()
     }
     const QString last = QString::fromUtf8(r.err.trimmed()).split(QLatin1Char('\n')).last();
     QVERIFY2(QRegularExpression(QStringLiteral("^configurations: 8832, valid: 1760, seconds: [0-9.]+, "
-                                               "configurations_per_second: [0-9]+$")).match(last).hasMatch(),
+                                               "configurations_per_second: [0-9]+, evaluated: 8832, skipped: 0$"))
+                 .match(last).hasMatch(),
              qPrintable(last));
+
+    // Without --exhaustive: the same output, the same 8832 configurations (the reference's
+    // count, with -m), of which some were skipped rather than evaluated.
+    const Result bounded = run(QStringList{QStringLiteral("search"), QStringLiteral("--calculon"), model,
+                                           QStringLiteral("5128"), QStringLiteral("2520"), QStringLiteral("float8"),
+                                           system, QStringLiteral("--top"), QStringLiteral("3"), QStringLiteral("-m")});
+    QCOMPARE(bounded.exitCode, 0);
+    QCOMPARE(bounded.out, r.out);
+    const QString summary = QString::fromUtf8(bounded.err.trimmed()).split(QLatin1Char('\n')).last();
+    const QRegularExpressionMatch m = QRegularExpression(QStringLiteral(
+        "^configurations: 8832, valid: [0-9]+, seconds: [0-9.]+, configurations_per_second: [0-9]+, "
+        "evaluated: ([0-9]+), skipped: ([0-9]+)$")).match(summary);
+    QVERIFY2(m.hasMatch(), qPrintable(summary));
+    QCOMPARE(m.captured(1).toInt() + m.captured(2).toInt(), 8832);
+    QVERIFY2(m.captured(2).toInt() > 0, qPrintable(summary));
 }
 
 void tst_Cli::sweepAndSensitivity()

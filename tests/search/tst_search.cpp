@@ -5,7 +5,7 @@
 #include "../common/calculon_cases.h"
 
 #include "gapstudio/io/calculon_json.h"
-#include "gapstudio/model/search.h"
+#include "gapstudio/model/search_bounded.h"
 
 #include <QTest>
 
@@ -81,6 +81,8 @@ private slots:
     void largeTopKeepsEveryValidLayoutInOrder();
     void divisorsOfLargeNumbers();
     void countStopsAtTheLimit();
+    void boundedEqualsExhaustive_data();
+    void boundedEqualsExhaustive();
 };
 
 void tst_Search::upstream_data()
@@ -255,6 +257,90 @@ void tst_Search::countStopsAtTheLimit()
     const std::uint64_t limited = model::countLayouts(app, sys, space, 1000);
     QVERIFY(limited > 1000 && limited <= total); // more than the limit: that is all it says
     QCOMPARE(model::countLayouts(app, sys, space, total), total);
+}
+
+void tst_Search::boundedEqualsExhaustive_data()
+{
+    QTest::addColumn<QString>("modelPath");
+    QTest::addColumn<QString>("systemPath");
+    QTest::addColumn<qint64>("procs");
+    QTest::addColumn<qint64>("maxBatch");
+    QTest::addColumn<QString>("datatype");
+    QTest::addColumn<bool>("mbsBreak");
+    QTest::addColumn<bool>("noOverlap");
+    QTest::addColumn<qint64>("moeExperts");
+    // The three reference searches of upstream() (with -m) ...
+    QTest::newRow("gpt3-175B 4096 a100 no mem2") << "calculon/cases/19_gpt3-175B_4096_a100_plain/model.json"
+                                                << "calculon/systems_derived/a100_80g_nomem2.json" << qint64(4096)
+                                                << qint64(2048) << "float16" << true << true << qint64(0);
+    QTest::newRow("turing-530B 5128 a100") << "calculon/cases/05_val_turing-530B_full/model.json"
+                                          << "calculon/cases/05_val_turing-530B_full/system.json" << qint64(5128)
+                                          << qint64(2520) << "float16" << true << false << qint64(0);
+    QTest::newRow("turing-530B 5128 h100 fp8") << "calculon/cases/05_val_turing-530B_full/model.json"
+                                              << "calculon/cases/18_gpt3-175B_4096_h100_fp8/system.json"
+                                              << qint64(5128) << qint64(2520) << "float8" << true << false << qint64(0);
+    // ... without -m (whole groups skipped), with every TP overlap, DP overlap and comm type ...
+    QTest::newRow("gpt3-13B 16 a100, every variant") << "calculon/cases/12_gpt3-13B_tp4pp2dp4_a100_pipe/model.json"
+                                                    << "calculon/systems_derived/a100_80g_nomem2.json" << qint64(16)
+                                                    << qint64(32) << "float16" << false << false << qint64(0);
+    // ... and moeLegacy()'s MoE search on fewer GPUs (sizes for CI under the sanitizers).
+    QTest::newRow("moe gpt1.8T 128 fullflat") << "calculon-moe/cases/moe18_4096_fullflat_base/model.json"
+                                             << "calculon-moe/cases/moe18_4096_fullflat_base/system.json"
+                                             << qint64(128) << qint64(32) << "float8" << false << false << qint64(16);
+}
+
+void tst_Search::boundedEqualsExhaustive()
+{
+    // The bounded search (search_bound.h) must return the exhaustive search's top 100 exactly:
+    // the same layouts with the same scores, ties in the same order. A bound that is not a
+    // lower bound on the step time (say 1.5x too high) skips layouts of the top and fails here.
+    QFETCH(QString, modelPath);
+    QFETCH(QString, systemPath);
+    QFETCH(qint64, procs);
+    QFETCH(qint64, maxBatch);
+    QFETCH(QString, datatype);
+    QFETCH(bool, mbsBreak);
+    QFETCH(bool, noOverlap);
+    QFETCH(qint64, moeExperts);
+    model::SearchSpace space;
+    space.numProcs = procs;
+    space.maxBatchSize = maxBatch;
+    space.datatype = *model::datatypeFromName(datatype.toStdString());
+    space.mbsBreak = mbsBreak;
+    if (noOverlap) {
+        space.tpOverlapVariants = false;
+        space.dpOverlap = model::OverlapChoice::Off;
+    }
+    if (moeExperts > 0) { // moeLegacy()'s reduced space
+        space.moeExperts = moeExperts;
+        space.tpCommTypes = {model::TpCommType::RsAg};
+        space.dpOverlap = model::OverlapChoice::On;
+    }
+    const model::Application app = loadApp(modelPath.toStdString());
+    const model::System sys = loadSystem(systemPath.toStdString());
+    model::SearchOptions options;
+    options.topN = 100;
+    options.threads = 2;
+    const model::SearchResult all = model::searchLayouts(app, sys, space, options);
+    const model::BoundedSearchResult bounded = model::searchLayoutsBounded(app, sys, space, options);
+    const model::SearchResult &some = bounded.search;
+    // The same enumeration (with -m, the microbatch loops stop at the same sizes) ...
+    QCOMPARE(some.configurations, all.configurations);
+    QCOMPARE(bounded.evaluated + bounded.skipped, some.configurations);
+    // ... of which the bound skips some (with -m fewer: a skipped group is still evaluated until
+    // one layout is valid, to stop the microbatch loop where the exhaustive search stops) ...
+    QVERIFY2(bounded.skipped > (mbsBreak ? 0 : some.configurations / 2),
+             qPrintable(QStringLiteral("skipped %1 of %2").arg(bounded.skipped).arg(some.configurations)));
+    QVERIFY(all.top.size() == 100 || all.top.size() == all.valid);
+    // ... and the same top 100, in the same order, at the same enumeration positions.
+    QCOMPARE(some.top.size(), all.top.size());
+    for (std::size_t i = 0; i < all.top.size(); ++i) {
+        QCOMPARE(some.top[i].index, all.top[i].index);
+        QCOMPARE(some.top[i].score, all.top[i].score);
+        QCOMPARE(some.top[i].stats.total_time, all.top[i].stats.total_time);
+        QCOMPARE(some.top[i].execution.microbatchSize, all.top[i].execution.microbatchSize);
+        QCOMPARE(some.top[i].execution.tensorParNet, all.top[i].execution.tensorParNet);
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_Search)
