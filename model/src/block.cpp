@@ -96,8 +96,8 @@ void buildAttention(BlockBuilder &b, const Application &app, const Execution &ex
         b.linear("AttnBlock_Value", batchSeq, h, kvHeads * dh, {full, false, true, false, true});
     }
     const I dv = latent && app.valueHeadSize > 0 ? app.valueHeadSize : dh;
+    const I dqk = latent ? dh + app.ropeHeadSize : dh; // latent attention: rotary part on Q and K
     if (flash) {
-        const I dqk = latent ? dh + app.ropeHeadSize : dh;
         const I heads = a / tp;
         const I kvLocal = kvReplicated ? kvHeads : kvHeads / tp;
         const I kvElements = batchSeq * kvLocal * (dqk + dv);
@@ -106,13 +106,16 @@ void buildAttention(BlockBuilder &b, const Application &app, const Execution &ex
                          exe.contextPar > 1 ? b.tier(exe.contextParNet) : nullptr, kvElements);
     } else {
         const I scores = a / tp * s * s * exe.microbatchSize;
-        b.batchMatMul("AttnBlock_Multihead_Key_Query", exe.microbatchSize * a / tp, s, dh, s,
-                      {attn, false, false, true, !attn});
+        // Unfused (Transformer Engine's UnfusedDotProductAttention): the full s x s scores of
+        // every head in HBM, Q K^T over dqk and the probabilities times V over dv.
+        b.batchMatMul("AttnBlock_Multihead_Key_Query", exe.microbatchSize * a / tp, s, dqk, s,
+                      { attn, false, false, true, !attn });
         b.elementwiseLike("AttnBlock_Multihead_SoftMax", LayerKind::SoftMax, scores, 5, 8,
                           {attn, false, false, true, !attn});
         b.elementwiseLike("AttnBlock_Multihead_DropOut", LayerKind::DropOut, scores, 1, 1,
                           {attn, false, false, !attn, true});
-        b.batchMatMul("AttnBlock_Multihead_Attn", exe.microbatchSize * a / tp, s, s, a * dh / a, {full});
+        b.batchMatMul("AttnBlock_Multihead_Attn", exe.microbatchSize * a / tp, s, s, latent ? dv : a * dh / a,
+                      { full });
     }
     if (latent || !overlap) {
         b.linear("AttnBlock_MLP", batchSeq, a * dv / tp, h, {full});

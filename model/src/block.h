@@ -58,5 +58,10 @@ struct Block {
                                    const Features &features) noexcept;
 [[nodiscard]] Block buildHead(const Application &app, const Execution &exe, const System &sys,
                               const Features &features) noexcept;
+/// Corrected model: one multi-token prediction layer's own layers (embedding of the shifted
+/// tokens, two norms, the 2h -> h projection); its transformer block and output head are timed
+/// as the model's own. Empty without MTP or a vocabulary.
+[[nodiscard]] Block buildMtpLayer(const Application &app, const Execution &exe, const System &sys,
+                                  const Features &features) noexcept;
 
 } // namespace gapstudio::model::detail

@@ -167,7 +167,9 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
         for (const Layer &l : block)
             result.layers.push_back(layerStats(l, run.ctx));
         if (features.embeddingAndHead) { // the first and last stage's own layers, after the block's
-            for (const Block &ends : {buildEmbedding(app, exe, sys, features), buildHead(app, exe, sys, features)})
+            for (const Block &ends :
+                 { buildEmbedding(app, exe, sys, features), buildHead(app, exe, sys, features),
+                   buildMtpLayer(app, exe, sys, features) })
                 for (const Layer &l : ends)
                     result.layers.push_back(layerStats(l, run.ctx));
         }

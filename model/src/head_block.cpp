@@ -3,7 +3,13 @@
 // vocab_parallel_cross_entropy, all split over TP by vocabulary rows (Shoeybi et al. 2019,
 // section 3; Narayanan et al. 2021, equation for the logit layer's 6 * B * s * h * V flops).
 // The LM head runs in 16 bits under the FP8 recipe (Megatron-Core keeps the output layer out of
-// Transformer Engine's FP8 autocast). Sources: docs/references.md.
+// Transformer Engine's FP8 autocast). Multi-token prediction (DeepSeek-V3 technical report,
+// arXiv 2412.19437, section 2.2, equations 21-25; Megatron-Core
+// megatron/core/transformer/multi_token_prediction.py): each of the D MTP layers on the last
+// stage embeds the inputs shifted by one more token, normalises them and the previous depth's
+// hidden state (RMSNorm each), projects their concatenation 2h -> h (eh_proj, column-parallel
+// over TP, gathered back), runs one transformer block of the model's kind and the shared output
+// head and loss. Sources: docs/references.md.
 #include "block_builder.h"
 
 namespace gapstudio::model::detail {
@@ -60,6 +66,25 @@ Block buildHead(const Application &app, const Execution &exe, const System &sys,
     // three FP32 values per token.
     b.collective("Head_Loss_AllReduce", 3 * 2 * s.tokens, true, {}, exe.tensorPar, b.tier(exe.tensorParNet),
                  TpCommType::Ar);
+    return b.take();
+}
+
+Block buildMtpLayer(const Application &app, const Execution &exe, const System &sys,
+                    const Features &features) noexcept
+{
+    BlockBuilder b(app, exe, sys);
+    if (!features.embeddingAndHead || app.vocabSize <= 0 || app.mtpLayers <= 0)
+        return b.take();
+    const HeadShape s = headShape(app, exe, features);
+    // The embedding table is shared with the first stage's (a copy on the last stage, its
+    // gradient reduced with the first's as for tied embeddings).
+    b.embedding("Mtp_Embedding", s.tokens, s.rows, {});
+    b.tpComm("Mtp_Embedding_G", s.act, true, { false, false, false, false, true });
+    b.layerNorm("Mtp_EmbeddingNorm", s.local, { false, false, true, false, true });
+    b.layerNorm("Mtp_HiddenNorm", s.local, { false, false, true, false, true });
+    b.tpComm("Mtp_F", 2 * s.act, false, { false, false, false, true, true });
+    b.linear("Mtp_Projection", s.tokens, 2 * app.hidden, app.hidden / exe.tensorPar, {});
+    b.tpComm("Mtp_G", s.act, false, { false, false, false, false, true });
     return b.take();
 }
 

@@ -8,7 +8,10 @@
 // pipeline runs at the pace of its slowest stage: the steady state costs M * max(x_i) more and
 // the fill and drain pass once through every other stage's extra work, sum(x_i) - max(x_i)
 // (Narayanan et al. 2021, section 2.2: the bubble is (p - 1) stage times; with interleaving
-// each of the v chunks carries 1/v of a stage). Sources: docs/references.md.
+// each of the v chunks carries 1/v of a stage). Multi-token prediction layers sit on the last
+// stage (Megatron-Core places all of them there without a custom pipeline layout): each adds its
+// own layers, one more block of the model's kind and a second pass of the LM head and loss.
+// Sources: docs/references.md.
 #include "run.h"
 
 #include "capacity.h"
@@ -109,6 +112,8 @@ void applyStages(Run &run, Stats &o) noexcept
 
     const BlockTime embedding = timeBlock(buildEmbedding(app, exe, run.sys, features), run);
     const BlockTime head = timeBlock(buildHead(app, exe, run.sys, features), run);
+    const BlockTime mtp = timeBlock(buildMtpLayer(app, exe, run.sys, features), run);
+    const double mtpLayers = features.embeddingAndHead && app.vocabSize > 0 ? dbl(app.mtpLayers) : 0;
     // Per microbatch, one block of processor 0 by component (its stage has Lp of them).
     const Parts block = partsOf(o, run.comm, exe.training);
     const double blockUseful = o.block_fw_flops + (exe.training ? o.block_agrad_flops + o.block_wgrad_flops : 0);
@@ -128,6 +133,7 @@ void applyStages(Run &run, Stats &o) noexcept
         denseUsefulDelta = t.usefulFlops - blockUseful;
     }
     const double denseDelta = dense.sum() - block.sum();
+    const double mtpSeconds = mtpLayers * (mtp.seconds() + block.sum() + head.seconds());
 
     // Extra time per microbatch of every stage over processor 0's reference stage of Lp blocks;
     // the slowest (critical) stage sets the pace.
@@ -139,7 +145,8 @@ void applyStages(Run &run, Stats &o) noexcept
         const double blocks = dbl(stageBlocks(app, exe, i));
         const double denseHere = app.denseBlocksInterleaved ? blocks * denseShare
                                                             : std::clamp(dbl(denseBlocks) - before, 0.0, blocks);
-        const double ends = (i == 0 ? embedding.seconds() : 0) + (i == exe.pipelinePar - 1 ? head.seconds() : 0);
+        const double ends = (i == 0 ? embedding.seconds() : 0)
+                            + (i == exe.pipelinePar - 1 ? head.seconds() + mtpSeconds : 0);
         const double x = (blocks - Lp) * block.sum() + denseHere * denseDelta + ends;
         if (i == 0 || x > xMax) {
             xMax = x;
@@ -152,7 +159,7 @@ void applyStages(Run &run, Stats &o) noexcept
         if (i == 0)
             run.stages.firstBlocks = blocks;
         if (i == exe.pipelinePar - 1)
-            run.stages.lastBlocks = blocks;
+            run.stages.lastBlocks = blocks + mtpLayers; // an MTP layer holds one block's state
     }
     // The critical stage's own blocks (count and kind) in every component it is made of ...
     const auto adjust = [&](double &stat, double Parts::*part) {
@@ -183,13 +190,16 @@ void applyStages(Run &run, Stats &o) noexcept
 
     // Ideal time at peak: every processor's model work averaged over the pipeline.
     const double peak = run.ctx.matrixLow ? run.ctx.matrixLow->peak_flops : run.ctx.matrix->peak_flops;
-    const double modelFlops = dbl(app.numBlocks) * blockUseful + dbl(denseBlocks) * denseUsefulDelta +
-                              embedding.usefulFlops + head.usefulFlops;
+    const double modelFlops = dbl(app.numBlocks) * blockUseful + dbl(denseBlocks) * denseUsefulDelta
+                              + embedding.usefulFlops + head.usefulFlops
+                              + mtpLayers * (mtp.usefulFlops + blockUseful + head.usefulFlops);
     run.stages.active = true;
     run.stages.idealSeconds = M * modelFlops / pp / peak;
     run.stages.embeddingStatic_B = staticBytes(run, embedding.stats);
-    run.stages.headStatic_B = staticBytes(run, head.stats);
-    run.stages.headActivations_B = head.stats.block_act_storage_space + head.stats.block_act_working_space;
+    run.stages.headStatic_B = staticBytes(run, head.stats) + mtpLayers * staticBytes(run, mtp.stats);
+    run.stages.headActivations_B
+        = (1 + mtpLayers) * (head.stats.block_act_storage_space + head.stats.block_act_working_space)
+          + mtpLayers * mtp.stats.block_act_storage_space;
 }
 
 double stageTier1Bytes(const Run &run, Stats &o, const CapacityNeeds &firstStage) noexcept

@@ -3,8 +3,8 @@
 // FlashAttention-2's causal FLOP count, the Megatron-LM FLOP formula with the logit layer
 // (Narayanan et al. 2021, equation 3), context parallelism's ring traffic, the FP8 recipe's
 // message and memory sizes, Megatron-LM's mixed-precision bytes per parameter, hierarchical DP
-// collectives, shared experts, multi-head latent attention and the 1F1B pipeline of uneven
-// stages. Sources: docs/references.md.
+// collectives, shared experts, multi-head latent attention, multi-token prediction and the 1F1B
+// pipeline of uneven stages. Sources: docs/references.md.
 #include "gapstudio/model/evaluate.h"
 
 #include "layers.h"
@@ -291,6 +291,52 @@ private slots:
              {"AttnBlock_Query_Down", "AttnBlock_Query_Up", "AttnBlock_KV_Down", "AttnBlock_KV_Up", "AttnBlock_MLP"})
             weights += layer(e, name).weight / 2; // bytes / 2 bytes per BF16 weight
         fuzzyCompare(weights, 187105280.0);
+        // Unfused attention (Transformer Engine's UnfusedDotProductAttention) over all s^2 pairs:
+        // Q K^T over the 128 + 64 query/key dimensions, the probabilities times V over 128.
+        Execution unfused = layout();
+        unfused.attentionKernel = AttentionKernel::Unfused;
+        const Evaluation u = run(app, unfused, corrected());
+        QVERIFY(u.ok);
+        fuzzyCompare(layer(u, "AttnBlock_Multihead_Key_Query").fw_flops, 2.0 * 128 * 4096 * 4096 * 192);
+        fuzzyCompare(layer(u, "AttnBlock_Multihead_Attn").fw_flops, 2.0 * 128 * 4096 * 4096 * 128);
+    }
+
+    void multiTokenPrediction()
+    {
+        // DeepSeek-V3 technical report, section 2.2, equations 21-23: an MTP module of depth 1 is
+        // a projection M (h x 2h) of the normalised hidden state and embedding, one transformer
+        // block and the shared output head. Forward projection: 2 x s x 2h x h flops, its two
+        // backward products the same each. Per iteration the model's work grows by exactly one
+        // block, one LM-head pass and the module's own layers (on the last stage).
+        Application app = gpt();
+        app.vocabSize = 51200;
+        Execution exe = layout();
+        exe.batchSize = 4; // M = 4 microbatches
+        const Evaluation base = run(app, exe, corrected());
+        app.mtpLayers = 1;
+        const Evaluation mtp = run(app, exe, corrected());
+        QVERIFY(base.ok && mtp.ok);
+        const LayerStats &projection = layer(mtp, "Mtp_Projection");
+        const double s = 2048, h = 1024;
+        fuzzyCompare(projection.fw_flops, 2 * s * 2 * h * h);
+        fuzzyCompare(projection.agrad_flops + projection.wgrad_flops, 2 * 2 * s * 2 * h * h);
+        // Useful work of one microbatch through the block, the head and the MTP layers, summed
+        // over the layers the model lists; the ideal time at the 1 PFLOP/s peak is M x that.
+        double block = 0, head = 0, own = 0;
+        for (const LayerStats &l : mtp.layers) {
+            const std::string name = l.name;
+            const double work = l.fw_flops + l.agrad_flops + l.wgrad_flops;
+            if (name.rfind("Mtp_", 0) == 0)
+                own += work;
+            else if (name.rfind("Head_", 0) == 0)
+                head += work;
+            else if (name.rfind("Embedding_", 0) != 0) // the first stage's embedding is not repeated
+                block += work;
+        }
+        const auto idealSeconds
+            = [](const Evaluation &e) { return e.stats.total_efficiency * e.stats.total_time; };
+        fuzzyCompare(idealSeconds(mtp) - idealSeconds(base), 4 * (block + head + own) / 1e15, 1e-9);
+        QVERIFY(mtp.stats.total_time > base.stats.total_time);
     }
 
     void unevenStagesPipeline()

@@ -154,6 +154,14 @@ private slots:
                    .arg(8)
             << "/llm/kv_heads"
             << "do not divide";
+        QTest::newRow("more MTP layers than blocks")
+            << scenario
+                   .arg(QStringLiteral(R"({"id": "m", "name": "m", "source": "s",
+            "hidden": 1024, "feedforward": 4096, "seq_size": 2048, "attn_heads": 16, "head_size": 64, "kv_heads": 16,
+            "num_blocks": 8, "vocab_size": 1000, "num_experts": 1, "top_k": 1, "activation": "gelu", "mtp_layers": 9})"))
+                   .arg(8)
+            << "/llm/mtp_layers"
+            << "9 exceeds num_blocks = 8";
     }
     void badFiles()
     {

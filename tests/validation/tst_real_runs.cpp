@@ -112,8 +112,8 @@ private slots:
         QCOMPARE(table5.rows, std::size_t { 8 });
         QVERIFY2(table5.meanAbsError <= 0.04, qPrintable(QString::number(table5.meanAbsError)));
         QVERIFY2(table5.maxAbsError <= 0.09, qPrintable(QString::number(table5.maxAbsError)));
-        // Regression guard on the whole set (the goal is 8 %; the closing note reports the figure).
-        QVERIFY2(summary.all.meanAbsError <= 0.10, qPrintable(QString::number(summary.all.meanAbsError)));
+        // The goal on the whole set: 8 %.
+        QVERIFY2(summary.all.meanAbsError <= 0.08, qPrintable(QString::number(summary.all.meanAbsError)));
     }
 
     void leaveOneFamilyOut()
@@ -127,9 +127,10 @@ private slots:
         summary.families = fit.leftOutByFamily;
         printTable("leave-one-family-out:", summary);
         // Regression guard (the goal is 12 %; the closing note reports the figure).
-        QVERIFY2(fit.leftOutStats.meanAbsError <= 0.17, qPrintable(QString::number(fit.leftOutStats.meanAbsError)));
+        QVERIFY2(fit.leftOutStats.meanAbsError <= 0.16,
+                 qPrintable(QString::number(fit.leftOutStats.meanAbsError)));
         // The fit itself is at least as good in-sample as the shipped calibration it reproduces.
-        QVERIFY(fit.afterStats.meanAbsError <= 0.10);
+        QVERIFY(fit.afterStats.meanAbsError <= 0.08);
     }
 };
 

@@ -167,10 +167,15 @@ model::Application applicationOf(const Llm &llm, Diagnostics &diagnostics)
     app.valueHeadSize = llm.valueHeadSize;
     app.slidingWindow = llm.slidingWindow;
     app.slidingWindowBlocks = llm.slidingWindowBlocks;
+    app.mtpLayers = llm.mtpLayers;
     if (llm.denseBlocks > llm.numBlocks)
         invalid(diagnostics, "llm/dense_blocks",
                 std::to_string(llm.denseBlocks) + " dense blocks exceed the " + std::to_string(llm.numBlocks)
                     + " blocks of the model");
+    if (llm.mtpLayers > llm.numBlocks)
+        invalid(diagnostics, "llm/mtp_layers",
+                std::to_string(llm.mtpLayers) + " multi-token prediction layers exceed the "
+                    + std::to_string(llm.numBlocks) + " blocks of the model");
     if (llm.numExperts < 1 || llm.topK < 1 || llm.topK > llm.numExperts)
         invalid(diagnostics, "llm/top_k",
                 "top-k " + std::to_string(llm.topK)

@@ -367,7 +367,7 @@ scenario::Llm parseLlmBody(const JsonCursor &c, bool wholeFile)
                        "num_blocks", "vocab_size", "num_experts", "top_k", "activation" },
                      { "tied_embeddings", "shared_experts", "shared_expert_feedforward", "dense_blocks",
                        "dense_feedforward", "dense_block_pattern", "latent_attention", "sliding_window",
-                       "sliding_window_blocks" });
+                       "sliding_window_blocks", "mtp_layers" });
     scenario::Llm llm;
     llm.info = parseInfo(c);
     llm.hidden = c["hidden"].integerAtLeast(1);
@@ -412,6 +412,10 @@ scenario::Llm parseLlmBody(const JsonCursor &c, bool wholeFile)
     }
     optionalInteger("sliding_window", llm.slidingWindow);
     optionalInteger("sliding_window_blocks", llm.slidingWindowBlocks);
+    optionalInteger("mtp_layers", llm.mtpLayers);
+    if (llm.mtpLayers > llm.numBlocks)
+        c["mtp_layers"].fail(std::to_string(llm.mtpLayers)
+                             + " exceeds num_blocks = " + std::to_string(llm.numBlocks));
     return llm;
 }
 
@@ -447,6 +451,7 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Llm &llm)
                                     { "value_head_size", llm.valueHeadSize } };
     optionalInteger("sliding_window", llm.slidingWindow);
     optionalInteger("sliding_window_blocks", llm.slidingWindowBlocks);
+    optionalInteger("mtp_layers", llm.mtpLayers);
 }
 
 // ---- layout -----------------------------------------------------------------------------------

@@ -42,6 +42,9 @@ struct Application {
     std::int64_t qLoraRank = 0, kvLoraRank = 0, ropeHeadSize = 0, valueHeadSize = 0;
     std::int64_t slidingWindow = 0;       ///< tokens a query attends to in windowed blocks (0 = none)
     std::int64_t slidingWindowBlocks = 0; ///< how many blocks use the window
+    /// Multi-token prediction depth D (DeepSeek-V3): D extra layers on the last pipeline stage,
+    /// each one block of the model's kind plus a projection and a second pass of the LM head.
+    std::int64_t mtpLayers = 0;
 };
 
 /// Element datatypes known to the model. The byte size is `bytesPerElement()`; float4 (0.5 byte)

@@ -131,6 +131,7 @@ struct Llm {
     /// compressions, the rotary part of the query/key head and the value head width.
     std::int64_t qLoraRank = 0, kvLoraRank = 0, ropeHeadSize = 0, valueHeadSize = 0;
     std::int64_t slidingWindow = 0, slidingWindowBlocks = 0; ///< windowed attention blocks
+    std::int64_t mtpLayers = 0; ///< multi-token prediction depth (DeepSeek-V3), 0 = none
     [[nodiscard]] bool isMoe() const noexcept { return numExperts > 1; }
     [[nodiscard]] AttentionKind attention() const noexcept
     {
