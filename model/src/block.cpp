@@ -146,7 +146,8 @@ Block buildBlock(const Application &app, const Execution &exe, const System &sys
     const I ff = feedforward > 0 ? feedforward : app.feedforward;
     const I up = swiglu ? 2 * ff : ff;
 
-    BlockBuilder b(app, exe, sys);
+    Block block; // built in place and returned without a copy (NRVO)
+    BlockBuilder b(app, exe, sys, block);
     buildAttention(b, app, exe, local, features);
     b.fork("MlpBlock_Fork", local, 2, {full, false, false, true, true});
     b.layerNorm("MlpBlock_LayerNorm", local, {full, false, true, false, true});
@@ -168,7 +169,7 @@ Block buildBlock(const Application &app, const Execution &exe, const System &sys
     }
     b.elementwiseLike("MlpBlock_DropOut", LayerKind::DropOut, local, 1, 1, {full});
     b.residual("MlpBlock_Residual", local, local, {full, false, true, false, true});
-    return b.take();
+    return block;
 }
 
 } // namespace gapstudio::model::detail

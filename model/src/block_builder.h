@@ -31,8 +31,20 @@ struct Flags {
 class BlockBuilder {
 public:
     BlockBuilder(const Application &app, const Execution &exe, const System &sys)
-        : mApp(app), mExe(exe), mSys(sys), mNet(&sys.networks[static_cast<std::size_t>(exe.tensorParNet)])
+        : BlockBuilder(app, exe, sys, mOwn)
     {
+    }
+
+    /// Builds in place into `out` (emptied first): a caller returning `out` by value (NRVO)
+    /// copies no layer, which a layout search does once per evaluation.
+    BlockBuilder(const Application &app, const Execution &exe, const System &sys, Block &out)
+        : mApp(app)
+        , mExe(exe)
+        , mSys(sys)
+        , mNet(&sys.networks[static_cast<std::size_t>(exe.tensorParNet)])
+        , mBlock(out)
+    {
+        mBlock.size = 0;
     }
 
     Layer &linear(const char *name, I m, I n, I k, Flags f)
@@ -297,7 +309,8 @@ protected:
     const Execution &mExe;
     const System &mSys;
     const NetworkTier *mNet;
-    Block mBlock;
+    Block mOwn; // the block built when no caller's block is given (its slots stay unwritten)
+    Block &mBlock;
 };
 
 

@@ -63,7 +63,8 @@ Block buildMoeBlock(const Application &app, const Execution &exe, const System &
     const I width = app.feedforward / es;     // f' = f // ES
     const bool silu = exe.activationFunction == ActivationFunction::Silu;
 
-    BlockBuilder b(app, exe, sys);
+    Block block; // built in place and returned without a copy (NRVO)
+    BlockBuilder b(app, exe, sys, block);
     buildAttention(b, app, exe, local, features);
 
     // Router.
@@ -114,7 +115,7 @@ Block buildMoeBlock(const Application &app, const Execution &exe, const System &
         b.elementwiseLike("MlpBlock_Unpermute", LayerKind::ElementWise, combine, 1, 1,
                           {full, false, false, false, true});
     b.residual("MlpBlock_MoE_Add", local, local, {full, false, true, false, true});
-    return b.take();
+    return block;
 }
 
 } // namespace gapstudio::model::detail
