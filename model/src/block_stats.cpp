@@ -105,106 +105,190 @@ double requiredBandwidth(const Layer &l, const StageCost &cost, const Link &k) n
     return std::max(requiredBandwidth(l, cost, k.bytes[0]), requiredBandwidth(l, cost, k.bytes[1]));
 }
 
-} // namespace
+/// One stage's running sums over the block's layers.
+struct StageTotals {
+    double flops = 0, flopsTime = 0, mem = 0, memTime = 0, time = 0;
 
-BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const Execution &exe,
-                            const Quirks &quirks, Stats &o) noexcept
+    void addCost(const StageCost &c) noexcept
+    {
+        flops += c.flops;
+        flopsTime += c.flopTime;
+        mem += c.bytes;
+        memTime += c.memTime;
+    }
+};
+
+/// The block's running sums, kept in locals while the layers are walked and written to Stats
+/// once: accumulating in Stats itself made every sum a store and a reload around each cost
+/// call. Each sum takes its terms in the same order either way, so the results are identical.
+struct BlockTotals {
+    StageTotals fw, re, agrad, wgrad, optim;
+    double bwOverlapReq = 0;
+    double weight = 0, actWorking = 0, actStorage = 0, weightGrad = 0, weightGradNoSharding = 0, actGrad = 0,
+           optimizer = 0;
+};
+
+void addMemory(const Layer &l, const LayerContext &ctx, const Execution &exe, BlockTotals &t,
+               BlockComm &comm) noexcept;
+
+/// A layer whose weight-gradient and optimizer stages do no work: no weights, gradients or
+/// optimizer state (stageFlops, stageMemAccessed and optimizerBytes are 0 for it), no traffic,
+/// no ring attention and no calibrated kernel costs. With the positive peaks the checks admit,
+/// those stages take exactly 0 s, and adding their zeros to the sums changes none of them, so
+/// they are skipped (about two thirds of a dense block's layers).
+bool withoutWeightWork(const Layer &l, const LayerContext &ctx) noexcept
 {
-    BlockComm comm;
-    for (const Layer &l : block) {
-        GroupComm &g = groupOf(comm, l);
-        const bool comms = carriesComm(l);
-        const bool overlapped = l.kind == LayerKind::LinearOverlapped;
-        // The edge block's own exposed time (else the base block's, QUIRK §4.4 (1)).
-        const bool edgeOwn = overlapped && l.commType == TpCommType::P2pRsAg && !quirks.overlapEdgeEqualsBase;
-        // Each stage's cost, link times and processing time once (the reference recomputes them).
-        const StageCost fwCost = stageCost(l, ctx, Stage::Fw);
-        const Link fwLink = comms ? linkOf(l, ctx, Stage::Fw, fwCost) : Link{};
-        const StageTiming fw = processingTimeWithNet(l, ctx, Stage::Fw, fwCost, fwLink.time[0]);
-        double fwExposed[2] = {};
-        exposedOf(l, ctx, Stage::Fw, fwCost, fwLink, fw, edgeOwn, fwExposed);
-        o.block_fw_flops += fwCost.flops;
-        o.block_fw_flops_time += fwCost.flopTime;
-        o.block_fw_mem_accessed += fwCost.bytes;
-        o.block_fw_mem_time += fwCost.memTime;
-        o.block_fw_time += fw.time;
-        if (comms)
-            add(g.fwSize, g.fwTime, g.fwExposed, stageComm(l, fwLink, fwExposed));
-        o.tp_bw_overlap_req = std::max(o.tp_bw_overlap_req, requiredBandwidth(l, fwCost, fwLink));
-        if (exe.training) {
-            if (l.needsRecompute) {
-                if (quirks.recomputeStatsRunningTotal) {
-                    // QUIRK (§3.3): the running forward totals are added, not the layer's own.
-                    o.block_re_flops += o.block_fw_flops;
-                    o.block_re_flops_time += o.block_fw_flops_time;
-                    o.block_re_mem_accessed += o.block_fw_mem_accessed;
-                    o.block_re_mem_time += o.block_fw_mem_time;
-                } else {
-                    o.block_re_flops += fwCost.flops;
-                    o.block_re_flops_time += fwCost.flopTime;
-                    o.block_re_mem_accessed += fwCost.bytes;
-                    o.block_re_mem_time += fwCost.memTime;
-                }
-                o.block_re_time += fw.time;
+    return l.wgradFlops == 0 && l.weightSpace == 0 && l.weightGrads == 0 && l.optimSpace == 0 && !carriesComm(l) &&
+           l.kind != LayerKind::Embedding && !ctx.calibration && ctx.matrix->peak_flops > 0 &&
+           ctx.vector->peak_flops > 0;
+}
+
+/// Adds one layer's stage costs, processing times, traffic and memory to the block's sums.
+inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &exe, const Quirks &quirks,
+                     BlockTotals &t, BlockComm &comm) noexcept
+{
+    GroupComm &g = groupOf(comm, l);
+    const bool comms = carriesComm(l);
+    const bool overlapped = l.kind == LayerKind::LinearOverlapped;
+    // The edge block's own exposed time (else the base block's, QUIRK §4.4 (1)).
+    const bool edgeOwn = overlapped && l.commType == TpCommType::P2pRsAg && !quirks.overlapEdgeEqualsBase;
+    // Each stage's cost, link times and processing time once (the reference recomputes them).
+    const StageCost fwCost = stageCost(l, ctx, Stage::Fw);
+    const Link fwLink = comms ? linkOf(l, ctx, Stage::Fw, fwCost) : Link{};
+    const StageTiming fw = processingTimeWithNet(l, ctx, Stage::Fw, fwCost, fwLink.time[0]);
+    double fwExposed[2] = {};
+    exposedOf(l, ctx, Stage::Fw, fwCost, fwLink, fw, edgeOwn, fwExposed);
+    t.fw.addCost(fwCost);
+    t.fw.time += fw.time;
+    if (comms)
+        add(g.fwSize, g.fwTime, g.fwExposed, stageComm(l, fwLink, fwExposed));
+    t.bwOverlapReq = std::max(t.bwOverlapReq, requiredBandwidth(l, fwCost, fwLink));
+    if (exe.training) {
+        if (l.needsRecompute) {
+            if (quirks.recomputeStatsRunningTotal) {
+                // QUIRK (§3.3): the running forward totals are added, not the layer's own.
+                t.re.flops += t.fw.flops;
+                t.re.flopsTime += t.fw.flopsTime;
+                t.re.mem += t.fw.mem;
+                t.re.memTime += t.fw.memTime;
+            } else {
+                t.re.addCost(fwCost);
             }
-            const StageCost wgradCost = stageCost(l, ctx, Stage::Wgrad);
-            // The weight-gradient stage's link: the re-communication, and what an overlapped
-            // GEMM's weight-gradient pass overlaps.
-            const Link wgradLink = comms && (l.needsRecomm || overlapped) ? linkOf(l, ctx, Stage::Wgrad, wgradCost)
-                                                                          : Link{};
-            if (l.needsRecomm && comms) {
-                // QUIRK (§4.4 (2)): a LinearOverlapped reports its forward exposed time here.
-                add(g.recommSize, g.recommTime, g.recommExposed, stageComm(l, wgradLink, fwExposed));
-            }
-            const StageCost agradCost = stageCost(l, ctx, Stage::Agrad);
-            const Link agradLink = comms ? linkOf(l, ctx, Stage::Agrad, agradCost) : Link{};
-            const StageTiming agrad = processingTimeWithNet(l, ctx, Stage::Agrad, agradCost, agradLink.time[0]);
-            double agradExposed[2] = {};
-            exposedOf(l, ctx, Stage::Agrad, agradCost, agradLink, agrad, edgeOwn, agradExposed);
-            o.block_agrad_flops += agradCost.flops;
-            o.block_agrad_flops_time += agradCost.flopTime;
-            o.block_agrad_mem_accessed += agradCost.bytes;
-            o.block_agrad_mem_time += agradCost.memTime;
-            o.block_agrad_time += agrad.time;
-            if (comms)
-                add(g.bwSize, g.bwTime, g.bwExposed, stageComm(l, agradLink, agradExposed));
-            o.tp_bw_overlap_req = std::max(o.tp_bw_overlap_req, requiredBandwidth(l, agradCost, agradLink));
-            o.block_wgrad_flops += wgradCost.flops;
-            o.block_wgrad_flops_time += wgradCost.flopTime;
-            o.block_wgrad_mem_accessed += wgradCost.bytes;
-            o.block_wgrad_mem_time += wgradCost.memTime;
-            o.block_wgrad_time += processingTimeWithNet(l, ctx, Stage::Wgrad, wgradCost, wgradLink.time[0]).time;
-            const StageCost optimCost = stageCost(l, ctx, Stage::Optim);
-            o.block_optim_flops += optimCost.flops;
-            o.block_optim_flops_time += optimCost.flopTime;
-            o.block_optim_mem_accessed += optimCost.bytes;
-            o.block_optim_mem_time += optimCost.memTime;
-            // No stage moves data in the optimizer step (netTime is 0 there).
-            o.block_optim_time += processingTimeWithNet(l, ctx, Stage::Optim, optimCost, 0.0).time;
+            t.re.time += fw.time;
         }
-        // Memory per block (§7).
-        const double weights = weightBytes(l, ctx);
-        const double activations = activationBytes(l, ctx);
-        o.block_weight_space += weights;
-        if (l.expertWeights)
-            comm.expertWeightBytes += weights;
-        if (!l.activationReused)
-            o.block_act_working_space += activations;
-        o.block_act_storage_space += activations;
-        if (exe.training) {
-            if (!l.outputStored)
-                o.block_act_storage_space -= outputBytes(l, ctx);
-            if (!l.activationStored)
-                o.block_act_storage_space -= activations;
-            o.block_weight_grad_space += weightGradBytes(l, ctx, true);
-            o.block_weight_grad_space_no_sharding += weightGradBytes(l, ctx, false);
-            o.block_act_grad_space += activationGradBytes(l, ctx);
-            o.block_optimizer_space += optimizerBytes(l, ctx);
+        const bool weightWork = !withoutWeightWork(l, ctx);
+        const StageCost wgradCost = weightWork ? stageCost(l, ctx, Stage::Wgrad) : StageCost{};
+        // The weight-gradient stage's link: the re-communication, and what an overlapped
+        // GEMM's weight-gradient pass overlaps.
+        const Link wgradLink = comms && (l.needsRecomm || overlapped) ? linkOf(l, ctx, Stage::Wgrad, wgradCost)
+                                                                      : Link{};
+        if (l.needsRecomm && comms) {
+            // QUIRK (§4.4 (2)): a LinearOverlapped reports its forward exposed time here.
+            add(g.recommSize, g.recommTime, g.recommExposed, stageComm(l, wgradLink, fwExposed));
+        }
+        const StageCost agradCost = stageCost(l, ctx, Stage::Agrad);
+        const Link agradLink = comms ? linkOf(l, ctx, Stage::Agrad, agradCost) : Link{};
+        const StageTiming agrad = processingTimeWithNet(l, ctx, Stage::Agrad, agradCost, agradLink.time[0]);
+        double agradExposed[2] = {};
+        exposedOf(l, ctx, Stage::Agrad, agradCost, agradLink, agrad, edgeOwn, agradExposed);
+        t.agrad.addCost(agradCost);
+        t.agrad.time += agrad.time;
+        if (comms)
+            add(g.bwSize, g.bwTime, g.bwExposed, stageComm(l, agradLink, agradExposed));
+        t.bwOverlapReq = std::max(t.bwOverlapReq, requiredBandwidth(l, agradCost, agradLink));
+        if (weightWork) {
+            t.wgrad.addCost(wgradCost);
+            t.wgrad.time += processingTimeWithNet(l, ctx, Stage::Wgrad, wgradCost, wgradLink.time[0]).time;
+            const StageCost optimCost = stageCost(l, ctx, Stage::Optim);
+            t.optim.addCost(optimCost);
+            // No stage moves data in the optimizer step (netTime is 0 there).
+            t.optim.time += processingTimeWithNet(l, ctx, Stage::Optim, optimCost, 0.0).time;
         }
     }
-    if (exe.activationRecompute == Recompute::Full)
-        o.block_act_storage_space = 0; // everything but the checkpoint is recomputed
-    if (ctx.calibration && exe.moeAllToAllOverlap) {
+    addMemory(l, ctx, exe, t, comm);
+}
+
+/// Adds one layer's weights, activations, gradients and optimizer state (§7) to the sums.
+inline void addMemory(const Layer &l, const LayerContext &ctx, const Execution &exe, BlockTotals &t,
+                      BlockComm &comm) noexcept
+{
+    const double weights = weightBytes(l, ctx);
+    const double activations = activationBytes(l, ctx);
+    t.weight += weights;
+    if (l.expertWeights)
+        comm.expertWeightBytes += weights;
+    if (!l.activationReused)
+        t.actWorking += activations;
+    t.actStorage += activations;
+    if (exe.training) {
+        if (!l.outputStored)
+            t.actStorage -= outputBytes(l, ctx);
+        if (!l.activationStored)
+            t.actStorage -= activations;
+        t.weightGrad += weightGradBytes(l, ctx, true);
+        t.weightGradNoSharding += weightGradBytes(l, ctx, false);
+        t.actGrad += activationGradBytes(l, ctx);
+        t.optimizer += optimizerBytes(l, ctx);
+    }
+}
+
+/// Stats' block sums as they stand (zero for a fresh Stats) into `t`, and back.
+void loadTotals(const Stats &o, BlockTotals &t) noexcept
+{
+    t.fw = {o.block_fw_flops, o.block_fw_flops_time, o.block_fw_mem_accessed, o.block_fw_mem_time, o.block_fw_time};
+    t.re = {o.block_re_flops, o.block_re_flops_time, o.block_re_mem_accessed, o.block_re_mem_time, o.block_re_time};
+    t.agrad = {o.block_agrad_flops, o.block_agrad_flops_time, o.block_agrad_mem_accessed, o.block_agrad_mem_time,
+               o.block_agrad_time};
+    t.wgrad = {o.block_wgrad_flops, o.block_wgrad_flops_time, o.block_wgrad_mem_accessed, o.block_wgrad_mem_time,
+               o.block_wgrad_time};
+    t.optim = {o.block_optim_flops, o.block_optim_flops_time, o.block_optim_mem_accessed, o.block_optim_mem_time,
+               o.block_optim_time};
+    t.bwOverlapReq = o.tp_bw_overlap_req;
+    t.weight = o.block_weight_space;
+    t.actWorking = o.block_act_working_space;
+    t.actStorage = o.block_act_storage_space;
+    t.weightGrad = o.block_weight_grad_space;
+    t.weightGradNoSharding = o.block_weight_grad_space_no_sharding;
+    t.actGrad = o.block_act_grad_space;
+    t.optimizer = o.block_optimizer_space;
+}
+
+void storeTotals(const BlockTotals &t, Stats &o) noexcept
+{
+    const auto store = [](const StageTotals &s, double &flops, double &flopsTime, double &mem, double &memTime,
+                          double &time) {
+        flops = s.flops;
+        flopsTime = s.flopsTime;
+        mem = s.mem;
+        memTime = s.memTime;
+        time = s.time;
+    };
+    store(t.fw, o.block_fw_flops, o.block_fw_flops_time, o.block_fw_mem_accessed, o.block_fw_mem_time,
+          o.block_fw_time);
+    store(t.re, o.block_re_flops, o.block_re_flops_time, o.block_re_mem_accessed, o.block_re_mem_time,
+          o.block_re_time);
+    store(t.agrad, o.block_agrad_flops, o.block_agrad_flops_time, o.block_agrad_mem_accessed,
+          o.block_agrad_mem_time, o.block_agrad_time);
+    store(t.wgrad, o.block_wgrad_flops, o.block_wgrad_flops_time, o.block_wgrad_mem_accessed,
+          o.block_wgrad_mem_time, o.block_wgrad_time);
+    store(t.optim, o.block_optim_flops, o.block_optim_flops_time, o.block_optim_mem_accessed,
+          o.block_optim_mem_time, o.block_optim_time);
+    o.tp_bw_overlap_req = t.bwOverlapReq;
+    o.block_weight_space = t.weight;
+    o.block_act_working_space = t.actWorking;
+    o.block_act_storage_space = t.actStorage;
+    o.block_weight_grad_space = t.weightGrad;
+    o.block_weight_grad_space_no_sharding = t.weightGradNoSharding;
+    o.block_act_grad_space = t.actGrad;
+    o.block_optimizer_space = t.optimizer;
+}
+
+/// The calibrated model's additions once the layers are summed: the EP all-to-all's overlap
+/// with compute and the software stack's fixed cost per block and pass.
+void addCalibratedTerms(const Block &block, const LayerContext &ctx, const Execution &exe, BlockComm &comm,
+                        Stats &o) noexcept
+{
+    if (exe.moeAllToAllOverlap) {
         // The EP all-to-all of one microbatch runs under the block's compute for another
         // (Megatron-Core's EP communication overlap, --overlap-moe-expert-parallel-comm).
         GroupComm &ep = comm.ep;
@@ -214,23 +298,25 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
             ep.bwExposed[k] = exposedWithOverlapEfficiency(ctx, ep.bwTime[k], std::max(0.0, ep.bwTime[k] - bw));
         }
     }
-    if (ctx.calibration) {
-        // The software stack's fixed cost per block and pass (kernel launches, host work); the
-        // backward pass launches about twice the forward's kernels.
-        // The host synchronisation of a dropless all-to-all dispatcher (a capacity factor or a
-        // fused dispatcher avoids it: Megatron-Core MoE documentation, token dispatchers).
-        const bool hostSync = exe.moeDispatcher == MoeDispatcher::AllToAll && !(exe.moeCapacityFactor > 0);
-        const bool moe = hostSync && std::any_of(block.begin(), block.end(),
-                                                 [](const Layer &l) { return l.kind == LayerKind::AllToAll; });
-        const double overhead = ctx.calibration->blockOverhead_s + (moe ? ctx.calibration->moeBlockOverhead_s : 0);
-        o.block_fw_time += overhead;
-        if (exe.training) {
-            o.block_agrad_time += 2 * overhead;
-            if (o.block_re_flops > 0)
-                o.block_re_time += overhead;
-        }
+    // The software stack's fixed cost per block and pass (kernel launches, host work); the
+    // backward pass launches about twice the forward's kernels.
+    // The host synchronisation of a dropless all-to-all dispatcher (a capacity factor or a
+    // fused dispatcher avoids it: Megatron-Core MoE documentation, token dispatchers).
+    const bool hostSync = exe.moeDispatcher == MoeDispatcher::AllToAll && !(exe.moeCapacityFactor > 0);
+    const bool moe = hostSync && std::any_of(block.begin(), block.end(),
+                                             [](const Layer &l) { return l.kind == LayerKind::AllToAll; });
+    const double overhead = ctx.calibration->blockOverhead_s + (moe ? ctx.calibration->moeBlockOverhead_s : 0);
+    o.block_fw_time += overhead;
+    if (exe.training) {
+        o.block_agrad_time += 2 * overhead;
+        if (o.block_re_flops > 0)
+            o.block_re_time += overhead;
     }
+}
 
+/// The TP, EP and ES traffic sums into Stats' `baseblock_*` and `edgeblock_*` fields.
+void storeComm(const BlockComm &comm, Stats &o) noexcept
+{
     const GroupComm &tp = comm.tp;
     o.baseblock_fw_tp_size = tp.fwSize[0];
     o.edgeblock_fw_tp_size = tp.fwSize[1];
@@ -262,6 +348,24 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
     o.edgeblock_bw_es_size = comm.es.bwSize[1];
     o.baseblock_es_recomm_size = comm.es.recommSize[0];
     o.edgeblock_es_recomm_size = comm.es.recommSize[1];
+}
+
+} // namespace
+
+BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const Execution &exe,
+                            const Quirks &quirks, Stats &o) noexcept
+{
+    BlockComm comm;
+    BlockTotals totals;
+    loadTotals(o, totals);
+    for (const Layer &l : block)
+        addLayer(l, ctx, exe, quirks, totals, comm);
+    storeTotals(totals, o);
+    if (exe.activationRecompute == Recompute::Full)
+        o.block_act_storage_space = 0; // everything but the checkpoint is recomputed
+    if (ctx.calibration)
+        addCalibratedTerms(block, ctx, exe, comm, o);
+    storeComm(comm, o);
     return comm;
 }
 

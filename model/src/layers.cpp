@@ -10,14 +10,6 @@ namespace gapstudio::model::detail {
 
 namespace {
 
-double processing(const LayerContext &c, double flopTime, double memoryTime) noexcept
-{
-    // §3.3: roofline overlaps compute and memory, no_overlap adds them.
-    if (c.mode == ProcessingMode::Roofline)
-        return flopTime > memoryTime ? flopTime : memoryTime;
-    return flopTime + memoryTime;
-}
-
 double vectorFlopTime(const LayerContext &c, double flops) noexcept
 {
     return flops / (c.vector->peak_flops * efficiencyAt(c.vector->efficiency, flops));
@@ -275,16 +267,14 @@ StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s, const
     return processingTimeWithNet(l, c, s, cost, overlapped ? netTime(l, c, s, baseblock) : 0.0);
 }
 
-StageTiming processingTimeWithNet(const Layer &l, const LayerContext &c, Stage s, const StageCost &cost,
-                                  double net) noexcept
+StageTiming communicatingProcessingTime(const Layer &l, const LayerContext &c, Stage s, const StageCost &cost,
+                                       double net) noexcept
 {
     if (l.kind == LayerKind::TPComm || l.kind == LayerKind::AllToAll)
         return {}; // their cost is in their comm time
     if (l.kind == LayerKind::LinearOverlapped)
         return overlappedProcessingTime(l, c, cost, net);
-    if (l.kind == LayerKind::FlashAttention)
-        return ringAttentionTime(l, c, s, processing(c, cost.flopTime, cost.memTime));
-    return {processing(c, cost.flopTime, cost.memTime) + cost.castTime, 0};
+    return ringAttentionTime(l, c, s, processing(c, cost.flopTime, cost.memTime));
 }
 
 StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept

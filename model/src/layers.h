@@ -120,10 +120,35 @@ struct StageTiming {
 /// processingTime() from a stage cost already computed.
 [[nodiscard]] StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s, const StageCost &cost,
                                          bool baseblock = true) noexcept;
+/// §3.3: roofline overlaps a kernel's compute and memory time, no_overlap adds them.
+[[nodiscard]] inline double processing(const LayerContext &c, double flopTime, double memoryTime) noexcept
+{
+    if (c.mode == ProcessingMode::Roofline)
+        return flopTime > memoryTime ? flopTime : memoryTime;
+    return flopTime + memoryTime;
+}
+
+/// processingTimeWithNet() of the layers that communicate (TPComm, AllToAll, LinearOverlapped,
+/// FlashAttention).
+[[nodiscard]] StageTiming communicatingProcessingTime(const Layer &l, const LayerContext &c, Stage s,
+                                                      const StageCost &cost, double net) noexcept;
+
 /// processingTime() from a stage cost and, for a LinearOverlapped, the netTime() it overlaps
 /// (of the base or the edge block) already computed: computeBlockStats computes each once.
-[[nodiscard]] StageTiming processingTimeWithNet(const Layer &l, const LayerContext &c, Stage s,
-                                                const StageCost &cost, double net) noexcept;
+/// Inline for the layers that only compute (most of a block).
+[[nodiscard]] inline StageTiming processingTimeWithNet(const Layer &l, const LayerContext &c, Stage s,
+                                                       const StageCost &cost, double net) noexcept
+{
+    switch (l.kind) {
+    case LayerKind::TPComm:
+    case LayerKind::AllToAll:
+    case LayerKind::LinearOverlapped:
+    case LayerKind::FlashAttention:
+        return communicatingProcessingTime(l, c, s, cost, net);
+    default:
+        return {processing(c, cost.flopTime, cost.memTime) + cost.castTime, 0};
+    }
+}
 
 [[nodiscard]] double commBytes(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept;
 [[nodiscard]] double commTile(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept;

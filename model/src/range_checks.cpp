@@ -36,15 +36,19 @@ public:
     }
 
     /// `field()` gives the path into the system (e.g. "networks/0/bandwidth").
+    // Inlined so that each constant range folds into two comparisons: a search runs these
+    // checks on every layout it tries.
     template <typename Field>
-    void require(double value, const Range &range, Field &&field, const char *what, const char *unit)
+    [[gnu::always_inline]] void require(double value, const Range &range, Field &&field, const char *what,
+                                        const char *unit)
     {
         if (range.contains(value)) [[likely]]
             return;
         fail(value, range, field(), what, unit);
     }
 
-    template <typename Field> void table(const EfficiencyTable &table, Field &&field, const char *what)
+    template <typename Field>
+    [[gnu::always_inline]] void table(const EfficiencyTable &table, Field &&field, const char *what)
     {
         for (const auto &[threshold, efficiency] : table.rows) {
             require(threshold, limits::kThreshold, field, what, "(threshold)");
@@ -67,7 +71,7 @@ public:
         }
     }
 
-    template <typename Field> void op(const NetworkOp &op, Field &&field, bool collective)
+    template <typename Field> [[gnu::always_inline]] void op(const NetworkOp &op, Field &&field, bool collective)
     {
         require(op.scalar, limits::kCollectiveScalar, field, "collective scalar", "");
         if (collective)
