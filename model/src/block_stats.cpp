@@ -50,8 +50,8 @@ GroupComm &groupOf(BlockComm &comm, const Layer &l) noexcept
 
 bool carriesComm(const Layer &l) noexcept
 {
-    return l.kind == LayerKind::TPComm || l.kind == LayerKind::LinearOverlapped || l.kind == LayerKind::AllToAll ||
-           l.kind == LayerKind::FlashAttention;
+    return l.kind == LayerKind::TPComm || l.kind == LayerKind::LinearOverlapped
+           || l.kind == LayerKind::AllToAll || l.kind == LayerKind::FlashAttention;
 }
 
 /// A layer's traffic in one stage, [0] for the base and [1] for the edge block of a chunk: only
@@ -138,9 +138,9 @@ void addMemory(const Layer &l, const LayerContext &ctx, const Execution &exe, Bl
 /// they are skipped (about two thirds of a dense block's layers).
 bool withoutWeightWork(const Layer &l, const LayerContext &ctx) noexcept
 {
-    return l.wgradFlops == 0 && l.weightSpace == 0 && l.weightGrads == 0 && l.optimSpace == 0 && !carriesComm(l) &&
-           l.kind != LayerKind::Embedding && !ctx.calibration && ctx.matrix->peak_flops > 0 &&
-           ctx.vector->peak_flops > 0;
+    return l.wgradFlops == 0 && l.weightSpace == 0 && l.weightGrads == 0 && l.optimSpace == 0
+           && !carriesComm(l) && l.kind != LayerKind::Embedding && !ctx.calibration
+           && ctx.matrix->peak_flops > 0 && ctx.vector->peak_flops > 0;
 }
 
 /// Adds one layer's stage costs, processing times, traffic and memory to the block's sums.
@@ -154,7 +154,7 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
     const bool edgeOwn = overlapped && l.commType == TpCommType::P2pRsAg && !quirks.overlapEdgeEqualsBase;
     // Each stage's cost, link times and processing time once (the reference recomputes them).
     const StageCost fwCost = stageCost(l, ctx, Stage::Fw);
-    const Link fwLink = comms ? linkOf(l, ctx, Stage::Fw, fwCost) : Link{};
+    const Link fwLink = comms ? linkOf(l, ctx, Stage::Fw, fwCost) : Link {};
     const StageTiming fw = processingTimeWithNet(l, ctx, Stage::Fw, fwCost, fwLink.time[0]);
     double fwExposed[2] = {};
     exposedOf(l, ctx, Stage::Fw, fwCost, fwLink, fw, edgeOwn, fwExposed);
@@ -177,17 +177,17 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
             t.re.time += fw.time;
         }
         const bool weightWork = !withoutWeightWork(l, ctx);
-        const StageCost wgradCost = weightWork ? stageCost(l, ctx, Stage::Wgrad) : StageCost{};
+        const StageCost wgradCost = weightWork ? stageCost(l, ctx, Stage::Wgrad) : StageCost {};
         // The weight-gradient stage's link: the re-communication, and what an overlapped
         // GEMM's weight-gradient pass overlaps.
-        const Link wgradLink = comms && (l.needsRecomm || overlapped) ? linkOf(l, ctx, Stage::Wgrad, wgradCost)
-                                                                      : Link{};
+        const Link wgradLink
+            = comms && (l.needsRecomm || overlapped) ? linkOf(l, ctx, Stage::Wgrad, wgradCost) : Link {};
         if (l.needsRecomm && comms) {
             // QUIRK (§4.4 (2)): a LinearOverlapped reports its forward exposed time here.
             add(g.recommSize, g.recommTime, g.recommExposed, stageComm(l, wgradLink, fwExposed));
         }
         const StageCost agradCost = stageCost(l, ctx, Stage::Agrad);
-        const Link agradLink = comms ? linkOf(l, ctx, Stage::Agrad, agradCost) : Link{};
+        const Link agradLink = comms ? linkOf(l, ctx, Stage::Agrad, agradCost) : Link {};
         const StageTiming agrad = processingTimeWithNet(l, ctx, Stage::Agrad, agradCost, agradLink.time[0]);
         double agradExposed[2] = {};
         exposedOf(l, ctx, Stage::Agrad, agradCost, agradLink, agrad, edgeOwn, agradExposed);
@@ -235,14 +235,16 @@ inline void addMemory(const Layer &l, const LayerContext &ctx, const Execution &
 /// Stats' block sums as they stand (zero for a fresh Stats) into `t`, and back.
 void loadTotals(const Stats &o, BlockTotals &t) noexcept
 {
-    t.fw = {o.block_fw_flops, o.block_fw_flops_time, o.block_fw_mem_accessed, o.block_fw_mem_time, o.block_fw_time};
-    t.re = {o.block_re_flops, o.block_re_flops_time, o.block_re_mem_accessed, o.block_re_mem_time, o.block_re_time};
-    t.agrad = {o.block_agrad_flops, o.block_agrad_flops_time, o.block_agrad_mem_accessed, o.block_agrad_mem_time,
-               o.block_agrad_time};
-    t.wgrad = {o.block_wgrad_flops, o.block_wgrad_flops_time, o.block_wgrad_mem_accessed, o.block_wgrad_mem_time,
-               o.block_wgrad_time};
-    t.optim = {o.block_optim_flops, o.block_optim_flops_time, o.block_optim_mem_accessed, o.block_optim_mem_time,
-               o.block_optim_time};
+    t.fw = { o.block_fw_flops, o.block_fw_flops_time, o.block_fw_mem_accessed, o.block_fw_mem_time,
+             o.block_fw_time };
+    t.re = { o.block_re_flops, o.block_re_flops_time, o.block_re_mem_accessed, o.block_re_mem_time,
+             o.block_re_time };
+    t.agrad = { o.block_agrad_flops, o.block_agrad_flops_time, o.block_agrad_mem_accessed,
+                o.block_agrad_mem_time, o.block_agrad_time };
+    t.wgrad = { o.block_wgrad_flops, o.block_wgrad_flops_time, o.block_wgrad_mem_accessed,
+                o.block_wgrad_mem_time, o.block_wgrad_time };
+    t.optim = { o.block_optim_flops, o.block_optim_flops_time, o.block_optim_mem_accessed,
+                o.block_optim_mem_time, o.block_optim_time };
     t.bwOverlapReq = o.tp_bw_overlap_req;
     t.weight = o.block_weight_space;
     t.actWorking = o.block_act_working_space;
@@ -255,8 +257,8 @@ void loadTotals(const Stats &o, BlockTotals &t) noexcept
 
 void storeTotals(const BlockTotals &t, Stats &o) noexcept
 {
-    const auto store = [](const StageTotals &s, double &flops, double &flopsTime, double &mem, double &memTime,
-                          double &time) {
+    const auto store = [](const StageTotals &s, double &flops, double &flopsTime, double &mem,
+                          double &memTime, double &time) {
         flops = s.flops;
         flopsTime = s.flopsTime;
         mem = s.mem;
@@ -293,9 +295,11 @@ void addCalibratedTerms(const Block &block, const LayerContext &ctx, const Execu
         // (Megatron-Core's EP communication overlap, --overlap-moe-expert-parallel-comm).
         GroupComm &ep = comm.ep;
         for (int k = 0; k < 2; ++k) {
-            ep.fwExposed[k] = exposedWithOverlapEfficiency(ctx, ep.fwTime[k], std::max(0.0, ep.fwTime[k] - o.block_fw_time));
+            ep.fwExposed[k] = exposedWithOverlapEfficiency(ctx, ep.fwTime[k],
+                                                           std::max(0.0, ep.fwTime[k] - o.block_fw_time));
             const double bw = o.block_agrad_time + o.block_wgrad_time;
-            ep.bwExposed[k] = exposedWithOverlapEfficiency(ctx, ep.bwTime[k], std::max(0.0, ep.bwTime[k] - bw));
+            ep.bwExposed[k]
+                = exposedWithOverlapEfficiency(ctx, ep.bwTime[k], std::max(0.0, ep.bwTime[k] - bw));
         }
     }
     // The software stack's fixed cost per block and pass (kernel launches, host work); the
@@ -303,9 +307,11 @@ void addCalibratedTerms(const Block &block, const LayerContext &ctx, const Execu
     // The host synchronisation of a dropless all-to-all dispatcher (a capacity factor or a
     // fused dispatcher avoids it: Megatron-Core MoE documentation, token dispatchers).
     const bool hostSync = exe.moeDispatcher == MoeDispatcher::AllToAll && !(exe.moeCapacityFactor > 0);
-    const bool moe = hostSync && std::any_of(block.begin(), block.end(),
-                                             [](const Layer &l) { return l.kind == LayerKind::AllToAll; });
-    const double overhead = ctx.calibration->blockOverhead_s + (moe ? ctx.calibration->moeBlockOverhead_s : 0);
+    const bool moe = hostSync && std::any_of(block.begin(), block.end(), [](const Layer &l) {
+                         return l.kind == LayerKind::AllToAll;
+                     });
+    const double overhead
+        = ctx.calibration->blockOverhead_s + (moe ? ctx.calibration->moeBlockOverhead_s : 0);
     o.block_fw_time += overhead;
     if (exe.training) {
         o.block_agrad_time += 2 * overhead;
@@ -398,7 +404,8 @@ LayerStats layerStats(const Layer &l, const LayerContext &c)
     r.edgeblock_fw_tp_comm_time = netTime(l, c, Stage::Fw, false);
     r.baseblock_fw_tp_comm_time_exposed = exposed(Stage::Fw, true);
     r.edgeblock_fw_tp_comm_time_exposed = exposed(Stage::Fw, false);
-    stage(Stage::Agrad, r.agrad_flops, r.agrad_mem_accessed, r.agrad_arithmetic_intensity, &r.agrad_processing_time);
+    stage(Stage::Agrad, r.agrad_flops, r.agrad_mem_accessed, r.agrad_arithmetic_intensity,
+          &r.agrad_processing_time);
     r.baseblock_bw_tp_comm_tile = commTile(l, c, Stage::Agrad, true);
     r.edgeblock_bw_tp_comm_tile = commTile(l, c, Stage::Agrad, false);
     r.baseblock_bw_tp_comm_size = commBytes(l, c, Stage::Agrad, true);
@@ -407,7 +414,8 @@ LayerStats layerStats(const Layer &l, const LayerContext &c)
     r.edgeblock_bw_tp_comm_time = netTime(l, c, Stage::Agrad, false);
     r.baseblock_bw_tp_comm_time_exposed = exposed(Stage::Agrad, true);
     r.edgeblock_bw_tp_comm_time_exposed = exposed(Stage::Agrad, false);
-    stage(Stage::Wgrad, r.wgrad_flops, r.wgrad_mem_accessed, r.wgrad_arithmetic_intensity, &r.wgrad_processing_time);
+    stage(Stage::Wgrad, r.wgrad_flops, r.wgrad_mem_accessed, r.wgrad_arithmetic_intensity,
+          &r.wgrad_processing_time);
     r.baseblock_recomm_tile = commTile(l, c, Stage::Wgrad, true);
     r.edgeblock_recomm_tile = commTile(l, c, Stage::Wgrad, false);
     r.baseblock_recomm_size = commBytes(l, c, Stage::Wgrad, true);
@@ -416,7 +424,8 @@ LayerStats layerStats(const Layer &l, const LayerContext &c)
     r.edgeblock_recomm_time = netTime(l, c, Stage::Wgrad, false);
     r.baseblock_recomm_time_exposed = exposed(Stage::Wgrad, true);
     r.edgeblock_recomm_time_exposed = exposed(Stage::Wgrad, false);
-    stage(Stage::Optim, r.optim_flops, r.optim_mem_accessed, r.optim_arithmetic_intensity, &r.optim_processing_time);
+    stage(Stage::Optim, r.optim_flops, r.optim_mem_accessed, r.optim_arithmetic_intensity,
+          &r.optim_processing_time);
     r.weight = weightBytes(l, c);
     r.activation = activationBytes(l, c);
     r.weight_grad = weightGradBytes(l, c, true);
