@@ -21,11 +21,6 @@ double vectorFlopTime(const LayerContext &c, double flops) noexcept
 constexpr double kLossFwFp32Bytes = 4 + 2 * 4 + 2 * 4 + 4 + 4;
 constexpr double kLossBwFp32Bytes = 4 + 4 + 4;
 
-double shards(const Layer &l, const LayerContext &c) noexcept
-{
-    return l.optimizerShards > 0 ? l.optimizerShards : c.optimizerShards;
-}
-
 bool splitComm(const Layer &l, bool baseblock) noexcept
 {
     // §4.2: rs_ag always splits; p2p_rs_ag splits only on the edge block of a chunk.
@@ -158,28 +153,6 @@ StageTiming overlappedProcessingTime(const Layer &l, const LayerContext &c, cons
 
 } // namespace
 
-bool usesMatrixEngine(const Layer &l) noexcept
-{
-    return l.kind == LayerKind::Linear || l.kind == LayerKind::LinearOverlapped || l.kind == LayerKind::BatchMatMul ||
-           l.kind == LayerKind::FlashAttention;
-}
-
-double stageFlops(const Layer &l, const LayerContext &c, Stage s) noexcept
-{
-    switch (s) {
-    case Stage::Fw:
-        return l.fwFlops;
-    case Stage::Agrad:
-        return l.agradFlops;
-    case Stage::Wgrad:
-        return l.wgradFlops;
-    case Stage::Optim:
-        break;
-    }
-    // Adam: 11 flops per (sharded) weight gradient.
-    return l.weightGrads / shards(l, c) * 11;
-}
-
 double stageMemAccessed(const Layer &l, const LayerContext &c, Stage s) noexcept
 {
     switch (s) {
@@ -246,19 +219,6 @@ double flopsTime(const Layer &l, const LayerContext &c, Stage s) noexcept
 double memTime(const Layer &l, const LayerContext &c, Stage s) noexcept
 {
     return stageCost(l, c, s).memTime;
-}
-
-StageCost stageCost(const Layer &l, const LayerContext &c, Stage s) noexcept
-{
-    if (c.calibration)
-        return calibratedStageCost(l, c, s);
-    StageCost cost;
-    cost.flops = stageFlops(l, c, s);
-    const ComputeEngine &engine = usesMatrixEngine(l) && s != Stage::Optim ? *c.matrix : *c.vector;
-    cost.flopTime = cost.flops / (engine.peak_flops * efficiencyAt(engine.efficiency, cost.flops));
-    cost.bytes = stageMemAccessed(l, c, s);
-    cost.memTime = cost.bytes / (c.mem1->bandwidth_Bps * efficiencyAt(c.mem1->efficiency, cost.bytes));
-    return cost;
 }
 
 StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s, const StageCost &cost, bool baseblock) noexcept

@@ -5,6 +5,8 @@
 #include "gapstudio/model/calculon_inputs.h"
 #include "gapstudio/model/fidelity.h"
 
+#include "efficiency.h"
+
 #include <cstdint>
 
 namespace gapstudio::model::detail {
@@ -19,7 +21,7 @@ enum class LayerKind : std::uint8_t {
     SoftMax,
     ElementWise,
     Fork,
-    TPComm, ///< Megatron's f/g operators: identity, all-reduce, all-gather or reduce-scatter
+    TPComm,   ///< Megatron's f/g operators: identity, all-reduce, all-gather or reduce-scatter
     Routing,  ///< MoE top-k selection or token bucketing: touches its input, stores nothing
     AllToAll, ///< MoE dispatch/combine over EP (calculon-MoE `EXPComm`)
     /// Corrected model: fused causal attention (FlashAttention); with context parallelism it
@@ -51,8 +53,8 @@ struct Layer {
     // Fork
     double numUsers = 0;
     // TPComm and LinearOverlapped
-    bool conjugate = false;  ///< g (AR/RS forward) rather than f (identity/AG forward)
-    double commSize = 0;     ///< TPComm: elements of the full (unsplit) activation
+    bool conjugate = false; ///< g (AR/RS forward) rather than f (identity/AG forward)
+    double commSize = 0;    ///< TPComm: elements of the full (unsplit) activation
     std::int64_t numPeers = 1;
     std::int64_t numTiles = 1;
     const NetworkTier *net = nullptr;
@@ -60,8 +62,8 @@ struct Layer {
     TpOverlap overlap = TpOverlap::None;
     CommGroup group = CommGroup::Tp;
     // MoE
-    bool expertWeights = false;   ///< reduced over expert DP rather than DP
-    double optimizerShards = 0;   ///< if > 0, overrides LayerContext::optimizerShards
+    bool expertWeights = false; ///< reduced over expert DP rather than DP
+    double optimizerShards = 0; ///< if > 0, overrides LayerContext::optimizerShards
     // Corrected model (Features)
     /// Matrix layers: the forward product is `gemmCount` GEMMs of (gemmM x gemmN) by
     /// (gemmN x gemmK); the backward ones follow (shape-aware efficiency, calibrated mode).
@@ -107,7 +109,6 @@ struct StageTiming {
     double exposed = 0;
 };
 
-[[nodiscard]] double stageFlops(const Layer &l, const LayerContext &c, Stage s) noexcept;
 [[nodiscard]] double stageMemAccessed(const Layer &l, const LayerContext &c, Stage s) noexcept;
 [[nodiscard]] double flopsTime(const Layer &l, const LayerContext &c, Stage s) noexcept;
 [[nodiscard]] double memTime(const Layer &l, const LayerContext &c, Stage s) noexcept;
@@ -116,10 +117,9 @@ struct StageTiming {
 /// roofline/no_overlap of flop and memory time otherwise.
 [[nodiscard]] StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s,
                                          bool baseblock = true) noexcept;
-[[nodiscard]] StageCost stageCost(const Layer &l, const LayerContext &c, Stage s) noexcept;
 /// processingTime() from a stage cost already computed.
-[[nodiscard]] StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s, const StageCost &cost,
-                                         bool baseblock = true) noexcept;
+[[nodiscard]] StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s,
+                                         const StageCost &cost, bool baseblock = true) noexcept;
 /// §3.3: roofline overlaps a kernel's compute and memory time, no_overlap adds them.
 [[nodiscard]] inline double processing(const LayerContext &c, double flopTime, double memoryTime) noexcept
 {
@@ -146,7 +146,7 @@ struct StageTiming {
     case LayerKind::FlashAttention:
         return communicatingProcessingTime(l, c, s, cost, net);
     default:
-        return {processing(c, cost.flopTime, cost.memTime) + cost.castTime, 0};
+        return { processing(c, cost.flopTime, cost.memTime) + cost.castTime, 0 };
     }
 }
 
@@ -158,7 +158,8 @@ struct StageTiming {
 [[nodiscard]] double netTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock,
                              const StageCost &cost) noexcept;
 /// Bandwidth needed to hide one comm tile behind one (slowed) compute tile.
-[[nodiscard]] double requiredBandwidth(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept;
+[[nodiscard]] double requiredBandwidth(const Layer &l, const LayerContext &c, Stage s,
+                                       bool baseblock) noexcept;
 /// requiredBandwidth() of a LinearOverlapped from its stage cost and comm bytes.
 [[nodiscard]] double requiredBandwidth(const Layer &l, const StageCost &cost, double bytes) noexcept;
 
@@ -170,12 +171,54 @@ struct StageTiming {
 [[nodiscard]] double activationGradBytes(const Layer &l, const LayerContext &c) noexcept;
 [[nodiscard]] double optimizerBytes(const Layer &l, const LayerContext &c) noexcept;
 
-[[nodiscard]] bool usesMatrixEngine(const Layer &l) noexcept;
-
 // Corrected model (calibrated_cost.cpp, ring_attention.cpp).
 /// A stage's cost from the calibration: shape-aware GEMM and attention-kernel efficiency,
 /// HBM efficiency, roofline, separate FP8 cast kernels.
 [[nodiscard]] StageCost calibratedStageCost(const Layer &l, const LayerContext &c, Stage s) noexcept;
+
+// Inline: a layout search computes some fifty stage costs per evaluation.
+[[nodiscard]] inline bool usesMatrixEngine(const Layer &l) noexcept
+{
+    return l.kind == LayerKind::Linear || l.kind == LayerKind::LinearOverlapped
+           || l.kind == LayerKind::BatchMatMul || l.kind == LayerKind::FlashAttention;
+}
+
+/// The optimizer's shards of a layer's weights (data_par with optimizer sharding, else 1).
+[[nodiscard]] inline double shards(const Layer &l, const LayerContext &c) noexcept
+{
+    return l.optimizerShards > 0 ? l.optimizerShards : c.optimizerShards;
+}
+
+[[nodiscard]] inline double stageFlops(const Layer &l, const LayerContext &c, Stage s) noexcept
+{
+    switch (s) {
+    case Stage::Fw:
+        return l.fwFlops;
+    case Stage::Agrad:
+        return l.agradFlops;
+    case Stage::Wgrad:
+        return l.wgradFlops;
+    case Stage::Optim:
+        break;
+    }
+    // Adam: 11 flops per (sharded) weight gradient.
+    return l.weightGrads / shards(l, c) * 11;
+}
+
+/// A stage's flops and bytes and their times at the engines' and memory's efficiency for
+/// their size (§3.3), or the calibrated kernel costs.
+[[nodiscard]] inline StageCost stageCost(const Layer &l, const LayerContext &c, Stage s) noexcept
+{
+    if (c.calibration)
+        return calibratedStageCost(l, c, s);
+    StageCost cost;
+    cost.flops = stageFlops(l, c, s);
+    const ComputeEngine &engine = usesMatrixEngine(l) && s != Stage::Optim ? *c.matrix : *c.vector;
+    cost.flopTime = cost.flops / (engine.peak_flops * efficiencyAt(engine.efficiency, cost.flops));
+    cost.bytes = stageMemAccessed(l, c, s);
+    cost.memTime = cost.bytes / (c.mem1->bandwidth_Bps * efficiencyAt(c.mem1->efficiency, cost.bytes));
+    return cost;
+}
 /// Tile and wave quantisation and short-K efficiency of `count` GEMMs with an m x n output and
 /// reduction depth `depth` (1 when the GPU's tile and SM count are unknown).
 [[nodiscard]] double gemmShapeEfficiency(double m, double n, double depth, double count,
@@ -184,8 +227,10 @@ struct StageTiming {
 [[nodiscard]] double ringBytes(const Layer &l, const LayerContext &c, Stage s) noexcept;
 [[nodiscard]] double ringTime(const Layer &l, const LayerContext &c, Stage s) noexcept;
 /// A FlashAttention layer's time and the part of its ring exchange left exposed.
-[[nodiscard]] StageTiming ringAttentionTime(const Layer &l, const LayerContext &c, Stage s, double compute) noexcept;
+[[nodiscard]] StageTiming ringAttentionTime(const Layer &l, const LayerContext &c, Stage s,
+                                            double compute) noexcept;
 /// Exposed time once only `overlapEfficiency` of the hideable part really hides.
-[[nodiscard]] double exposedWithOverlapEfficiency(const LayerContext &c, double link, double exposed) noexcept;
+[[nodiscard]] double exposedWithOverlapEfficiency(const LayerContext &c, double link,
+                                                  double exposed) noexcept;
 
 } // namespace gapstudio::model::detail
