@@ -1,5 +1,7 @@
 #include "block_stats.h"
 
+#include "layer_memory.h"
+
 #include <algorithm>
 #include <limits>
 

@@ -3,6 +3,8 @@
 // results agree to the last bit where it matters.
 #include "layers.h"
 
+#include "layer_memory.h"
+
 #include "efficiency.h"
 #include "network.h"
 
@@ -329,70 +331,6 @@ double requiredBandwidth(const Layer &l, const StageCost &cost, double bytes) no
     const double flopSlowed = cost.flopTime / (1 - l.net->processorUsage);
     const double tiles = static_cast<double>(l.numTiles);
     return bytes / tiles / (flopSlowed / tiles); // a comm tile over a slowed compute tile
-}
-
-double weightBytes(const Layer &l, const LayerContext &c) noexcept
-{
-    return l.weightSpace * c.bytesPerElement;
-}
-
-double activationBytes(const Layer &l, const LayerContext &c) noexcept
-{
-    switch (l.kind) {
-    case LayerKind::DropOut:
-        return l.activationSpace; // the 1-byte mask is the only stored activation
-    case LayerKind::Routing:
-        return 0; // works on activations stored elsewhere
-    case LayerKind::TPComm:
-        if (l.commType == TpCommType::RsAg)
-            return l.activationSpace * c.bytesPerElement / static_cast<double>(l.numPeers);
-        return l.conjugate ? l.activationSpace * c.bytesPerElement : 0;
-    default:
-        // Transformer Engine keeps the FP8 copy of a linear layer's input for its backward pass.
-        if (c.recipe && l.lowPrecision)
-            return l.activationSpace * c.lowBytesPerElement;
-        return l.activationSpace * c.bytesPerElement;
-    }
-}
-
-double outputBytes(const Layer &l, const LayerContext &c) noexcept
-{
-    return l.outputs * c.bytesPerElement;
-}
-
-double weightGradBytes(const Layer &l, const LayerContext &c, bool sharded) noexcept
-{
-    // Low-precision sharded copy for communication, or fp32 for accumulation.
-    if (sharded)
-        return l.weightGrads * c.bytesPerElement / shards(l, c);
-    return l.weightGrads * 4;
-}
-
-double activationGradBytes(const Layer &l, const LayerContext &c) noexcept
-{
-    switch (l.kind) {
-    case LayerKind::DropOut:
-        return l.activationGrads;
-    case LayerKind::Routing:
-        return 0;
-    case LayerKind::AllToAll:
-        return l.activationSpace * c.bytesPerElement;
-    case LayerKind::TPComm:
-        if (l.commType == TpCommType::RsAg)
-            return l.activationSpace * c.bytesPerElement / static_cast<double>(l.numPeers);
-        return l.conjugate ? 0 : l.activationGrads * c.bytesPerElement;
-    default:
-        return l.activationGrads * c.bytesPerElement;
-    }
-}
-
-double optimizerBytes(const Layer &l, const LayerContext &c) noexcept
-{
-    // Adam: fp32 moments m and v (optim_space = 2 * weights) plus an fp32 master copy of the
-    // weights when training in lower precision.
-    const double moments = l.optimSpace * 4;
-    const double master = c.bytesPerElement < 4 ? l.weightSpace * 4 : 0;
-    return (master + moments) / shards(l, c);
 }
 
 } // namespace gapstudio::model::detail

@@ -163,13 +163,6 @@ struct StageTiming {
 /// requiredBandwidth() of a LinearOverlapped from its stage cost and comm bytes.
 [[nodiscard]] double requiredBandwidth(const Layer &l, const StageCost &cost, double bytes) noexcept;
 
-// Memory footprints in bytes.
-[[nodiscard]] double weightBytes(const Layer &l, const LayerContext &c) noexcept;
-[[nodiscard]] double activationBytes(const Layer &l, const LayerContext &c) noexcept;
-[[nodiscard]] double outputBytes(const Layer &l, const LayerContext &c) noexcept;
-[[nodiscard]] double weightGradBytes(const Layer &l, const LayerContext &c, bool sharded) noexcept;
-[[nodiscard]] double activationGradBytes(const Layer &l, const LayerContext &c) noexcept;
-[[nodiscard]] double optimizerBytes(const Layer &l, const LayerContext &c) noexcept;
 
 // Corrected model (calibrated_cost.cpp, ring_attention.cpp).
 /// A stage's cost from the calibration: shape-aware GEMM and attention-kernel efficiency,
