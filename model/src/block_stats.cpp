@@ -104,7 +104,9 @@ double requiredBandwidth(const Layer &l, const StageCost &cost, const Link &k) n
 {
     if (l.kind != LayerKind::LinearOverlapped)
         return 0;
-    return std::max(requiredBandwidth(l, cost, k.bytes[0]), requiredBandwidth(l, cost, k.bytes[1]));
+    const double base = requiredBandwidth(l, cost, k.bytes[0]);
+    // The edge block's differs only where its traffic does (p2p_rs_ag): its divisions are skipped.
+    return k.bytes[1] == k.bytes[0] ? base : std::max(base, requiredBandwidth(l, cost, k.bytes[1]));
 }
 
 /// One stage's running sums over the block's layers.
@@ -179,7 +181,7 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
             t.re.time += fw.time;
         }
         const bool weightWork = !withoutWeightWork(l, ctx);
-        const StageCost wgradCost = weightWork ? stageCost(l, ctx, Stage::Wgrad) : StageCost {};
+        const StageCost wgradCost = weightWork ? stageCost(l, ctx, Stage::Wgrad, fwCost) : StageCost {};
         // The weight-gradient stage's link: the re-communication, and what an overlapped
         // GEMM's weight-gradient pass overlaps.
         const Link wgradLink
@@ -188,7 +190,7 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
             // QUIRK (§4.4 (2)): a LinearOverlapped reports its forward exposed time here.
             add(g.recommSize, g.recommTime, g.recommExposed, stageComm(l, wgradLink, fwExposed));
         }
-        const StageCost agradCost = stageCost(l, ctx, Stage::Agrad);
+        const StageCost agradCost = stageCost(l, ctx, Stage::Agrad, fwCost);
         const Link agradLink = comms ? linkOf(l, ctx, Stage::Agrad, agradCost) : Link {};
         const StageTiming agrad = processingTimeWithNet(l, ctx, Stage::Agrad, agradCost, agradLink.time[0]);
         double agradExposed[2] = {};

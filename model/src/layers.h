@@ -163,7 +163,6 @@ struct StageTiming {
 /// requiredBandwidth() of a LinearOverlapped from its stage cost and comm bytes.
 [[nodiscard]] double requiredBandwidth(const Layer &l, const StageCost &cost, double bytes) noexcept;
 
-
 // Corrected model (calibrated_cost.cpp, ring_attention.cpp).
 /// A stage's cost from the calibration: shape-aware GEMM and attention-kernel efficiency,
 /// HBM efficiency, roofline, separate FP8 cast kernels.
@@ -210,6 +209,28 @@ struct StageTiming {
     cost.flopTime = cost.flops / (engine.peak_flops * efficiencyAt(engine.efficiency, cost.flops));
     cost.bytes = stageMemAccessed(l, c, s);
     cost.memTime = cost.bytes / (c.mem1->bandwidth_Bps * efficiencyAt(c.mem1->efficiency, cost.bytes));
+    return cost;
+}
+
+/// stageCost() of another stage of the same layer than `known` (a Linear's backward products
+/// have its forward flops): equal flops or bytes on the same engine and memory take equal time,
+/// so those lookups and divisions are reused, not repeated (uncalibrated stages before the
+/// optimizer's, which all run on the layer's engine).
+[[nodiscard]] inline StageCost stageCost(const Layer &l, const LayerContext &c, Stage s,
+                                         const StageCost &known) noexcept
+{
+    if (c.calibration || s == Stage::Optim)
+        return stageCost(l, c, s);
+    StageCost cost;
+    cost.flops = stageFlops(l, c, s);
+    const ComputeEngine &engine = usesMatrixEngine(l) ? *c.matrix : *c.vector;
+    cost.flopTime = cost.flops == known.flops
+                        ? known.flopTime
+                        : cost.flops / (engine.peak_flops * efficiencyAt(engine.efficiency, cost.flops));
+    cost.bytes = stageMemAccessed(l, c, s);
+    cost.memTime = cost.bytes == known.bytes
+                       ? known.memTime
+                       : cost.bytes / (c.mem1->bandwidth_Bps * efficiencyAt(c.mem1->efficiency, cost.bytes));
     return cost;
 }
 /// Tile and wave quantisation and short-K efficiency of `count` GEMMs with an m x n output and

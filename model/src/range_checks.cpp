@@ -25,9 +25,10 @@ std::string number(double value)
     return text.data();
 }
 
-/// Records an OutOfRange diagnostic for each value outside its range. Fields and messages are
-/// built only for a failure: evaluate() runs these checks on every layout a search tries.
-class RangeChecker {
+/// Records an OutOfRange diagnostic for each value outside its range (`Report`), or only notes
+/// whether all are inside (the quick pass that evaluate() makes on every layout a search tries:
+/// no branch per value, fields and messages built only by the reporting pass after a failure).
+template <bool Report> class RangeChecker {
 public:
     RangeChecker(Diagnostics &out, bool explain)
         : mOut(out)
@@ -35,16 +36,30 @@ public:
     {
     }
 
-    /// `field()` gives the path into the system (e.g. "networks/0/bandwidth").
-    // Inlined so that each constant range folds into two comparisons: a search runs these
-    // checks on every layout it tries.
+    [[nodiscard]] bool allInside() const noexcept { return mInside; }
+
+    /// `field()` gives the path into the system (e.g. "networks/0/bandwidth"). Inlined so that
+    /// each constant range folds into two comparisons.
     template <typename Field>
     [[gnu::always_inline]] void require(double value, const Range &range, Field &&field, const char *what,
                                         const char *unit)
     {
-        if (range.contains(value)) [[likely]]
-            return;
-        fail(value, range, field(), what, unit);
+        if constexpr (!Report) {
+            mInside &= range.contains(value);
+        } else if (!range.contains(value)) {
+            fail(value, range, field(), what, unit);
+        }
+    }
+
+    /// A condition that needs its own message (`message()` gives it).
+    template <typename Message>
+    [[gnu::always_inline]] void condition(bool holds, const char *field, Message &&message)
+    {
+        if constexpr (!Report) {
+            mInside &= holds;
+        } else if (!holds) {
+            mOut.push_back({ DiagnosticCode::OutOfRange, field, mExplain ? std::string(message()) : std::string() });
+        }
     }
 
     template <typename Field>
@@ -92,6 +107,7 @@ private:
 
     Diagnostics &mOut;
     bool mExplain;
+    bool mInside = true;
 };
 
 /// A field that is a fixed path.
@@ -115,9 +131,11 @@ std::string Range::text() const
            + (highIncluded ? "]" : ")");
 }
 
-void checkSystemRanges(const Execution &exe, const System &sys, bool explain, Diagnostics &out)
+namespace {
+
+/// The system's values against their ranges, with `c` (a quick or a reporting RangeChecker).
+template <typename Checker> void visitSystemRanges(const Execution &exe, const System &sys, Checker &c)
 {
-    RangeChecker c(out, explain);
     c.engines(sys.matrix, "matrix");
     c.engines(sys.vector, "vector");
     c.require(sys.mem1.capacity_B, limits::kCapacity, path("mem1/capacity"), "HBM capacity", "B");
@@ -127,10 +145,8 @@ void checkSystemRanges(const Execution &exe, const System &sys, bool explain, Di
     c.require(sys.mem2.bandwidth_Bps, limits::kOptionalBandwidth, path("mem2/bandwidth"), "tier-2 bandwidth",
               "B/s");
     c.table(sys.mem2.efficiency, path("mem2/efficiency"), "tier-2 efficiency");
-    if ((exe.weightOffload || exe.activationsOffload || exe.optimizerOffload)
-        && !(sys.mem2.bandwidth_Bps > 0))
-        out.push_back({ DiagnosticCode::OutOfRange, "mem2/bandwidth",
-                        explain ? "offloading needs a tier-2 memory with a bandwidth above 0" : "" });
+    c.condition(!(exe.weightOffload || exe.activationsOffload || exe.optimizerOffload) || sys.mem2.bandwidth_Bps > 0,
+                "mem2/bandwidth", [] { return "offloading needs a tier-2 memory with a bandwidth above 0"; });
     for (std::size_t i = 0; i < sys.networks.size(); ++i) {
         const NetworkTier &n = sys.networks[i];
         const auto field = [i](const char *what) {
@@ -148,6 +164,18 @@ void checkSystemRanges(const Execution &exe, const System &sys, bool explain, Di
         c.op(n.allGather, field("ops/all_gather"), true);
         c.op(n.allReduce, field("ops/all_reduce"), true);
     }
+}
+
+} // namespace
+
+void checkSystemRanges(const Execution &exe, const System &sys, bool explain, Diagnostics &out)
+{
+    RangeChecker<false> quick(out, explain);
+    visitSystemRanges(exe, sys, quick);
+    if (quick.allInside())
+        return;
+    RangeChecker<true> report(out, explain);
+    visitSystemRanges(exe, sys, report);
 }
 
 void checkCounts(const Application &app, const Execution &exe, bool explain, Diagnostics &out)
