@@ -38,39 +38,43 @@ enum class Stage : std::uint8_t { Fw, Agrad, Wgrad, Optim };
 
 /// Element counts (not bytes) and flags of one layer, for one microbatch on one processor.
 struct Layer {
-    const char *name = "";
+    // The one-byte fields first, together: a block writes every layer once per evaluation, and
+    // interleaved with the doubles they would pad the layer by a tenth.
     LayerKind kind = LayerKind::Linear;
-    double fwFlops = 0, agradFlops = 0, wgradFlops = 0;
-    double inputs = 0, outputs = 0;
-    double activationSpace = 0; ///< stored input (for the backward pass)
-    double activationGrads = 0; ///< gradient w.r.t. the output
-    double weightSpace = 0, weightGrads = 0, optimSpace = 0;
     bool needsRecompute = false;
     bool needsRecomm = false;
     bool activationReused = false;
     bool activationStored = true;
     bool outputStored = true;
-    // Fork
-    double numUsers = 0;
     // TPComm and LinearOverlapped
     bool conjugate = false; ///< g (AR/RS forward) rather than f (identity/AG forward)
-    double commSize = 0;    ///< TPComm: elements of the full (unsplit) activation
-    std::int64_t numPeers = 1;
-    std::int64_t numTiles = 1;
-    const NetworkTier *net = nullptr;
     TpCommType commType = TpCommType::Ar;
     TpOverlap overlap = TpOverlap::None;
     CommGroup group = CommGroup::Tp;
     // MoE
     bool expertWeights = false; ///< reduced over expert DP rather than DP
+    /// Corrected model: runs on the low-precision (FP8/FP4) engine under the precision recipe:
+    /// the blocks' linear layers. Attention, LM head and vector work stay in 16 bits.
+    bool lowPrecision = false;
+    const char *name = "";
+    double fwFlops = 0, agradFlops = 0, wgradFlops = 0;
+    double inputs = 0, outputs = 0;
+    double activationSpace = 0; ///< stored input (for the backward pass)
+    double activationGrads = 0; ///< gradient w.r.t. the output
+    double weightSpace = 0, weightGrads = 0, optimSpace = 0;
+    // Fork
+    double numUsers = 0;
+    // TPComm and LinearOverlapped
+    double commSize = 0; ///< TPComm: elements of the full (unsplit) activation
+    std::int64_t numPeers = 1;
+    std::int64_t numTiles = 1;
+    const NetworkTier *net = nullptr;
+    // MoE
     double optimizerShards = 0; ///< if > 0, overrides LayerContext::optimizerShards
     // Corrected model (Features)
     /// Matrix layers: the forward product is `gemmCount` GEMMs of (gemmM x gemmN) by
     /// (gemmN x gemmK); the backward ones follow (shape-aware efficiency, calibrated mode).
     double gemmM = 0, gemmN = 0, gemmK = 0, gemmCount = 1;
-    /// Runs on the low-precision (FP8/FP4) engine under the precision recipe: the blocks' linear
-    /// layers. Attention, LM head and vector work stay in 16 bits.
-    bool lowPrecision = false;
     /// FlashAttention with CP: K/V elements one rank passes on per ring step (forward).
     double ringStepElements = 0;
 };

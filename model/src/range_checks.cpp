@@ -58,7 +58,8 @@ public:
         if constexpr (!Report) {
             mInside &= holds;
         } else if (!holds) {
-            mOut.push_back({ DiagnosticCode::OutOfRange, field, mExplain ? std::string(message()) : std::string() });
+            mOut.push_back(
+                { DiagnosticCode::OutOfRange, field, mExplain ? std::string(message()) : std::string() });
         }
     }
 
@@ -86,7 +87,8 @@ public:
         }
     }
 
-    template <typename Field> [[gnu::always_inline]] void op(const NetworkOp &op, Field &&field, bool collective)
+    template <typename Field>
+    [[gnu::always_inline]] void op(const NetworkOp &op, Field &&field, bool collective)
     {
         require(op.scalar, limits::kCollectiveScalar, field, "collective scalar", "");
         if (collective)
@@ -145,7 +147,8 @@ template <typename Checker> void visitSystemRanges(const Execution &exe, const S
     c.require(sys.mem2.bandwidth_Bps, limits::kOptionalBandwidth, path("mem2/bandwidth"), "tier-2 bandwidth",
               "B/s");
     c.table(sys.mem2.efficiency, path("mem2/efficiency"), "tier-2 efficiency");
-    c.condition(!(exe.weightOffload || exe.activationsOffload || exe.optimizerOffload) || sys.mem2.bandwidth_Bps > 0,
+    c.condition(!(exe.weightOffload || exe.activationsOffload || exe.optimizerOffload)
+                    || sys.mem2.bandwidth_Bps > 0,
                 "mem2/bandwidth", [] { return "offloading needs a tier-2 memory with a bandwidth above 0"; });
     for (std::size_t i = 0; i < sys.networks.size(); ++i) {
         const NetworkTier &n = sys.networks[i];
@@ -193,59 +196,74 @@ void checkCounts(const Application &app, const Execution &exe, bool explain, Dia
     const double es = exe.modelMoE ? d(exe.expertSlice) : 1;
     // The corrected model's inputs (calculon_inputs.h): 0 when not modelled.
     const double vocab = d(app.vocabSize);
-    const double widest = std::max({ f, d(app.sharedExpertFeedforward) * std::max(d(app.sharedExperts), 1.0),
-                                     d(app.denseFeedforward) });
-    const double ranks = std::max({ d(app.qLoraRank), d(app.kvLoraRank), d(app.ropeHeadSize),
-                                    d(app.valueHeadSize) });
+    const double widest = std::max(
+        { f, d(app.sharedExpertFeedforward) * std::max(d(app.sharedExperts), 1.0), d(app.denseFeedforward) });
+    const double ranks
+        = std::max({ d(app.qLoraRank), d(app.kvLoraRank), d(app.ropeHeadSize), d(app.valueHeadSize) });
+    // The counts' values, in the order of `counts` below (whose comments derive them): only
+    // when one is too large are the named factor lists built (this runs on every layout a
+    // search tries).
+    const std::array<double, 12> values { 6 * tokens * h * vocab,
+                                          16 * tokens * vocab,
+                                          tokens * widest * std::max(4 * h, 16.0),
+                                          6 * tokens * std::max(ranks, h) * a * std::max(dh, ranks),
+                                          mbs * a * s * s * std::max(4 * dh, 8.0),
+                                          6 * tokens * h * a * dh,
+                                          tokens * f * std::max(4 * h, 16.0),
+                                          tokens * h * std::max(tp, 14.0),
+                                          4 * tokens * k * h * f,
+                                          tokens * k * es * h * std::max(es, 2.0),
+                                          2 * tokens * h * experts,
+                                          blocks * batch };
+    bool allSmall = true;
+    for (const double value : values)
+        allSmall &= value <= limits::kMaxCount; // NaN is not small
+    if (allSmall)
+        return;
     const std::array<Count, 12> counts { {
         // The LM head, forward and backward: 3 * 2 * tokens * h * V (head_block.cpp); the
         // embedding table V * h and its gradient.
         { "LM-head flops",
           { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h }, { "vocab_size", vocab } },
-          6 * tokens * h * vocab },
+          values[0] },
         // The logits and the cross entropy over them: about 16 * tokens * V.
-        { "logits", { { "seq_size", s }, { "microbatch_size", mbs }, { "vocab_size", vocab } },
-          16 * tokens * vocab },
+        { "logits", { { "seq_size", s }, { "microbatch_size", mbs }, { "vocab_size", vocab } }, values[1] },
         // Shared experts and dense blocks: MLPs as wide as their feedforward (as "MLP flops").
         { "dense and shared MLP flops",
-          { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h },
+          { { "seq_size", s },
+            { "microbatch_size", mbs },
+            { "hidden", h },
             { "dense_feedforward", d(app.denseFeedforward) },
             { "shared_expert_feedforward", d(app.sharedExpertFeedforward) } },
-          tokens * widest * std::max(4 * h, 16.0) },
+          values[2] },
         // Latent attention's low-rank projections: 2 * tokens * rank * a * dh at most (x 6 with backward).
         { "latent attention flops",
           { { "seq_size", s }, { "microbatch_size", mbs }, { "attn_heads", a }, { "q_lora_rank", ranks } },
-          6 * tokens * std::max(ranks, h) * a * std::max(dh, ranks) },
+          values[3] },
         // BatchMatMul backward: (mbs * a / tp) * 2 * 2 * s * dh * s; softmax backward 8 * a * s^2 * mbs.
         { "attention-score flops",
           { { "seq_size", s }, { "microbatch_size", mbs }, { "attn_heads", a } },
-          mbs * a * s * s * std::max(4 * dh, 8.0) },
+          values[4] },
         // The fused Q, K, V projection: 2 * tokens * h * (a + 2 * kv) * dh, kv <= a.
         { "attention projection flops",
           { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h }, { "attn_heads", a } },
-          6 * tokens * h * a * dh },
+          values[5] },
         // The MLP up projection (twice as wide with SwiGLU): 2 * tokens * h * 2f; its activation 15 f.
         { "MLP flops",
           { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h }, { "feedforward", f } },
-          tokens * f * std::max(4 * h, 16.0) },
+          values[6] },
         // TP reductions: tokens * h * (tp - 1); layer norms 14 * tokens * h.
-        { "TP reduction flops",
-          { { "seq_size", s }, { "hidden", h }, { "tensor_par", tp } },
-          tokens * h * std::max(tp, 14.0) },
+        { "TP reduction flops", { { "seq_size", s }, { "hidden", h }, { "tensor_par", tp } }, values[7] },
         // Experts: e * 2 * (pairs / e) * h * 2 * (f / ES) with pairs <= tokens * k * ES.
         { "expert flops",
           { { "seq_size", s }, { "hidden", h }, { "feedforward", f }, { "top_k_experts", k } },
-          4 * tokens * k * h * f },
+          values[8] },
         // The ES all-gather buffer pairs * h and its reduction pairs * h * (ES - 1).
         { "routed activations",
           { { "seq_size", s }, { "hidden", h }, { "top_k_experts", k }, { "expert_slice", es } },
-          tokens * k * es * h * std::max(es, 2.0) },
-        { "router flops",
-          { { "seq_size", s }, { "hidden", h }, { "num_experts", experts } },
-          2 * tokens * h * experts },
-        { "blocks times microbatches",
-          { { "num_blocks", blocks }, { "batch_size", batch } },
-          blocks * batch },
+          values[9] },
+        { "router flops", { { "seq_size", s }, { "hidden", h }, { "num_experts", experts } }, values[10] },
+        { "blocks times microbatches", { { "num_blocks", blocks }, { "batch_size", batch } }, values[11] },
     } };
     for (const Count &count : counts) {
         if (count.constant <= limits::kMaxCount)
