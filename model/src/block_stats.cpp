@@ -136,14 +136,15 @@ void addMemory(const Layer &l, const LayerContext &ctx, const Execution &exe, Bl
                BlockComm &comm) noexcept;
 
 /// A layer whose weight-gradient and optimizer stages do no work: no weights, gradients or
-/// optimizer state (stageFlops, stageMemAccessed and optimizerBytes are 0 for it), no traffic,
-/// no ring attention and no calibrated kernel costs. With the positive peaks the checks admit,
-/// those stages take exactly 0 s, and adding their zeros to the sums changes none of them, so
-/// they are skipped (about two thirds of a dense block's layers).
+/// optimizer state (stageFlops, stageMemAccessed and optimizerBytes are 0 for it), no ring
+/// attention and no calibrated kernel costs. With the positive peaks the checks admit, those
+/// stages cost exactly 0 s (a collective's re-communication still goes through linkOf, and
+/// a zero cost adds nothing to its time), and adding their zeros to the sums changes none of
+/// them, so they are skipped (about two thirds of a block's layers).
 bool withoutWeightWork(const Layer &l, const LayerContext &ctx) noexcept
 {
     return l.wgradFlops == 0 && l.weightSpace == 0 && l.weightGrads == 0 && l.optimSpace == 0
-           && !carriesComm(l) && l.kind != LayerKind::Embedding && !ctx.calibration
+           && l.kind != LayerKind::FlashAttention && l.kind != LayerKind::Embedding && !ctx.calibration
            && ctx.matrix->peak_flops > 0 && ctx.vector->peak_flops > 0;
 }
 
