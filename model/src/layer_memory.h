@@ -1,6 +1,7 @@
 #pragma once
-// A layer's memory footprints in bytes (Calculon `llm/layers.py` at caa4b11; calculon-model.md
-// §7), inline: an evaluation sums them over every layer of the block. Internal to the model.
+// A layer's memory footprints and a stage's memory traffic in bytes (Calculon `llm/layers.py`
+// at caa4b11; calculon-model.md §3.3, §7), inline: an evaluation sums them over every layer of
+// the block. Included at the end of layers.h. Internal to the model.
 
 #include "layers.h"
 
@@ -68,6 +69,81 @@ namespace gapstudio::model::detail {
     const double moments = l.optimSpace * 4;
     const double master = c.bytesPerElement < 4 ? l.weightSpace * 4 : 0;
     return (master + moments) / shards(l, c);
+}
+
+/// FP32 traffic per logit of Megatron-LM's vocab_parallel_cross_entropy (docs/references.md):
+/// forward upcast write, max-subtract, exp and sum passes and the kept softmax; backward the
+/// softmax read, gradient write and the scaled 16-bit cast.
+constexpr double kLossFwFp32Bytes = 4 + 2 * 4 + 2 * 4 + 4 + 4;
+constexpr double kLossBwFp32Bytes = 4 + 4 + 4;
+
+inline double genericFwMem(const Layer &l, const LayerContext &c) noexcept
+{
+    return (l.inputs + l.outputs + l.weightSpace) * c.bytesPerElement;
+}
+
+inline double genericAgradMem(const Layer &l, const LayerContext &c) noexcept
+{
+    return (l.weightSpace + (l.activationSpace + l.activationGrads)) * c.bytesPerElement;
+}
+
+/// Bytes a stage reads and writes (§3.3; the optimizer step's are optimizerBytes()).
+[[nodiscard]] inline double stageMemAccessed(const Layer &l, const LayerContext &c, Stage s) noexcept
+{
+    switch (s) {
+    case Stage::Fw:
+        switch (l.kind) {
+        case LayerKind::DropOut:
+            // Plus the 1-byte mask per element.
+            return (l.inputs + l.outputs) * c.bytesPerElement + l.activationSpace;
+        case LayerKind::Fork:
+            return 0;
+        case LayerKind::Routing:
+            return l.activationSpace * c.bytesPerElement;
+        case LayerKind::TPComm:
+            if (l.commType != TpCommType::RsAg && !l.conjugate)
+                return 0; // identity
+            return genericFwMem(l, c);
+        case LayerKind::Embedding:
+            return 2 * l.outputs * c.bytesPerElement; // read the tokens' rows, write them out
+        case LayerKind::Loss:
+            return l.inputs * (c.bytesPerElement + kLossFwFp32Bytes);
+        default:
+            return genericFwMem(l, c);
+        }
+    case Stage::Agrad:
+        switch (l.kind) {
+        case LayerKind::DropOut:
+        case LayerKind::GeLU:
+        case LayerKind::SoftMax:
+        case LayerKind::Routing:
+            return stageMemAccessed(l, c, Stage::Fw);
+        case LayerKind::Fork:
+            return l.activationSpace * c.bytesPerElement * (l.numUsers + 1);
+        case LayerKind::TPComm:
+            if (l.commType != TpCommType::RsAg && l.conjugate)
+                return 0; // identity
+            return genericAgradMem(l, c);
+        case LayerKind::Embedding:
+            return 0; // the token ids have no gradient
+        case LayerKind::Loss:
+            return l.inputs * (c.bytesPerElement + kLossBwFp32Bytes);
+        case LayerKind::FlashAttention:
+            // Reads Q, K, V, O and dO, writes dQ, dK and dV.
+            return 2 * (l.inputs + l.outputs) * c.bytesPerElement;
+        default:
+            return genericAgradMem(l, c);
+        }
+    case Stage::Wgrad:
+        if (l.kind == LayerKind::Embedding) // read dY, accumulate into the FP32 rows
+            return l.outputs * (c.bytesPerElement + 2 * 4);
+        if (l.weightSpace == 0)
+            return 0;
+        return (l.weightGrads + (l.activationSpace + l.activationGrads)) * c.bytesPerElement;
+    case Stage::Optim:
+        break;
+    }
+    return optimizerBytes(l, c);
 }
 
 } // namespace gapstudio::model::detail

@@ -17,29 +17,14 @@ double vectorFlopTime(const LayerContext &c, double flops) noexcept
     return flops / (c.vector->peak_flops * efficiencyAt(c.vector->efficiency, flops));
 }
 
-/// FP32 traffic per logit of Megatron-LM's vocab_parallel_cross_entropy (docs/references.md):
-/// forward upcast write, max-subtract, exp and sum passes and the kept softmax; backward the
-/// softmax read, gradient write and the scaled 16-bit cast.
-constexpr double kLossFwFp32Bytes = 4 + 2 * 4 + 2 * 4 + 4 + 4;
-constexpr double kLossBwFp32Bytes = 4 + 4 + 4;
-
 bool splitComm(const Layer &l, bool baseblock) noexcept
 {
     // §4.2: rs_ag always splits; p2p_rs_ag splits only on the edge block of a chunk.
     return l.commType == TpCommType::RsAg || (l.commType == TpCommType::P2pRsAg && !baseblock);
 }
 
-double genericFwMem(const Layer &l, const LayerContext &c) noexcept
-{
-    return (l.inputs + l.outputs + l.weightSpace) * c.bytesPerElement;
-}
-
-double genericAgradMem(const Layer &l, const LayerContext &c) noexcept
-{
-    return (l.weightSpace + (l.activationSpace + l.activationGrads)) * c.bytesPerElement;
-}
-
-double tpCommNetTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock, const StageCost &cost) noexcept
+double tpCommNetTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock,
+                     const StageCost &cost) noexcept
 {
     if (l.numPeers == 1)
         return 0;
@@ -84,7 +69,8 @@ double overlappedNetTime(const Layer &l, const LayerContext &c, Stage s, bool ba
     const double bytes = commBytes(l, c, s, baseblock);
     // The reduction side pays (n-1)/n of the tensor in vector flops: the forward pass of the g
     // side, the backward pass of the f side (computed only for the stage that pays it).
-    const auto reductionTime = [&] { return vectorFlopTime(c, bytes / c.bytesPerElement * (peers - 1) / peers); };
+    const auto reductionTime
+        = [&] { return vectorFlopTime(c, bytes / c.bytesPerElement * (peers - 1) / peers); };
     if (l.conjugate) {
         if (split) {
             fwOp = NetOp::ReduceScatter;
@@ -102,9 +88,11 @@ double overlappedNetTime(const Layer &l, const LayerContext &c, Stage s, bool ba
     }
     switch (s) {
     case Stage::Fw:
-        return hasFw ? networkTime(*l.net, fwOp, bytes, l.numPeers) + (l.conjugate ? reductionTime() : 0.0) : 0;
+        return hasFw ? networkTime(*l.net, fwOp, bytes, l.numPeers) + (l.conjugate ? reductionTime() : 0.0)
+                     : 0;
     case Stage::Agrad:
-        return hasBw ? networkTime(*l.net, bwOp, bytes, l.numPeers) + (l.conjugate ? 0.0 : reductionTime()) : 0;
+        return hasBw ? networkTime(*l.net, bwOp, bytes, l.numPeers) + (l.conjugate ? 0.0 : reductionTime())
+                     : 0;
     case Stage::Wgrad:
         return l.needsRecomm && hasFw ? networkTime(*l.net, fwOp, bytes, l.numPeers) : 0;
     case Stage::Optim:
@@ -113,7 +101,8 @@ double overlappedNetTime(const Layer &l, const LayerContext &c, Stage s, bool ba
     return 0;
 }
 
-StageTiming overlappedProcessingTime(const Layer &l, const LayerContext &c, const StageCost &cost, double net) noexcept
+StageTiming overlappedProcessingTime(const Layer &l, const LayerContext &c, const StageCost &cost,
+                                     double net) noexcept
 {
     // §4.4: the GEMM is cut into N tiles, each overlapping one comm tile. While communicating,
     // the network's processor_usage slows compute. The reference always passes the base block's
@@ -155,64 +144,6 @@ StageTiming overlappedProcessingTime(const Layer &l, const LayerContext &c, cons
 
 } // namespace
 
-double stageMemAccessed(const Layer &l, const LayerContext &c, Stage s) noexcept
-{
-    switch (s) {
-    case Stage::Fw:
-        switch (l.kind) {
-        case LayerKind::DropOut:
-            // Plus the 1-byte mask per element.
-            return (l.inputs + l.outputs) * c.bytesPerElement + l.activationSpace;
-        case LayerKind::Fork:
-            return 0;
-        case LayerKind::Routing:
-            return l.activationSpace * c.bytesPerElement;
-        case LayerKind::TPComm:
-            if (l.commType != TpCommType::RsAg && !l.conjugate)
-                return 0; // identity
-            return genericFwMem(l, c);
-        case LayerKind::Embedding:
-            return 2 * l.outputs * c.bytesPerElement; // read the tokens' rows, write them out
-        case LayerKind::Loss:
-            return l.inputs * (c.bytesPerElement + kLossFwFp32Bytes);
-        default:
-            return genericFwMem(l, c);
-        }
-    case Stage::Agrad:
-        switch (l.kind) {
-        case LayerKind::DropOut:
-        case LayerKind::GeLU:
-        case LayerKind::SoftMax:
-        case LayerKind::Routing:
-            return stageMemAccessed(l, c, Stage::Fw);
-        case LayerKind::Fork:
-            return l.activationSpace * c.bytesPerElement * (l.numUsers + 1);
-        case LayerKind::TPComm:
-            if (l.commType != TpCommType::RsAg && l.conjugate)
-                return 0; // identity
-            return genericAgradMem(l, c);
-        case LayerKind::Embedding:
-            return 0; // the token ids have no gradient
-        case LayerKind::Loss:
-            return l.inputs * (c.bytesPerElement + kLossBwFp32Bytes);
-        case LayerKind::FlashAttention:
-            // Reads Q, K, V, O and dO, writes dQ, dK and dV.
-            return 2 * (l.inputs + l.outputs) * c.bytesPerElement;
-        default:
-            return genericAgradMem(l, c);
-        }
-    case Stage::Wgrad:
-        if (l.kind == LayerKind::Embedding) // read dY, accumulate into the FP32 rows
-            return l.outputs * (c.bytesPerElement + 2 * 4);
-        if (l.weightSpace == 0)
-            return 0;
-        return (l.weightGrads + (l.activationSpace + l.activationGrads)) * c.bytesPerElement;
-    case Stage::Optim:
-        break;
-    }
-    return optimizerBytes(l, c);
-}
-
 double flopsTime(const Layer &l, const LayerContext &c, Stage s) noexcept
 {
     return stageCost(l, c, s).flopTime;
@@ -223,14 +154,15 @@ double memTime(const Layer &l, const LayerContext &c, Stage s) noexcept
     return stageCost(l, c, s).memTime;
 }
 
-StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s, const StageCost &cost, bool baseblock) noexcept
+StageTiming processingTime(const Layer &l, const LayerContext &c, Stage s, const StageCost &cost,
+                           bool baseblock) noexcept
 {
     const bool overlapped = l.kind == LayerKind::LinearOverlapped;
     return processingTimeWithNet(l, c, s, cost, overlapped ? netTime(l, c, s, baseblock) : 0.0);
 }
 
 StageTiming communicatingProcessingTime(const Layer &l, const LayerContext &c, Stage s, const StageCost &cost,
-                                       double net) noexcept
+                                        double net) noexcept
 {
     if (l.kind == LayerKind::TPComm || l.kind == LayerKind::AllToAll)
         return {}; // their cost is in their comm time
@@ -296,7 +228,7 @@ double netTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) n
 {
     if (l.kind == LayerKind::TPComm)
         return tpCommNetTime(l, c, s, baseblock, stageCost(l, c, s));
-    return netTime(l, c, s, baseblock, StageCost{});
+    return netTime(l, c, s, baseblock, StageCost {});
 }
 
 double netTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock, const StageCost &cost) noexcept
@@ -310,7 +242,8 @@ double netTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock, c
             // One all-to-all (NCCL, Megatron-Core's alltoall dispatcher): each GPU sends the
             // (EP - 1) / EP of its tokens that go to other GPUs, paying the latency once.
             const double peers = static_cast<double>(l.numPeers);
-            return networkTime(*l.net, NetOp::AllToAll, commBytes(l, c, s, baseblock) * (peers - 1) / peers, 2);
+            return networkTime(*l.net, NetOp::AllToAll, commBytes(l, c, s, baseblock) * (peers - 1) / peers,
+                               2);
         }
         return allToAllTime(*l.net, commBytes(l, c, s, baseblock), l.numPeers);
     }

@@ -113,7 +113,7 @@ struct StageTiming {
     double exposed = 0;
 };
 
-[[nodiscard]] double stageMemAccessed(const Layer &l, const LayerContext &c, Stage s) noexcept;
+[[nodiscard]] inline double stageMemAccessed(const Layer &l, const LayerContext &c, Stage s) noexcept;
 [[nodiscard]] double flopsTime(const Layer &l, const LayerContext &c, Stage s) noexcept;
 [[nodiscard]] double memTime(const Layer &l, const LayerContext &c, Stage s) noexcept;
 /// Reference `compute_processing_time`: 0 for TPComm (its cost is in its comm time), tiled for
@@ -252,3 +252,5 @@ struct StageTiming {
                                                   double exposed) noexcept;
 
 } // namespace gapstudio::model::detail
+
+#include "layer_memory.h" // the inline definitions of stageMemAccessed() and the footprints
