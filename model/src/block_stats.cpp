@@ -67,10 +67,10 @@ Link linkOf(const Layer &l, const LayerContext &c, Stage s, const StageCost &cos
 {
     Link k;
     k.bytes[0] = commBytes(l, c, s, true);
-    k.time[0] = netTime(l, c, s, true, cost);
+    k.time[0] = netTimeOfBytes(l, c, s, true, cost, k.bytes[0]);
     const bool edgeDiffers = l.commType == TpCommType::P2pRsAg;
     k.bytes[1] = edgeDiffers ? commBytes(l, c, s, false) : k.bytes[0];
-    k.time[1] = edgeDiffers ? netTime(l, c, s, false, cost) : k.time[0];
+    k.time[1] = edgeDiffers ? netTimeOfBytes(l, c, s, false, cost, k.bytes[1]) : k.time[0];
     return k;
 }
 

@@ -23,15 +23,14 @@ bool splitComm(const Layer &l, bool baseblock) noexcept
     return l.commType == TpCommType::RsAg || (l.commType == TpCommType::P2pRsAg && !baseblock);
 }
 
-double tpCommNetTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock,
-                     const StageCost &cost) noexcept
+double tpCommNetTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock, const StageCost &cost,
+                     double bytes) noexcept
 {
     if (l.numPeers == 1)
         return 0;
     const bool split = splitComm(l, baseblock);
     // The reduction's own compute and memory time travels with the communication (§3.2).
     const double compute = processing(c, cost.flopTime, cost.memTime);
-    const double bytes = commBytes(l, c, s, baseblock);
     double fwNet = 0;
     double bwNet = 0;
     if (split) {
@@ -56,7 +55,8 @@ double tpCommNetTime(const Layer &l, const LayerContext &c, Stage s, bool basebl
     return 0;
 }
 
-double overlappedNetTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept
+double overlappedNetTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock,
+                         double bytes) noexcept
 {
     if (l.numPeers == 1)
         return 0;
@@ -66,7 +66,6 @@ double overlappedNetTime(const Layer &l, const LayerContext &c, Stage s, bool ba
     bool hasBw = true;
     NetOp fwOp = NetOp::AllReduce;
     NetOp bwOp = NetOp::AllReduce;
-    const double bytes = commBytes(l, c, s, baseblock);
     // The reduction side pays (n-1)/n of the tensor in vector flops: the forward pass of the g
     // side, the backward pass of the f side (computed only for the stage that pays it).
     const auto reductionTime
@@ -227,25 +226,32 @@ double commTile(const Layer &l, const LayerContext &c, Stage s, bool baseblock) 
 double netTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept
 {
     if (l.kind == LayerKind::TPComm)
-        return tpCommNetTime(l, c, s, baseblock, stageCost(l, c, s));
+        return tpCommNetTime(l, c, s, baseblock, stageCost(l, c, s), commBytes(l, c, s, baseblock));
     return netTime(l, c, s, baseblock, StageCost {});
 }
 
 double netTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock, const StageCost &cost) noexcept
 {
+    const bool sized = l.kind == LayerKind::TPComm || l.kind == LayerKind::LinearOverlapped
+                       || l.kind == LayerKind::AllToAll;
+    return netTimeOfBytes(l, c, s, baseblock, cost, sized ? commBytes(l, c, s, baseblock) : 0.0);
+}
+
+double netTimeOfBytes(const Layer &l, const LayerContext &c, Stage s, bool baseblock, const StageCost &cost,
+                      double bytes) noexcept
+{
     if (l.kind == LayerKind::TPComm)
-        return tpCommNetTime(l, c, s, baseblock, cost);
+        return tpCommNetTime(l, c, s, baseblock, cost, bytes);
     if (l.kind == LayerKind::LinearOverlapped)
-        return overlappedNetTime(l, c, s, baseblock);
+        return overlappedNetTime(l, c, s, baseblock, bytes);
     if (l.kind == LayerKind::AllToAll && l.numPeers > 1 && (s == Stage::Fw || s == Stage::Agrad)) {
         if (c.collectiveAllToAll) {
             // One all-to-all (NCCL, Megatron-Core's alltoall dispatcher): each GPU sends the
             // (EP - 1) / EP of its tokens that go to other GPUs, paying the latency once.
             const double peers = static_cast<double>(l.numPeers);
-            return networkTime(*l.net, NetOp::AllToAll, commBytes(l, c, s, baseblock) * (peers - 1) / peers,
-                               2);
+            return networkTime(*l.net, NetOp::AllToAll, bytes * (peers - 1) / peers, 2);
         }
-        return allToAllTime(*l.net, commBytes(l, c, s, baseblock), l.numPeers);
+        return allToAllTime(*l.net, bytes, l.numPeers);
     }
     if (l.kind == LayerKind::FlashAttention)
         return ringTime(l, c, s);

@@ -161,6 +161,10 @@ struct StageTiming {
 /// netTime() with the layer's stage cost already computed (a TPComm's reduction time).
 [[nodiscard]] double netTime(const Layer &l, const LayerContext &c, Stage s, bool baseblock,
                              const StageCost &cost) noexcept;
+/// netTime() with the layer's stage cost and commBytes() (for TPComm, LinearOverlapped and
+/// AllToAll; else unused) already computed.
+[[nodiscard]] double netTimeOfBytes(const Layer &l, const LayerContext &c, Stage s, bool baseblock,
+                                    const StageCost &cost, double bytes) noexcept;
 /// Bandwidth needed to hide one comm tile behind one (slowed) compute tile.
 [[nodiscard]] double requiredBandwidth(const Layer &l, const LayerContext &c, Stage s,
                                        bool baseblock) noexcept;
