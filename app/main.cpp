@@ -72,7 +72,7 @@ int main(int argc, char *argv[])
     if (parser.isSet(bench)) {
         QTimer::singleShot(0, &window, [&] {
             const auto report = gapstudio::views::runLatencyBench(window.document(), window.recalculator(),
-                                                                  parser.value(bench).toInt());
+                                                                  parser.value(bench).toInt(), window.canvasView());
             std::printf("%s\n", qPrintable(report.text()));
             QApplication::exit(0);
         });
