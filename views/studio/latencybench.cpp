@@ -29,8 +29,9 @@ double percentile(std::vector<double> values, double p)
 
 double mean(const std::vector<double> &values)
 {
-    return values.empty() ? 0
-                          : std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+    return values.empty()
+               ? 0
+               : std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
 /// CPU time of this process so far (user + system, every thread), in milliseconds.
@@ -47,17 +48,17 @@ double processCpuMs()
 
 QString LatencyReport::text() const
 {
-    QString text = QStringLiteral(
-               "latency from parameter change to results in the views over %1 changes: "
-               "median %2 ms, p95 %3 ms, max %4 ms (compile+evaluate+analyze alone: median %5 ms); "
-               "CPU time per change (all threads, repaints included): median %6 ms, mean %7 ms")
-        .arg(changes)
-        .arg(median_ms, 0, 'f', 3)
-        .arg(p95_ms, 0, 'f', 3)
-        .arg(max_ms, 0, 'f', 3)
-        .arg(computeMedian_ms, 0, 'f', 3)
-        .arg(cpuMedian_ms, 0, 'f', 3)
-        .arg(cpuMean_ms, 0, 'f', 3);
+    QString text
+        = QStringLiteral("latency from parameter change to results in the views over %1 changes: "
+                         "median %2 ms, p95 %3 ms, max %4 ms (compile+evaluate+analyze alone: median %5 ms); "
+                         "CPU time per change (all threads, repaints included): median %6 ms, mean %7 ms")
+              .arg(changes)
+              .arg(median_ms, 0, 'f', 3)
+              .arg(p95_ms, 0, 'f', 3)
+              .arg(max_ms, 0, 'f', 3)
+              .arg(computeMedian_ms, 0, 'f', 3)
+              .arg(cpuMedian_ms, 0, 'f', 3)
+              .arg(cpuMean_ms, 0, 'f', 3);
     if (hasCanvas) // a second line: the first stays as scripts read it
         text += QStringLiteral("\nof which the canvas (its item updates and repaints, CPU time per change): "
                                "median %1 ms, mean %2 ms")

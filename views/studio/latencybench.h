@@ -33,7 +33,7 @@ struct LatencyReport {
 /// Runs `changes` slider steps on `document` (alternating the scale-out bandwidth override) and
 /// measures each change-to-results latency. Connect the views to the recalculator first; with
 /// `canvas`, the canvas's own CPU time per change is measured too.
-[[nodiscard]] LatencyReport runLatencyBench(ScenarioDocument *document, Recalculator *recalculator, int changes = 200,
-                                            const CanvasView *canvas = nullptr);
+[[nodiscard]] LatencyReport runLatencyBench(ScenarioDocument *document, Recalculator *recalculator,
+                                            int changes = 200, const CanvasView *canvas = nullptr);
 
 } // namespace gapstudio::views
