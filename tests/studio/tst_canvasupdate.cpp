@@ -3,6 +3,7 @@
 // adds or removes exactly its own items; and the texts always equal those of a canvas drawn from
 // scratch from the same results.
 #include "studio/canvasscene.h"
+#include "studio/latencybench.h"
 #include "studio/overridekeys.h"
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
@@ -47,13 +48,13 @@ QSet<QGraphicsItem *> marked(const QGraphicsScene &scene)
 }
 
 /// Compares item sets by pointer and count only: printing a set would touch deleted items.
-#define COMPARE_ITEMS(actual, expected)                                                                     \
-    do {                                                                                                   \
-        const QSet<QGraphicsItem *> a_ = (actual), e_ = (expected);                                        \
-        QVERIFY2(a_ == e_, qPrintable(QStringLiteral("%1 items, %2 expected, %3 in common")                \
-                                          .arg(a_.size())                                                  \
-                                          .arg(e_.size())                                                  \
-                                          .arg(QSet<QGraphicsItem *>(a_).intersect(e_).size())));          \
+#define COMPARE_ITEMS(actual, expected)                                                                      \
+    do {                                                                                                     \
+        const QSet<QGraphicsItem *> a_ = (actual), e_ = (expected);                                          \
+        QVERIFY2(a_ == e_, qPrintable(QStringLiteral("%1 items, %2 expected, %3 in common")                  \
+                                          .arg(a_.size())                                                    \
+                                          .arg(e_.size())                                                    \
+                                          .arg(QSet<QGraphicsItem *>(a_).intersect(e_).size())));            \
     } while (false)
 
 /// The label of the first item drawing `part` (bottom-most first, as partCenter finds it).
@@ -229,6 +230,37 @@ private slots:
         QVERIFY(texts(f.scene).first().contains(QStringLiteral("does not compile")));
         f.update();
         QCOMPARE(texts(f.scene), drawn);
+    }
+
+    // --bench-latency: its first line as before, then the canvas's own CPU time per change, a
+    // part of the process's (the canvas runs in it, so per change it cannot exceed the total).
+    void latencyBenchReportsTheCanvasShare()
+    {
+        Fixture f;
+        CanvasView view(&f.scene);
+        connect(&f.recalculator, &Recalculator::resultsReady, &f.scene, &CanvasScene::setResults);
+        view.resize(1000, 640);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const LatencyReport report = runLatencyBench(&f.document, &f.recalculator, 5, &view);
+        QCOMPARE(report.changes, 5);
+        QVERIFY(report.hasCanvas);
+        QVERIFY(report.canvasCpuMedian_ms > 0);
+        QVERIFY2(report.canvasCpuMedian_ms <= report.cpuMedian_ms + 0.05,
+                 qPrintable(QStringLiteral("canvas %1 ms, process %2 ms")
+                                .arg(report.canvasCpuMedian_ms)
+                                .arg(report.cpuMedian_ms)));
+        const QStringList lines = report.text().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 2);
+        QVERIFY(lines[0].startsWith(
+            QStringLiteral("latency from parameter change to results in the views over 5 changes: ")));
+        QVERIFY(lines[0].contains(
+            QStringLiteral("CPU time per change (all threads, repaints included): median ")));
+        QVERIFY(lines[1].startsWith(QStringLiteral("of which the canvas")));
+
+        const LatencyReport without = runLatencyBench(&f.document, &f.recalculator, 2);
+        QVERIFY(!without.hasCanvas);
+        QVERIFY(!without.text().contains(QLatin1Char('\n'))); // one line, as before
     }
 };
 
