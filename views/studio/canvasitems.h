@@ -7,7 +7,9 @@
  * changes only what differs (rectangle, colour, pen, label), an item not named again is removed,
  * and a new name adds an item. A label's rich text is set (and laid out) only when its text or
  * width changes; its rendering is cached as a device-coordinate pixmap until then, so a repaint
- * of an unchanged label shapes no text.
+ * of an unchanged label shapes no text (a full repaint of the default canvas took about half the
+ * CPU time with the cache, offscreen). Only this class deletes the items it made: the scene must
+ * not be cleared behind its back.
  */
 
 #include <QColor>
