@@ -71,8 +71,8 @@ int main(int argc, char *argv[])
     window.show();
     if (parser.isSet(bench)) {
         QTimer::singleShot(0, &window, [&] {
-            const auto report = gapstudio::views::runLatencyBench(window.document(), window.recalculator(),
-                                                                  parser.value(bench).toInt());
+            const auto report = gapstudio::views::runLatencyBench(
+                window.document(), window.recalculator(), parser.value(bench).toInt(), window.canvasView());
             std::printf("%s\n", qPrintable(report.text()));
             QApplication::exit(0);
         });

@@ -4,13 +4,17 @@
  * The datacenter canvas: scale-up domains (GPU block and count) inside the scale-out fabric,
  * links labelled with bandwidth and latency, the LLM, the layout and the total GPU count, drawn
  * from the compiled scenario of the latest results (a three-tier fabric as leaf and spine; blocks
- * changed by sliders say so). Items are views: they are rebuilt from the results and own no data.
+ * changed by sliders say so). Items are views: they are drawn from the results and own no data.
  * Palette blocks dropped on it (MIME kMimeType, payload "kind:id") become commands on the
  * document (style B5); a link dropped where it is not clear which tier it is for goes to the one
  * tier it can serve (its preset's max_domain_size), else the user chooses.
+ * A change of the results updates the items in place (canvasitems.h): an item is added or removed
+ * only when its part of the design appears or goes (a scale-up domain, a tier of the fabric).
  */
 
 #include "results/scenarioresults.h"
+#include "studio/canvasitems.h"
+#include "studio/cpumeter.h"
 #include "studio/studioengine.h"
 
 #include <QGraphicsScene>
@@ -52,6 +56,8 @@ public:
     /// The centre of the first item drawing `part` (for tests and hints); null if none.
     [[nodiscard]] QPointF partCenter(Part part) const;
     [[nodiscard]] Part selectedPart() const;
+    /// CPU time this thread has spent updating the items from results (for the latency bench).
+    [[nodiscard]] double updateCpu_ms() const { return mUpdateCpu.total_ms(); }
 
     /// Decodes a palette payload; false if it is not one.
     static bool decodePayload(const QByteArray &payload, BlockKind *kind, QString *presetId);
@@ -67,20 +73,26 @@ protected:
     void dropEvent(QGraphicsSceneDragDropEvent *event) override;
 
 private:
-    void rebuild();
+    /// Names every item of the drawing in one pass (canvasdrawing.cpp), keeping the selection.
+    void redraw();
+    void drawDesign(const scenario::ResolvedScenario &r);
     /// Draws the scale-out fabric's links (one band, or leaf and spine) and returns the bottom.
-    qreal addFabricLinks(const scenario::ResolvedScenario &r, std::int64_t domains);
+    qreal addFabricLinks(const scenario::ResolvedScenario &r);
     /// Which tier a link dropped at `part` goes to (see the file comment); nullopt = cancelled.
     std::optional<bool> tierForLink(const std::string &presetId, Part part);
     /// Whether the scenario's overrides change a block with override prefix `prefix`.
     [[nodiscard]] bool adjusted(const char *prefix) const;
     void highlight(Part part);
-    QGraphicsRectItem *addPart(Part part, const QRectF &rect, const QColor &fill, const QString &title,
-                               const QString &body, QGraphicsItem *parent = nullptr);
+    /// The outline of a part: highlighted while a drop would set it.
+    [[nodiscard]] QPen partPen(Part part) const;
+    QGraphicsRectItem *addPart(const QString &key, Part part, const QRectF &rect, const QColor &fill,
+                               const QString &title, const QString &body, QGraphicsItem *parent = nullptr);
 
     ScenarioDocument *mDocument;
     ResultsPtr mResults;
     Part mHighlighted = Part::None;
+    CanvasItems mItems { this };
+    CpuMeter mUpdateCpu;
 };
 
 /// The view of the canvas: fits the drawing and accepts drops.
@@ -103,6 +115,9 @@ public:
     [[nodiscard]] double zoom() const;
     /// Whether the view fits the drawing to its size (until the user zooms).
     [[nodiscard]] bool fitsAutomatically() const { return mAutoFit; }
+    /// CPU time this thread has spent on the canvas so far: updating its items and painting this
+    /// view (for the latency bench).
+    [[nodiscard]] double canvasCpu_ms() const;
 
 public slots:
     void zoomIn();
@@ -113,10 +128,13 @@ public slots:
 protected:
     void resizeEvent(QResizeEvent *event) override;
     void wheelEvent(QWheelEvent *event) override; ///< Ctrl + wheel zooms
+    void paintEvent(QPaintEvent *event) override;
 
 private:
     void setZoom(double zoom);
+    CanvasScene *mCanvas;
     bool mAutoFit = true;
+    CpuMeter mPaintCpu;
 };
 
 } // namespace gapstudio::views

@@ -12,6 +12,7 @@ namespace gapstudio::views {
 
 CanvasView::CanvasView(CanvasScene *scene, QWidget *parent)
     : QGraphicsView(scene, parent)
+    , mCanvas(scene)
 {
     setObjectName(QStringLiteral("canvasView"));
     setAcceptDrops(true);
@@ -19,6 +20,17 @@ CanvasView::CanvasView(CanvasScene *scene, QWidget *parent)
     setDragMode(QGraphicsView::NoDrag);
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
     setToolTip(tr("Drop blocks from the palette here. Ctrl + wheel zooms; Ctrl+0 fits the drawing."));
+}
+
+double CanvasView::canvasCpu_ms() const
+{
+    return mCanvas->updateCpu_ms() + mPaintCpu.total_ms();
+}
+
+void CanvasView::paintEvent(QPaintEvent *event)
+{
+    const CpuMeter::Scope timed(mPaintCpu);
+    QGraphicsView::paintEvent(event);
 }
 
 double CanvasView::zoom() const

@@ -5,7 +5,9 @@
  * pushed as a command) to the moment every view connected to resultsReady has taken the new
  * results, over N changes spaced like a 50 Hz slider drag, and the CPU time the process spends per
  * change (getrusage, every thread: the change, the model, the views and the repaints they queue
- * for the event loop, which the latency alone does not see). Run by `gapstudio --bench-latency`.
+ * for the event loop, which the latency alone does not see). Given the canvas view, also the CPU
+ * time the canvas itself takes per change (updating its items and repainting; cpumeter.h), on a
+ * second line. Run by `gapstudio --bench-latency`.
  */
 
 #include <QString>
@@ -14,6 +16,7 @@ namespace gapstudio::views {
 
 class ScenarioDocument;
 class Recalculator;
+class CanvasView;
 
 struct LatencyReport {
     int changes = 0;
@@ -21,11 +24,16 @@ struct LatencyReport {
     double computeMedian_ms = 0; ///< compile + evaluate + analyze alone
     /// Process CPU time per change, from one change to the next (including queued repaints).
     double cpuMedian_ms = 0, cpuMean_ms = 0;
+    /// The canvas's share of it (item updates + repaints of the canvas view); only with a canvas.
+    bool hasCanvas = false;
+    double canvasCpuMedian_ms = 0, canvasCpuMean_ms = 0;
     [[nodiscard]] QString text() const;
 };
 
 /// Runs `changes` slider steps on `document` (alternating the scale-out bandwidth override) and
-/// measures each change-to-results latency. Connect the views to the recalculator first.
-[[nodiscard]] LatencyReport runLatencyBench(ScenarioDocument *document, Recalculator *recalculator, int changes = 200);
+/// measures each change-to-results latency. Connect the views to the recalculator first; with
+/// `canvas`, the canvas's own CPU time per change is measured too.
+[[nodiscard]] LatencyReport runLatencyBench(ScenarioDocument *document, Recalculator *recalculator,
+                                            int changes = 200, const CanvasView *canvas = nullptr);
 
 } // namespace gapstudio::views

@@ -6,6 +6,9 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/recalculator.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/autosaver.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/canvasscene.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/canvasdrawing.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/canvasitems.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/canvasitems.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/cpumeter.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/blockpalette.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/blockinspector.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/parameterpanel.cpp

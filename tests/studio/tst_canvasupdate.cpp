@@ -1,0 +1,268 @@
+// The canvas updates its items in place (canvasitems.h): a slider or layout change keeps every
+// item and rewrites only the labels whose text changed; a scale-up domain that appears or goes
+// adds or removes exactly its own items; and the texts always equal those of a canvas drawn from
+// scratch from the same results.
+#include "studio/canvasscene.h"
+#include "studio/latencybench.h"
+#include "studio/overridekeys.h"
+#include "studio/recalculator.h"
+#include "studio/scenariodocument.h"
+
+#include <QGraphicsLineItem>
+#include <QGraphicsTextItem>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace gapstudio;
+using namespace gapstudio::views;
+using Part = CanvasScene::Part;
+
+namespace {
+
+QSet<QGraphicsItem *> itemSet(const QGraphicsScene &scene)
+{
+    const QList<QGraphicsItem *> items = scene.items();
+    return { items.begin(), items.end() };
+}
+
+constexpr int kMarkKey = 0x7e57; // QGraphicsItem::data key the canvas does not use
+
+/// Marks every item on the canvas and returns them: an item deleted and replaced by a new one
+/// (even at the same address) has no mark.
+QSet<QGraphicsItem *> markAll(const QGraphicsScene &scene)
+{
+    for (QGraphicsItem *item : scene.items())
+        item->setData(kMarkKey, true);
+    return itemSet(scene);
+}
+
+/// The items marked by markAll that are still on the canvas.
+QSet<QGraphicsItem *> marked(const QGraphicsScene &scene)
+{
+    QSet<QGraphicsItem *> out;
+    for (QGraphicsItem *item : scene.items())
+        if (item->data(kMarkKey).toBool())
+            out.insert(item);
+    return out;
+}
+
+/// Compares item sets by pointer and count only: printing a set would touch deleted items.
+#define COMPARE_ITEMS(actual, expected)                                                                      \
+    do {                                                                                                     \
+        const QSet<QGraphicsItem *> a_ = (actual), e_ = (expected);                                          \
+        QVERIFY2(a_ == e_, qPrintable(QStringLiteral("%1 items, %2 expected, %3 in common")                  \
+                                          .arg(a_.size())                                                    \
+                                          .arg(e_.size())                                                    \
+                                          .arg(QSet<QGraphicsItem *>(a_).intersect(e_).size())));            \
+    } while (false)
+
+/// The label of the first item drawing `part` (bottom-most first, as partCenter finds it).
+QGraphicsTextItem *labelOf(const CanvasScene &scene, Part part)
+{
+    for (QGraphicsItem *item : scene.items(Qt::AscendingOrder))
+        if (item->data(0).isValid() && item->data(0).toInt() == static_cast<int>(part))
+            for (QGraphicsItem *child : item->childItems())
+                if (auto *text = qgraphicsitem_cast<QGraphicsTextItem *>(child))
+                    return text;
+    return nullptr;
+}
+
+/// Every text on the canvas with the part it labels, in stacking order.
+QStringList texts(const QGraphicsScene &scene)
+{
+    QStringList out;
+    for (QGraphicsItem *item : scene.items(Qt::AscendingOrder))
+        if (auto *text = qgraphicsitem_cast<QGraphicsTextItem *>(item))
+            out << QStringLiteral("%1: %2")
+                       .arg(text->parentItem() ? text->parentItem()->data(0).toInt() : -1)
+                       .arg(text->toPlainText());
+    return out;
+}
+
+/// The item and all its descendants.
+QSet<QGraphicsItem *> withChildren(QGraphicsItem *item)
+{
+    QSet<QGraphicsItem *> out { item };
+    for (QGraphicsItem *child : item->childItems())
+        out.unite(withChildren(child));
+    return out;
+}
+
+} // namespace
+
+class tst_CanvasUpdate : public QObject {
+    Q_OBJECT
+
+private:
+    /// The default design, its canvas drawn from the latest results.
+    struct Fixture {
+        ScenarioDocument document { loadStudioLibrary() };
+        Recalculator recalculator { &document };
+        CanvasScene scene { &document };
+        Fixture()
+        {
+            document.reset(studioDefaultScenario());
+            update();
+        }
+        void update()
+        {
+            recalculator.recalculateNow();
+            scene.setResults(recalculator.latest());
+        }
+        /// The texts of a new canvas drawn from scratch from the same results.
+        QStringList freshTexts()
+        {
+            CanvasScene fresh(&document);
+            fresh.setResults(recalculator.latest());
+            return texts(fresh);
+        }
+    };
+
+private slots:
+    void sliderChangeKeepsItemsAndUpdatesTheLabel()
+    {
+        Fixture f;
+        const QSet<QGraphicsItem *> before = markAll(f.scene);
+        QGraphicsTextItem *label = labelOf(f.scene, Part::ScaleOutLink);
+        QVERIFY(label);
+        QVERIFY(!label->toPlainText().contains(QStringLiteral("123 GB/s")));
+
+        f.document.setOverride(overrides::kScaleOutBandwidth, 123); // GB/s, as the slider writes it
+        f.update();
+        QCOMPARE(f.recalculator.latest()->compiled->resolved.scaleOut.bandwidth_Bps, 123e9);
+        COMPARE_ITEMS(marked(f.scene), before);  // the same items, none recreated ...
+        COMPARE_ITEMS(itemSet(f.scene), before); // ... and none added
+        QCOMPARE(labelOf(f.scene, Part::ScaleOutLink), label);
+        // The overridden link: "Custom, from <preset>", 123 GB/s (format: studioformat.h).
+        QVERIFY2(label->toPlainText().contains(QStringLiteral("123 GB/s")), qPrintable(label->toPlainText()));
+        QVERIFY2(label->toPlainText().contains(QStringLiteral("Custom, from")),
+                 qPrintable(label->toPlainText()));
+        QCOMPARE(texts(f.scene), f.freshTexts());
+    }
+
+    void layoutChangeKeepsItemsAndUpdatesTheLabel()
+    {
+        Fixture f;
+        const QSet<QGraphicsItem *> before = markAll(f.scene);
+        QGraphicsTextItem *label = labelOf(f.scene, Part::Layout);
+        QVERIFY(label);
+        const int microbatch = f.recalculator.latest()->compiled->execution.microbatchSize == 2 ? 4 : 2;
+
+        f.document.editLayout("microbatch_size", [&](model::Execution &e) { e.microbatchSize = microbatch; });
+        f.update();
+        QCOMPARE(f.recalculator.latest()->compiled->execution.microbatchSize, microbatch);
+        COMPARE_ITEMS(marked(f.scene), before);
+        COMPARE_ITEMS(itemSet(f.scene), before);
+        QCOMPARE(labelOf(f.scene, Part::Layout), label);
+        QVERIFY2(label->toPlainText().contains(QStringLiteral("microbatch %1 ·").arg(microbatch)),
+                 qPrintable(label->toPlainText()));
+        QCOMPARE(texts(f.scene), f.freshTexts());
+    }
+
+    // 64-GPU scale-up domains (the default's full-flat topology): 128 GPUs are 2 domains, 256 are 4.
+    void domainsAddAndRemoveExactlyTheirItems()
+    {
+        Fixture f;
+        QCOMPARE(f.recalculator.latest()->compiled->resolved.topology.scaleUpDomainSize, 64);
+        f.document.setGpuCount(128);
+        f.update();
+        QVERIFY(f.recalculator.latest()->compiled);
+        QCOMPARE(labelOf(f.scene, Part::Total)->toPlainText(),
+                 QStringLiteral("128 GPUs\n2 scale-up domains × 64 GPUs"));
+        const QSet<QGraphicsItem *> two = markAll(f.scene);
+
+        f.document.setGpuCount(256);
+        f.update();
+        QCOMPARE(labelOf(f.scene, Part::Total)->toPlainText(),
+                 QStringLiteral("256 GPUs\n4 scale-up domains × 64 GPUs"));
+        const QSet<QGraphicsItem *> four = itemSet(f.scene);
+        COMPARE_ITEMS(marked(f.scene), two); // nothing of domains 1 and 2 (or the rest) recreated
+        // What was added: domains 3 and 4, each with its items and its wire to the fabric.
+        QSet<QGraphicsItem *> expected;
+        int domainsAdded = 0;
+        for (QGraphicsItem *item : four - two) {
+            if (item->data(0).isValid() && item->data(0).toInt() == static_cast<int>(Part::Domain)) {
+                ++domainsAdded;
+                expected.unite(withChildren(item));
+            } else if (!item->parentItem() && item->type() == QGraphicsLineItem::Type) {
+                expected.insert(item);
+            }
+        }
+        QCOMPARE(domainsAdded, 2);
+        COMPARE_ITEMS(four - two, expected);
+        // Per domain: box + label, GPU block + label, 16 chips (min(64, 16)), scale-up link + label, wire.
+        QCOMPARE((four - two).size(), 2 * (2 + 2 + 16 + 2 + 1));
+        QCOMPARE(texts(f.scene), f.freshTexts());
+
+        f.document.setGpuCount(128); // (an undo would undo both GPU counts: they merge, like a slider drag)
+        f.update();
+        COMPARE_ITEMS(marked(f.scene), two); // exactly the items of domains 3 and 4 went
+        COMPARE_ITEMS(itemSet(f.scene), two);
+        QCOMPARE(texts(f.scene), f.freshTexts());
+    }
+
+    // A selected block stays selected through a change that keeps it, without a signal.
+    void selectionSurvivesAChange()
+    {
+        Fixture f;
+        QGraphicsItem *link = labelOf(f.scene, Part::ScaleOutLink)->parentItem();
+        link->setSelected(true);
+        markAll(f.scene);
+        QSignalSpy spy(&f.scene, &CanvasScene::partSelected);
+        f.document.setOverride(overrides::kScaleOutBandwidth, 77);
+        f.update();
+        QCOMPARE(f.scene.selectedItems().size(), 1);
+        QVERIFY2(f.scene.selectedItems().first()->data(kMarkKey).toBool(), "the same item, not a new one");
+        QCOMPARE(f.scene.selectedItems().first(), link);
+        QCOMPARE(f.scene.selectedPart(), Part::ScaleOutLink);
+        QCOMPARE(spy.count(), 0);
+    }
+
+    // An undrawable scenario shows one message instead of the drawing; fixing it draws it again,
+    // the same as drawn from scratch.
+    void messageReplacesTheDrawingAndBack()
+    {
+        Fixture f;
+        const QStringList drawn = texts(f.scene);
+        f.scene.setResults(nullptr);
+        QCOMPARE(f.scene.items().size(), 1);
+        QVERIFY(texts(f.scene).first().contains(QStringLiteral("does not compile")));
+        f.update();
+        QCOMPARE(texts(f.scene), drawn);
+    }
+
+    // --bench-latency: its first line as before, then the canvas's own CPU time per change, a
+    // part of the process's (the canvas runs in it, so per change it cannot exceed the total).
+    void latencyBenchReportsTheCanvasShare()
+    {
+        Fixture f;
+        CanvasView view(&f.scene);
+        connect(&f.recalculator, &Recalculator::resultsReady, &f.scene, &CanvasScene::setResults);
+        view.resize(1000, 640);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const LatencyReport report = runLatencyBench(&f.document, &f.recalculator, 5, &view);
+        QCOMPARE(report.changes, 5);
+        QVERIFY(report.hasCanvas);
+        QVERIFY(report.canvasCpuMedian_ms > 0);
+        QVERIFY2(report.canvasCpuMedian_ms <= report.cpuMedian_ms + 0.05,
+                 qPrintable(QStringLiteral("canvas %1 ms, process %2 ms")
+                                .arg(report.canvasCpuMedian_ms)
+                                .arg(report.cpuMedian_ms)));
+        const QStringList lines = report.text().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 2);
+        QVERIFY(lines[0].startsWith(
+            QStringLiteral("latency from parameter change to results in the views over 5 changes: ")));
+        QVERIFY(lines[0].contains(
+            QStringLiteral("CPU time per change (all threads, repaints included): median ")));
+        QVERIFY(lines[1].startsWith(QStringLiteral("of which the canvas")));
+
+        const LatencyReport without = runLatencyBench(&f.document, &f.recalculator, 2);
+        QVERIFY(!without.hasCanvas);
+        QVERIFY(!without.text().contains(QLatin1Char('\n'))); // one line, as before
+    }
+};
+
+QTEST_MAIN(tst_CanvasUpdate)
+#include "tst_canvasupdate.moc"
