@@ -148,6 +148,25 @@ bool withoutWeightWork(const Layer &l, const LayerContext &ctx) noexcept
            && ctx.matrix->peak_flops > 0 && ctx.vector->peak_flops > 0;
 }
 
+/// A forward or activation-gradient stage of a layer with its cost computed: its link,
+/// processing time and exposed communication (`exposed`, base and edge block), added to the
+/// stage's sums, the group's traffic (`size`, `time`, `exposedSum`) and the overlap bandwidth.
+inline StageTiming addPassStage(const Layer &l, const LayerContext &ctx, Stage s, const StageCost &cost,
+                                bool edgeOwn, StageTotals &sums, double (&size)[2], double (&time)[2],
+                                double (&exposedSum)[2], double &bwOverlapReq, double (&exposed)[2]) noexcept
+{
+    const bool comms = carriesComm(l);
+    const Link link = comms ? linkOf(l, ctx, s, cost) : Link {};
+    const StageTiming timing = processingTimeWithNet(l, ctx, s, cost, link.time[0]);
+    exposedOf(l, ctx, s, cost, link, timing, edgeOwn, exposed);
+    sums.addCost(cost);
+    sums.time += timing.time;
+    if (comms)
+        add(size, time, exposedSum, stageComm(l, link, exposed));
+    bwOverlapReq = std::max(bwOverlapReq, requiredBandwidth(l, cost, link));
+    return timing;
+}
+
 /// Adds one layer's stage costs, processing times, traffic and memory to the block's sums.
 inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &exe, const Quirks &quirks,
                      BlockTotals &t, BlockComm &comm) noexcept
@@ -159,15 +178,9 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
     const bool edgeOwn = overlapped && l.commType == TpCommType::P2pRsAg && !quirks.overlapEdgeEqualsBase;
     // Each stage's cost, link times and processing time once (the reference recomputes them).
     const StageCost fwCost = stageCost(l, ctx, Stage::Fw);
-    const Link fwLink = comms ? linkOf(l, ctx, Stage::Fw, fwCost) : Link {};
-    const StageTiming fw = processingTimeWithNet(l, ctx, Stage::Fw, fwCost, fwLink.time[0]);
     double fwExposed[2] = {};
-    exposedOf(l, ctx, Stage::Fw, fwCost, fwLink, fw, edgeOwn, fwExposed);
-    t.fw.addCost(fwCost);
-    t.fw.time += fw.time;
-    if (comms)
-        add(g.fwSize, g.fwTime, g.fwExposed, stageComm(l, fwLink, fwExposed));
-    t.bwOverlapReq = std::max(t.bwOverlapReq, requiredBandwidth(l, fwCost, fwLink));
+    const StageTiming fw = addPassStage(l, ctx, Stage::Fw, fwCost, edgeOwn, t.fw, g.fwSize, g.fwTime,
+                                        g.fwExposed, t.bwOverlapReq, fwExposed);
     if (exe.training) {
         if (l.needsRecompute) {
             if (quirks.recomputeStatsRunningTotal) {
@@ -191,16 +204,9 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
             // QUIRK (§4.4 (2)): a LinearOverlapped reports its forward exposed time here.
             add(g.recommSize, g.recommTime, g.recommExposed, stageComm(l, wgradLink, fwExposed));
         }
-        const StageCost agradCost = stageCost(l, ctx, Stage::Agrad, fwCost);
-        const Link agradLink = comms ? linkOf(l, ctx, Stage::Agrad, agradCost) : Link {};
-        const StageTiming agrad = processingTimeWithNet(l, ctx, Stage::Agrad, agradCost, agradLink.time[0]);
         double agradExposed[2] = {};
-        exposedOf(l, ctx, Stage::Agrad, agradCost, agradLink, agrad, edgeOwn, agradExposed);
-        t.agrad.addCost(agradCost);
-        t.agrad.time += agrad.time;
-        if (comms)
-            add(g.bwSize, g.bwTime, g.bwExposed, stageComm(l, agradLink, agradExposed));
-        t.bwOverlapReq = std::max(t.bwOverlapReq, requiredBandwidth(l, agradCost, agradLink));
+        addPassStage(l, ctx, Stage::Agrad, stageCost(l, ctx, Stage::Agrad, fwCost), edgeOwn, t.agrad,
+                     g.bwSize, g.bwTime, g.bwExposed, t.bwOverlapReq, agradExposed);
         if (weightWork) {
             t.wgrad.addCost(wgradCost);
             t.wgrad.time += processingTimeWithNet(l, ctx, Stage::Wgrad, wgradCost, wgradLink.time[0]).time;
