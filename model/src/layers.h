@@ -90,6 +90,8 @@ struct LayerContext {
     bool collectiveAllToAll = false;          ///< Features::moeDetails: one NCCL all-to-all
     const Calibration *calibration = nullptr; ///< non-null: calibrated kernel times
     std::int64_t smCount = 0, tileM = 0, tileN = 0;
+    bool eagerKernels = false;    ///< Features::eagerKernels and Execution::eagerKernels
+    bool gatedActivation = false; ///< the GeLU-kind layers are SwiGLU (silu and gating product)
 };
 
 /// A stage's compute and memory work and their times (§3.3), computed once per layer and stage.
@@ -151,6 +153,9 @@ struct StageTiming {
 /// A stage's cost from the calibration: shape-aware GEMM and attention-kernel efficiency,
 /// HBM efficiency, roofline, separate FP8 cast kernels.
 [[nodiscard]] StageCost calibratedStageCost(const Layer &l, const LayerContext &c, Stage s) noexcept;
+/// Extra HBM bytes of a layer's stage when its element-wise operations run as separate eager-mode
+/// kernels (LayerContext::eagerKernels) instead of one fused kernel; 0 otherwise.
+[[nodiscard]] double eagerExtraBytes(const Layer &l, const LayerContext &c, Stage s) noexcept;
 /// Tile and wave quantisation and short-K efficiency of `count` GEMMs with an m x n output and
 /// reduction depth `depth` (1 when the GPU's tile and SM count are unknown).
 [[nodiscard]] double gemmShapeEfficiency(double m, double n, double depth, double count,
