@@ -41,7 +41,10 @@ struct Features {
         return embeddingAndHead || attention || precisionRecipe || moeDetails || calibrated || eagerKernels;
     }
     [[nodiscard]] static constexpr Features reference() noexcept { return {}; }
-    [[nodiscard]] static constexpr Features corrected() noexcept { return {true, true, true, true, true, true}; }
+    [[nodiscard]] static constexpr Features corrected() noexcept
+    {
+        return { true, true, true, true, true, true };
+    }
 };
 
 /// Achieved efficiencies of one GPU under one software stack (a calibration preset resolved for
