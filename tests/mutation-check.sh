@@ -86,6 +86,10 @@ mutation "Adam moments in 2 bytes" model/src/layers.cpp \
     'const double moments = l.optimSpace * 4;' \
     'const double moments = l.optimSpace * 2;' \
     "tst_calculon_parity"
+mutation "eager RMSNorm forward one FP32 pass short" model/src/calibrated_cost.cpp \
+    'return l.inputs * (fw ? 7 * f + 2 * b : 19 * f + 4 * b);' \
+    'return l.inputs * (fw ? 6 * f + 2 * b : 19 * f + 4 * b);' \
+    "tst_fidelity:eagerElementwiseKernels"
 mutation "every expert on every GPU" model/src/moe_block.cpp \
     'const I localExperts = experts / ep; // e' \
     'const I localExperts = experts; // e' \

@@ -83,6 +83,8 @@ LayerContext layerContext(const Execution &exe, const System &sys, const Evaluat
         ctx.smCount = sys.smCount;
         ctx.tileM = sys.gemmTileM;
         ctx.tileN = sys.gemmTileN;
+        ctx.eagerKernels = features.eagerKernels && exe.eagerKernels;
+        ctx.gatedActivation = exe.activationFunction == ActivationFunction::Silu;
     }
     ctx.collectiveAllToAll = features.moeDetails;
     return ctx;

@@ -96,6 +96,8 @@ struct LayerContext {
     bool collectiveAllToAll = false;          ///< Features::moeDetails: one NCCL all-to-all
     const Calibration *calibration = nullptr; ///< non-null: calibrated kernel times
     std::int64_t smCount = 0, tileM = 0, tileN = 0;
+    bool eagerKernels = false;    ///< Features::eagerKernels and Execution::eagerKernels
+    bool gatedActivation = false; ///< the GeLU-kind layers are SwiGLU (silu and gating product)
 };
 
 /// A stage's compute and memory work and their times (§3.3), computed once per layer and stage.
@@ -175,6 +177,9 @@ struct StageTiming {
 /// A stage's cost from the calibration: shape-aware GEMM and attention-kernel efficiency,
 /// HBM efficiency, roofline, separate FP8 cast kernels.
 [[nodiscard]] StageCost calibratedStageCost(const Layer &l, const LayerContext &c, Stage s) noexcept;
+/// Extra HBM bytes of a layer's stage when its element-wise operations run as separate eager-mode
+/// kernels (LayerContext::eagerKernels) instead of one fused kernel; 0 otherwise.
+[[nodiscard]] double eagerExtraBytes(const Layer &l, const LayerContext &c, Stage s) noexcept;
 
 // Inline: a layout search computes some fifty stage costs per evaluation.
 [[nodiscard]] inline bool usesMatrixEngine(const Layer &l) noexcept

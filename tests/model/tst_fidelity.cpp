@@ -377,6 +377,42 @@ private slots:
         // 264 full tiles fill exactly two waves.
         fuzzyCompare(detail::gemmShapeEfficiency(128 * 264, 256, 1e9, 1, c), 1e9 / (1e9 + 64));
     }
+
+    void eagerElementwiseKernels()
+    {
+        // Eager PyTorch (torchtitan without torch.compile) runs RMSNorm as 6 kernels and the
+        // SwiGLU gate as 2. Bytes per element, 16-bit activations (b = 2) and FP32 temporaries
+        // (f = 4), counted from torchtitan's norms.py / model.py and PyTorch's autograd formulas:
+        //   RMSNorm forward  x.float() 6, pow 8, mean 4, x * rsqrt 8, type_as 6, * weight 4 = 36,
+        //           fused: read x, write y = 4                                   -> 32 extra;
+        //   RMSNorm backward grad * w 4, sum(grad * y) 8, to FP32 6, grad * r 8, sum(grad * x) 16,
+        //           mean 4, pow 28, sum of x's two gradients 12, to 16 bits 6 = 92,
+        //           fused: read x and dy, write dx (4) plus the weight gradient's 4 = 8 -> 84 extra;
+        //   SwiGLU forward   silu 4, product 6 = 10, fused 4                     -> 6 extra;
+        //   SwiGLU backward  the product's two gradients 12, silu_backward 6 = 18, fused 4 -> 14.
+        // One block of gpt(): 2048 tokens, two RMSNorms over h = 1024 and a gate of 4096.
+        const Application app = gpt();
+        Execution fused = layout();
+        fused.activationFunction = ActivationFunction::Silu;
+        Execution eager = fused;
+        eager.eagerKernels = true;
+        const Evaluation f = run(app, fused, corrected(true));
+        const Evaluation e = run(app, eager, corrected(true));
+        QVERIFY(f.ok && e.ok);
+        const double norm = 2048.0 * 1024;
+        const double gate = 2048.0 * 4096;
+        fuzzyCompare(e.stats.block_fw_mem_accessed - f.stats.block_fw_mem_accessed, 2 * 32 * norm + 6 * gate,
+                     1e-9);
+        fuzzyCompare(e.stats.block_agrad_mem_accessed - f.stats.block_agrad_mem_accessed,
+                     2 * 84 * norm + 14 * gate, 1e-9);
+        QVERIFY(e.stats.block_fw_time > f.stats.block_fw_time);
+        // Without the feature switch (or without a calibration) the flag changes nothing.
+        EvaluateOptions off = corrected(true);
+        off.features.eagerKernels = false;
+        QCOMPARE(run(app, eager, off).stats.block_fw_mem_accessed, f.stats.block_fw_mem_accessed);
+        QCOMPARE(run(app, eager, corrected(false)).stats.total_time,
+                 run(app, fused, corrected(false)).stats.total_time);
+    }
 };
 
 QTEST_APPLESS_MAIN(tst_Fidelity)

@@ -133,12 +133,14 @@ private slots:
         QTest::addColumn<bool>("hardwareHelps");
         for (const QString &group : { kMoe, kGpt3 })
             for (const QString &design : kDesigns) {
-                // The exception: the MoE on the projected GPU's FullFlat runs its best layout with
-                // TP 2 and ES 2 on the scale-up tier, and for two GPUs the model's software ring
-                // costs less than the in-network reduction: RS/AG 1.5 x (1 - 1/2) = 0.75 against
-                // 1 (x bytes / bandwidth; the scalars of docs/reference/paper.md §5 and §6.2), while
-                // its DP reduction, where the ring costs 2x, is hidden behind the backward pass.
-                const bool hardwareHelps = !(group == kMoe && design == QStringLiteral("future-fullflat"));
+                // The exception: the MoE on the projected GPU (FullFlat and two-tier) runs its best
+                // layout with TP 2 and ES 2 on the scale-up tier, and for two GPUs the model's
+                // software ring costs less than the in-network reduction: RS/AG 1.5 x (1 - 1/2) =
+                // 0.75 against 1 (x bytes / bandwidth; the scalars of docs/reference/paper.md §5
+                // and §6.2), while its DP reduction, where the ring costs 2x, is hidden behind the
+                // backward pass (on two-tier all but about 47 ms of 620 ms with the shipped
+                // calibration, so the two effects nearly cancel: 1.463 s against 1.469 s).
+                const bool hardwareHelps = !(group == kMoe && design.startsWith(QStringLiteral("future-")));
                 QTest::newRow(qPrintable(group.section(QLatin1Char('/'), -2, -2) + QLatin1Char(' ') + design))
                     << group + design + QStringLiteral(".gapstudio.json") << hardwareHelps;
             }

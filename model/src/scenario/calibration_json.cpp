@@ -110,12 +110,14 @@ scenario::FitSummary parseFit(const JsonCursor &c)
 
 scenario::Software parseSoftwareBody(const JsonCursor &c, bool wholeFile)
 {
-    requireBlockKeys(c, wholeFile, { "framework", "gradient_reduce_datatype" });
+    requireBlockKeys(c, wholeFile, { "framework", "gradient_reduce_datatype" }, { "elementwise_kernels" });
     scenario::Software software;
     software.info = parseInfo(c);
     software.framework = c["framework"].string();
     const std::size_t type = c["gradient_reduce_datatype"].oneOf({ "fp32", "bf16", "fp16" });
     software.gradientReduceBytes = type == 0 ? 4 : 2;
+    if (c.value().contains("elementwise_kernels"))
+        software.eagerKernels = c["elementwise_kernels"].oneOf({ "fused", "eager" }) == 1;
     return software;
 }
 
@@ -123,6 +125,8 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Software &software)
 {
     out["framework"] = software.framework;
     out["gradient_reduce_datatype"] = software.gradientReduceBytes >= 4 ? "fp32" : "bf16";
+    if (software.eagerKernels)
+        out["elementwise_kernels"] = "eager";
 }
 
 scenario::CalibrationSet parseCalibrationBody(const JsonCursor &c, bool wholeFile)

@@ -32,7 +32,8 @@ bool operator==(const Execution &a, const Execution &b) noexcept
            && a.attentionKernel == b.attentionKernel && a.firstStageBlocks == b.firstStageBlocks
            && a.lastStageBlocks == b.lastStageBlocks && a.parameterSharding == b.parameterSharding
            && a.gradientReduceBytes == b.gradientReduceBytes && a.moeCapacityFactor == b.moeCapacityFactor
-           && a.moeAllToAllOverlap == b.moeAllToAllOverlap && a.moeDispatcher == b.moeDispatcher;
+           && a.moeAllToAllOverlap == b.moeAllToAllOverlap && a.moeDispatcher == b.moeDispatcher
+           && a.eagerKernels == b.eagerKernels;
 }
 
 } // namespace gapstudio::model
@@ -202,6 +203,7 @@ model::Execution executionOf(const ResolvedScenario &r, std::size_t tiers, Diagn
         exe.expertPar = exe.expertSlice = exe.dataParExp = 1;
     }
     exe.gradientReduceBytes = r.software.gradientReduceBytes;
+    exe.eagerKernels = r.software.eagerKernels;
     if (exe.contextParNet < 0) {
         // Automatic: CP sits next to TP in Megatron-Core's rank order (tp-cp-ep-dp-pp), so its
         // ranks share the scale-up domain when TP x CP fits in it.

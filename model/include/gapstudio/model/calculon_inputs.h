@@ -119,6 +119,9 @@ struct Execution {
     /// The MoE token dispatcher: Megatron-Core's all-to-all (a dropless one synchronises with
     /// the host every layer) or a fused one (DeepEP / HybridEP, "flex") that does not.
     MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll;
+    /// The element-wise operations (RMSNorm, the SwiGLU gate) run as separate eager-mode
+    /// PyTorch kernels rather than fused ones (no torch.compile, no fused norm kernel).
+    bool eagerKernels = false;
 };
 
 /// A step function: an op of size x gets the efficiency of the first row whose threshold <= x.

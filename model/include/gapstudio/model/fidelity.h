@@ -32,13 +32,19 @@ struct Features {
     /// efficiency, per-block overhead, overlap efficiency) instead of the reference's
     /// size-threshold tables.
     bool calibrated = false;
+    /// Execution::eagerKernels is honoured: the extra HBM traffic of unfused eager-mode
+    /// element-wise kernels (with calibrated kernel times only).
+    bool eagerKernels = false;
 
     [[nodiscard]] bool any() const noexcept
     {
-        return embeddingAndHead || attention || precisionRecipe || moeDetails || calibrated;
+        return embeddingAndHead || attention || precisionRecipe || moeDetails || calibrated || eagerKernels;
     }
     [[nodiscard]] static constexpr Features reference() noexcept { return {}; }
-    [[nodiscard]] static constexpr Features corrected() noexcept { return {true, true, true, true, true}; }
+    [[nodiscard]] static constexpr Features corrected() noexcept
+    {
+        return { true, true, true, true, true, true };
+    }
 };
 
 /// Achieved efficiencies of one GPU under one software stack (a calibration preset resolved for

@@ -148,6 +148,7 @@ struct Software {
     BlockInfo info;
     std::string framework;          ///< e.g. "Megatron-Core with Transformer Engine"
     double gradientReduceBytes = 4; ///< bytes per gradient element in the DP reduction
+    bool eagerKernels = false;      ///< element-wise ops as separate eager-mode kernels
     bool operator==(const Software &) const = default;
 };
 
