@@ -396,7 +396,7 @@ LayerStats layerStats(const Layer &l, const LayerContext &c)
     r.outputs_size = l.outputs;
     const auto stage = [&](Stage s, double &flops, double &mem, double &intensity, double *proc) {
         flops = stageFlops(l, c, s);
-        mem = stageMemAccessed(l, c, s);
+        mem = stageCost(l, c, s).bytes; // the bytes the block totals count (eager kernels included)
         intensity = arithmeticIntensity(flops, mem);
         if (proc)
             *proc = processingTime(l, c, s).time;
