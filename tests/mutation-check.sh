@@ -4,10 +4,11 @@
 #
 #   bash tests/mutation-check.sh [BUILD_DIR]        (default: build/)
 #
-# Only what a mutation touches is rebuilt: the mutated copy of one .cpp is compiled with the
-# build's own command (ninja -t commands) into BUILD_DIR/mutation/, and the named test
-# executables are relinked there with that object in front of the libraries (the linker then
-# never takes the original from the archive). Each test is first run unmutated and must pass.
+# Only what a mutation touches is rebuilt: the mutated copy of one .cpp (or, for a header of
+# inline code, of every library source that includes it) is compiled with the build's own
+# command (ninja -t commands) into BUILD_DIR/mutation/, and the named test executables are
+# relinked there with those objects in front of the libraries (the linker then never takes the
+# originals from the archive). Each test is first run unmutated and must pass.
 # The script fails loudly if a mutation's original text is not found exactly once in its file
 # (the code drifted: update the list) and fails if any mutation survives.
 #
@@ -69,12 +70,12 @@ mutation "an unmoved parameter reported as elasticity 0" model/src/sweep.cpp \
     'if (upParam == downParam) {' \
     'if (false) {' \
     "tst_sweep:sensitivityFlagsAParameterThatDidNotMove"
-# network.cpp and the model core
-mutation "collective offset dropped" model/src/network.cpp \
+# network.h and the model core
+mutation "collective offset dropped" model/src/network.h \
     'size += chunk * cost.offset;' \
     'size += chunk;' \
     "tst_calculon_parity"
-mutation "an operation's own efficiency ignored" model/src/network.cpp \
+mutation "an operation's own efficiency ignored" model/src/network.h \
     'const double efficiency = cost.efficiency > 0 ? cost.efficiency : net.efficiency;' \
     'const double efficiency = net.efficiency;' \
     "tst_moe_parity:cases"
@@ -82,7 +83,7 @@ mutation "pipeline bubble one stage short" model/src/batch_stats.cpp \
     'o.bubble_time = dbl(exe.pipelinePar - 1) * chunkTime' \
     'o.bubble_time = dbl(exe.pipelinePar - 2) * chunkTime' \
     "tst_calculon_parity"
-mutation "Adam moments in 2 bytes" model/src/layers.cpp \
+mutation "Adam moments in 2 bytes" model/src/layer_memory.h \
     'const double moments = l.optimSpace * 4;' \
     'const double moments = l.optimSpace * 2;' \
     "tst_calculon_parity"
@@ -214,6 +215,17 @@ for spec in "${!baseline[@]}"; do
     fi
 done
 
+dependents()
+{ # dependents HEADER: the model and views objects whose recorded dependencies include HEADER
+    local header=$1 object
+    for object in $(ninja -C "$build" -t targets all | grep -oE '^[^:]+gapstudio_(model|views)\.dir/[^:]+\.o'); do
+        # (grep reads all of its input: with -q, sed could die of SIGPIPE and pipefail say "no")
+        if ninja -C "$build" -t deps "$object" | sed 's/^ *//' | grep -E "(^|/)${header//./\\.}\$" >/dev/null; then
+            echo "$object"
+        fi
+    done
+}
+
 survivors=() caught=0
 for i in "${!names[@]}"; do
     file=${files[$i]} original=${originals[$i]} replacement=${replacements[$i]}
@@ -225,29 +237,41 @@ for i in "${!names[@]}"; do
         echo "    $original" >&2
         exit 1
     fi
-    # 2. Mutate the copy (a literal replacement), compile it with the build's command.
+    # 2. Mutate the copy (a literal replacement), compile it with the build's command. A mutated
+    # header (inline code) recompiles every library object that includes it, from the copy.
     cp "$copy" "$work/pristine"
     content=$(<"$copy")
     printf '%s\n' "${content/"$original"/"$replacement"}" >"$copy"
-    object=$(ninja -C "$build" -t targets all | grep -F "/${file#*/}.o:" | grep -E 'gapstudio_(model|views)\.dir' |
-        head -1 | cut -d: -f1)
-    [[ -n $object ]] || { echo "mutation-check: no object file for $file in $build" >&2; exit 1; }
-    compile=$(ninja -C "$build" -t commands "$object" | tail -1)
-    compile=${compile/" -c $root/$file"/" -c $copy"}
-    compile=${compile/" -o $object"/" -o $work/mutant.o"}
-    compile=$(sed -E 's/ -MD -MT [^ ]+ -MF [^ ]+//' <<<"$compile")
-    if ! (cd "$build" && eval "$compile") >"$work/last.log" 2>&1; then
-        cat "$work/last.log" >&2
-        echo "mutation-check: '${names[$i]}' does not compile: fix the mutation" >&2
-        exit 1
+    if [[ $file == *.h ]]; then
+        objects=$(dependents "$file")
+    else
+        objects=$(ninja -C "$build" -t targets all | grep -F "/${file#*/}.o:" |
+            grep -E 'gapstudio_(model|views)\.dir' | head -1 | cut -d: -f1)
     fi
+    [[ -n $objects ]] || { echo "mutation-check: no object file for $file in $build" >&2; exit 1; }
+    mutants=() n=0
+    for object in $objects; do
+        n=$((n + 1))
+        source=$(ninja -C "$build" -t commands "$object" | tail -1 | grep -oE " -c [^ ]+" | cut -c5-)
+        compile=$(ninja -C "$build" -t commands "$object" | tail -1)
+        compile=${compile/" -c $source"/" -c $work/src/${source#"$root"/}"}
+        compile=${compile//" -I$root/model/"/" -I$work/src/model/"}
+        compile=${compile/" -o $object"/" -o $work/mutant$n.o"}
+        compile=$(sed -E 's/ -MD -MT [^ ]+ -MF [^ ]+//' <<<"$compile")
+        if ! (cd "$build" && eval "$compile") >"$work/last.log" 2>&1; then
+            cat "$work/last.log" >&2
+            echo "mutation-check: '${names[$i]}' does not compile: fix the mutation" >&2
+            exit 1
+        fi
+        mutants+=("$work/mutant$n.o")
+    done
     mv "$work/pristine" "$copy" # the copy is whole again for the next mutation
     # 3. Relink the named tests with the mutant and run them: at least one must fail.
     killed=0
     for spec in ${tests[$i]}; do
         exe=${spec%%:*}
         link=$(ninja -C "$build" -t commands "bin/$exe" | tail -1)
-        link=${link/" -o bin/$exe "/" -o $work/bin/$exe $work/mutant.o "}
+        link=${link/" -o bin/$exe "/" -o $work/bin/$exe ${mutants[*]} "}
         (cd "$build" && eval "$link") >"$work/last.log" 2>&1 || {
             cat "$work/last.log" >&2
             echo "mutation-check: cannot link $exe with '${names[$i]}'" >&2
