@@ -181,106 +181,150 @@ void checkSystemRanges(const Execution &exe, const System &sys, bool explain, Di
     visitSystemRanges(exe, sys, report);
 }
 
+namespace {
+
+/// The inputs of the counts checkCounts() bounds, as doubles (which cannot overflow here).
+struct CountInputs {
+    double mbs, s, h, f, a, dh, blocks, batch, tp, tokens, k, experts, es;
+    // The corrected model's inputs (calculon_inputs.h): 0 when not modelled.
+    double vocab, denseFeedforward, sharedExpertFeedforward, widest, ranks;
+};
+
+CountInputs countInputs(const Application &app, const Execution &exe)
+{
+    const auto d = [](std::int64_t v) { return static_cast<double>(v); };
+    CountInputs c {};
+    c.mbs = d(exe.microbatchSize);
+    c.s = d(app.seqSize);
+    c.h = d(app.hidden);
+    c.f = d(app.feedforward);
+    c.a = d(app.attnHeads);
+    c.dh = d(app.attnSize);
+    c.blocks = d(app.numBlocks);
+    c.batch = d(exe.batchSize);
+    c.tp = d(exe.tensorPar);
+    c.tokens = c.mbs * c.s;
+    c.k = exe.modelMoE ? d(exe.topKExperts) : 1;
+    c.experts = exe.modelMoE ? d(exe.numExperts) : 1;
+    c.es = exe.modelMoE ? d(exe.expertSlice) : 1;
+    c.vocab = d(app.vocabSize);
+    c.denseFeedforward = d(app.denseFeedforward);
+    c.sharedExpertFeedforward = d(app.sharedExpertFeedforward);
+    c.widest = std::max(
+        { c.f, c.sharedExpertFeedforward * std::max(d(app.sharedExperts), 1.0), c.denseFeedforward });
+    c.ranks = std::max({ d(app.qLoraRank), d(app.kvLoraRank), d(app.ropeHeadSize), d(app.valueHeadSize) });
+    return c;
+}
+
+/// The largest counts the block builders (block_builder.h, block.cpp, moe_block.cpp) and the
+/// batch formulas form in int64, with their constant factors, bounded from above: TP only ever
+/// divides them, except in the reductions' act * (peers - 1). In the order of checkCounts()'s
+/// names.
+std::array<double, 12> countValues(const CountInputs &c)
+{
+    const double tokens = c.tokens, h = c.h;
+    return {
+        // The LM head, forward and backward: 3 * 2 * tokens * h * V (head_block.cpp); the
+        // embedding table V * h and its gradient.
+        6 * tokens * h * c.vocab,
+        // The logits and the cross entropy over them: about 16 * tokens * V.
+        16 * tokens * c.vocab,
+        // Shared experts and dense blocks: MLPs as wide as their feedforward (as "MLP flops").
+        tokens * c.widest * std::max(4 * h, 16.0),
+        // Latent attention's low-rank projections: 2 * tokens * rank * a * dh at most (x 6 with
+        // backward).
+        6 * tokens * std::max(c.ranks, h) * c.a * std::max(c.dh, c.ranks),
+        // BatchMatMul backward: (mbs * a / tp) * 2 * 2 * s * dh * s; softmax backward 8 * a * s^2 * mbs.
+        c.mbs * c.a * c.s * c.s * std::max(4 * c.dh, 8.0),
+        // The fused Q, K, V projection: 2 * tokens * h * (a + 2 * kv) * dh, kv <= a.
+        6 * tokens * h * c.a * c.dh,
+        // The MLP up projection (twice as wide with SwiGLU): 2 * tokens * h * 2f; its activation 15 f.
+        tokens * c.f * std::max(4 * h, 16.0),
+        // TP reductions: tokens * h * (tp - 1); layer norms 14 * tokens * h.
+        tokens * h * std::max(c.tp, 14.0),
+        // Experts: e * 2 * (pairs / e) * h * 2 * (f / ES) with pairs <= tokens * k * ES.
+        4 * tokens * c.k * h * c.f,
+        // The ES all-gather buffer pairs * h and its reduction pairs * h * (ES - 1).
+        tokens * c.k * c.es * h * std::max(c.es, 2.0),
+        // The router's logits.
+        2 * tokens * h * c.experts,
+        c.blocks * c.batch,
+    };
+}
+
+/// The OutOfRange diagnostic of a count too large, naming its largest input.
+void reportTooLarge(const Count &count, bool explain, Diagnostics &out)
+{
+    const auto largest = std::max_element(count.factors.begin(), count.factors.end(),
+                                          [](const auto &x, const auto &y) { return x.second < y.second; });
+    std::string inputs;
+    for (const auto &[name, value] : count.factors)
+        inputs += (inputs.empty() ? "" : ", ") + std::string(name) + " " + number(value);
+    out.push_back({ DiagnosticCode::OutOfRange, largest->first,
+                    explain
+                        ? std::string(largest->first) + " " + number(largest->second) + " is too large: with "
+                              + inputs + " one layer would count " + number(count.constant) + " " + count.what
+                              + ", more than the 2^62 the model can compute with"
+                        : std::string() });
+}
+
+} // namespace
+
 void checkCounts(const Application &app, const Execution &exe, bool explain, Diagnostics &out)
 {
-    // The largest counts the block builders (block_builder.h, block.cpp, moe_block.cpp) and the
-    // batch formulas form in int64, with their constant factors, bounded from above in doubles
-    // (which cannot overflow here): TP only ever divides them, except in the reductions'
-    // act * (peers - 1).
-    const auto d = [](std::int64_t v) { return static_cast<double>(v); };
-    const double mbs = d(exe.microbatchSize), s = d(app.seqSize), h = d(app.hidden), f = d(app.feedforward);
-    const double a = d(app.attnHeads), dh = d(app.attnSize), blocks = d(app.numBlocks),
-                 batch = d(exe.batchSize);
-    const double tp = d(exe.tensorPar), tokens = mbs * s;
-    const double k = exe.modelMoE ? d(exe.topKExperts) : 1, experts = exe.modelMoE ? d(exe.numExperts) : 1;
-    const double es = exe.modelMoE ? d(exe.expertSlice) : 1;
-    // The corrected model's inputs (calculon_inputs.h): 0 when not modelled.
-    const double vocab = d(app.vocabSize);
-    const double widest = std::max(
-        { f, d(app.sharedExpertFeedforward) * std::max(d(app.sharedExperts), 1.0), d(app.denseFeedforward) });
-    const double ranks
-        = std::max({ d(app.qLoraRank), d(app.kvLoraRank), d(app.ropeHeadSize), d(app.valueHeadSize) });
-    // The counts' values, in the order of `counts` below (whose comments derive them): only
-    // when one is too large are the named factor lists built (this runs on every layout a
-    // search tries).
-    const std::array<double, 12> values { 6 * tokens * h * vocab,
-                                          16 * tokens * vocab,
-                                          tokens * widest * std::max(4 * h, 16.0),
-                                          6 * tokens * std::max(ranks, h) * a * std::max(dh, ranks),
-                                          mbs * a * s * s * std::max(4 * dh, 8.0),
-                                          6 * tokens * h * a * dh,
-                                          tokens * f * std::max(4 * h, 16.0),
-                                          tokens * h * std::max(tp, 14.0),
-                                          4 * tokens * k * h * f,
-                                          tokens * k * es * h * std::max(es, 2.0),
-                                          2 * tokens * h * experts,
-                                          blocks * batch };
+    const CountInputs c = countInputs(app, exe);
+    const std::array<double, 12> values = countValues(c);
+    // The named factor lists are built only when a count is too large (this runs on every
+    // layout a search tries).
     bool allSmall = true;
     for (const double value : values)
         allSmall &= value <= limits::kMaxCount; // NaN is not small
     if (allSmall)
         return;
+    const double mbs = c.mbs, s = c.s, h = c.h;
     const std::array<Count, 12> counts { {
-        // The LM head, forward and backward: 3 * 2 * tokens * h * V (head_block.cpp); the
-        // embedding table V * h and its gradient.
         { "LM-head flops",
-          { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h }, { "vocab_size", vocab } },
+          { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h }, { "vocab_size", c.vocab } },
           values[0] },
-        // The logits and the cross entropy over them: about 16 * tokens * V.
-        { "logits", { { "seq_size", s }, { "microbatch_size", mbs }, { "vocab_size", vocab } }, values[1] },
-        // Shared experts and dense blocks: MLPs as wide as their feedforward (as "MLP flops").
+        { "logits", { { "seq_size", s }, { "microbatch_size", mbs }, { "vocab_size", c.vocab } }, values[1] },
         { "dense and shared MLP flops",
           { { "seq_size", s },
             { "microbatch_size", mbs },
             { "hidden", h },
-            { "dense_feedforward", d(app.denseFeedforward) },
-            { "shared_expert_feedforward", d(app.sharedExpertFeedforward) } },
+            { "dense_feedforward", c.denseFeedforward },
+            { "shared_expert_feedforward", c.sharedExpertFeedforward } },
           values[2] },
-        // Latent attention's low-rank projections: 2 * tokens * rank * a * dh at most (x 6 with backward).
         { "latent attention flops",
-          { { "seq_size", s }, { "microbatch_size", mbs }, { "attn_heads", a }, { "q_lora_rank", ranks } },
+          { { "seq_size", s },
+            { "microbatch_size", mbs },
+            { "attn_heads", c.a },
+            { "q_lora_rank", c.ranks } },
           values[3] },
-        // BatchMatMul backward: (mbs * a / tp) * 2 * 2 * s * dh * s; softmax backward 8 * a * s^2 * mbs.
         { "attention-score flops",
-          { { "seq_size", s }, { "microbatch_size", mbs }, { "attn_heads", a } },
+          { { "seq_size", s }, { "microbatch_size", mbs }, { "attn_heads", c.a } },
           values[4] },
-        // The fused Q, K, V projection: 2 * tokens * h * (a + 2 * kv) * dh, kv <= a.
         { "attention projection flops",
-          { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h }, { "attn_heads", a } },
+          { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h }, { "attn_heads", c.a } },
           values[5] },
-        // The MLP up projection (twice as wide with SwiGLU): 2 * tokens * h * 2f; its activation 15 f.
         { "MLP flops",
-          { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h }, { "feedforward", f } },
+          { { "seq_size", s }, { "microbatch_size", mbs }, { "hidden", h }, { "feedforward", c.f } },
           values[6] },
-        // TP reductions: tokens * h * (tp - 1); layer norms 14 * tokens * h.
-        { "TP reduction flops", { { "seq_size", s }, { "hidden", h }, { "tensor_par", tp } }, values[7] },
-        // Experts: e * 2 * (pairs / e) * h * 2 * (f / ES) with pairs <= tokens * k * ES.
+        { "TP reduction flops", { { "seq_size", s }, { "hidden", h }, { "tensor_par", c.tp } }, values[7] },
         { "expert flops",
-          { { "seq_size", s }, { "hidden", h }, { "feedforward", f }, { "top_k_experts", k } },
+          { { "seq_size", s }, { "hidden", h }, { "feedforward", c.f }, { "top_k_experts", c.k } },
           values[8] },
-        // The ES all-gather buffer pairs * h and its reduction pairs * h * (ES - 1).
         { "routed activations",
-          { { "seq_size", s }, { "hidden", h }, { "top_k_experts", k }, { "expert_slice", es } },
+          { { "seq_size", s }, { "hidden", h }, { "top_k_experts", c.k }, { "expert_slice", c.es } },
           values[9] },
-        { "router flops", { { "seq_size", s }, { "hidden", h }, { "num_experts", experts } }, values[10] },
-        { "blocks times microbatches", { { "num_blocks", blocks }, { "batch_size", batch } }, values[11] },
+        { "router flops", { { "seq_size", s }, { "hidden", h }, { "num_experts", c.experts } }, values[10] },
+        { "blocks times microbatches",
+          { { "num_blocks", c.blocks }, { "batch_size", c.batch } },
+          values[11] },
     } };
     for (const Count &count : counts) {
         if (count.constant <= limits::kMaxCount)
             continue;
-        // The largest factor is the input to name (and to reduce).
-        const auto largest
-            = std::max_element(count.factors.begin(), count.factors.end(),
-                               [](const auto &x, const auto &y) { return x.second < y.second; });
-        std::string inputs;
-        for (const auto &[name, value] : count.factors)
-            inputs += (inputs.empty() ? "" : ", ") + std::string(name) + " " + number(value);
-        out.push_back({ DiagnosticCode::OutOfRange, largest->first,
-                        explain ? std::string(largest->first) + " " + number(largest->second)
-                                      + " is too large: with " + inputs + " one layer would count "
-                                      + number(count.constant) + " " + count.what
-                                      + ", more than the 2^62 the model can compute with"
-                                : std::string() });
+        reportTooLarge(count, explain, out);
         return; // one is enough: the others name the same inputs
     }
 }
