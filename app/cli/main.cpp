@@ -36,6 +36,9 @@ constexpr const char *kUsage
        gapstudio-cli cost-sweep SCENARIO.gapstudio.json --gpus N1,N2,... [--by KEY] [--threads N]
                                 [--presets DIR] [--json]
        gapstudio-cli roadmap ROADMAP.gapstudio-roadmap.json [--json] [--presets DIR] [--reference-quirks]
+       gapstudio-cli validate FILE_OR_DIR... [--presets DIR] [--calibration CALIBRATION.json]
+       gapstudio-cli calibrate FILE_OR_DIR... --out CALIBRATION.json [--gpu ID] [--software ID]
+                               [--presets DIR] [--calibration START.json]
        gapstudio-cli --help | --version
 
 Commands:
@@ -101,6 +104,19 @@ Commands:
           before): step,name,status,samples_per_second,mfu,usd_per_million_tokens,
           joules_per_token,megawatts,speedup,cost_ratio,energy_ratio (CSV, or --json with
           each step's cost object). The ratios compare each step with the one before.
+  validate  Predict every measured run (gapstudio.measurement files, or folders of them)
+          with the corrected model and the shipped calibration (or --calibration): a JSON
+          array of {"id", "family", "measured_s", "predicted_s", "error", "status", "cause"
+          (if any), "calibration" (the entries used)}, error = measured_s / predicted_s - 1
+          (positive: the model is too fast). A run that cannot be evaluated keeps its row
+          (null prediction, its status and cause) and the cause also goes to stderr. The
+          last stderr line is "rows: N, mean_abs_error: X, max_abs_error: Y" (fractions).
+  calibrate  Fit a calibration preset to measured runs (Levenberg-Marquardt on
+          log(predicted / measured), from the built-in priors or --calibration START.json):
+          prints every parameter with its standard error, the error before and after, and
+          the leave-one-family-out error (each family predicted by a fit without it);
+          writes the preset to --out. --gpu ID fits that GPU its own entry (else runs share
+          their architecture's); --software ID fits every run as that software stack.
 
 Exit status (the GUI's headless exports keep the same):
   0  success

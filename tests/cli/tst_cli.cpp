@@ -198,6 +198,12 @@ void tst_Cli::helpAndVersion()
     QCOMPARE(help.exitCode, 0);
     for (const char *word : {"eval", "--calculon", "--layers", "bench", "--seconds", "--version"})
         QVERIFY2(help.out.contains(word), word);
+    // Every command the CLI runs has its usage line and its paragraph.
+    for (const char *command : {"eval", "import-hf", "bench", "search", "sweep", "sensitivity", "grid", "rank",
+                                "cost-sweep", "roadmap", "validate", "calibrate"}) {
+        QVERIFY2(help.out.contains(QByteArray("gapstudio-cli ") + command + ' '), command);
+        QVERIFY2(help.out.contains(QByteArray("\n  ") + command + ' '), command);
+    }
     const Result version = run({QStringLiteral("--version")});
     QCOMPARE(version.exitCode, 0);
     QCOMPARE(version.out, QByteArray("gapstudio-cli " GAPSTUDIO_VERSION "\n"));
