@@ -3,6 +3,7 @@
 
 #include "charts/chartexporter.h"
 #include "charts/chartinteraction.h"
+#include "compare/pinnedscenarios.h"
 #include "cost/costchart.h"
 #include "cost/costpanel.h"
 #include "roadmap/roadmapchart.h"
@@ -37,6 +38,10 @@ void MainWindow::createCostAndRoadmap(QDockWidget *tabbedWith, QMenu *file, QAct
     mExporter->addChart(cost->chart(), cost->chart()->id(), cost->chart()->interaction());
     mExporter->addChart(mRoadmap->chart(), mRoadmap->chart()->id(), mRoadmap->chart()->interaction());
     connect(mRecalculator, &Recalculator::resultsReady, cost, &CostPanel::setResults);
+    // The cost chart compares with the same pin as the other charts.
+    connect(mPinned, &PinnedScenarios::changed, cost, [this, cost] {
+        cost->setBaseline(mPinned->count() > 0 ? mPinned->pins().front().results : nullptr);
+    });
     addRoadmapActions(file, before, mRoadmap, docks[1]);
 }
 

@@ -6,6 +6,8 @@
 #include "charts/chartexporter.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
+#include "cost/costchart.h"
+#include "cost/costpanel.h"
 #include "gapstudio/io/preset_json.h"
 #include "report/report.h"
 #include "results/resultstable.h"
@@ -330,6 +332,11 @@ private slots:
         QVERIFY(charts);
         QVERIFY(charts->charts().front()->baseline());
         QCOMPARE(QString::fromStdString(charts->charts().front()->baseline()->scenario.info.name), names[0]);
+        // The Cost & power chart compares with the same pin as the other charts.
+        auto *cost = window.findChild<CostPanel *>();
+        QVERIFY(cost);
+        QVERIFY(cost->chart()->baseline());
+        QCOMPARE(QString::fromStdString(cost->chart()->baseline()->scenario.info.name), names[0]);
 
         // Unpin the first: its column goes, the charts compare with the next pin.
         auto *unpin = window.findChild<QMenu *>(QStringLiteral("unpinMenu"));
@@ -339,11 +346,13 @@ private slots:
         QCOMPARE(table->columnCount(), 3);
         QCOMPARE(table->horizontalHeaderItem(2)->text(), names[1]);
         QCOMPARE(QString::fromStdString(charts->charts().front()->baseline()->scenario.info.name), names[1]);
+        QCOMPARE(QString::fromStdString(cost->chart()->baseline()->scenario.info.name), names[1]);
 
         window.findChild<QAction *>(QStringLiteral("clearPins"))->trigger();
         QCOMPARE(table->columnCount(), 2);
         QCOMPARE(table->horizontalHeaderItem(1)->text(), QStringLiteral("Value"));
         QVERIFY(!charts->charts().front()->baseline());
+        QVERIFY(!cost->chart()->baseline());
         window.document()->undoStack()->setClean(); // no "save changes?" on close
     }
 
