@@ -60,6 +60,9 @@ double slope(Kind kind, double value)
 /// Where each quantity of one run comes from (indices into the parameter vector).
 struct Binding {
     int gemm = -1, attention = -1, hbm = -1, halfDepth = -1;
+    /// The 16-bit GEMM efficiency of the run's GPU: an FP8/FP4 run keeps its attention BMMs (and
+    /// whatever its recipe leaves in BF16) in 16 bits, so its 16-bit GEMMs are fitted too.
+    int gemm16 = -1;
     int compute = -1, overhead = -1, moeOverhead = -1, overlap = -1;
     int scaleUp = -1, scaleOut = -1;
     model::Datatype gemmType = model::Datatype::Bfloat16;
@@ -151,6 +154,8 @@ public:
         model::EvaluateOptions options = run.compiled.evaluateOptions(false, false);
         model::Calibration &c = options.calibration;
         c.gemmEfficiency[static_cast<std::size_t>(b.gemmType)] = value(x, b.gemm);
+        for (const model::Datatype sixteen : { model::Datatype::Bfloat16, model::Datatype::Float16 })
+            c.gemmEfficiency[static_cast<std::size_t>(sixteen)] = value(x, b.gemm16);
         c.attentionEfficiency = value(x, b.attention);
         c.hbmEfficiency = value(x, b.hbm);
         c.gemmHalfDepth = value(x, b.halfDepth);
@@ -191,12 +196,10 @@ public:
         for (const Run &run : mRuns) {
             const Binding &b = run.binding;
             GpuCalibration &gpu = set.gpus[b.gpuKey];
-            const double gemm = value(x, b.gemm);
-            gpu.gemmEfficiency[static_cast<std::size_t>(b.gemmType)] = gemm;
-            if (dtClass(b.gemmType) == "16-bit") {
-                gpu.gemmEfficiency[static_cast<std::size_t>(model::Datatype::Bfloat16)] = gemm;
-                gpu.gemmEfficiency[static_cast<std::size_t>(model::Datatype::Float16)] = gemm;
-            }
+            gpu.gemmEfficiency[static_cast<std::size_t>(b.gemmType)] = value(x, b.gemm);
+            const double gemm16 = value(x, b.gemm16);
+            gpu.gemmEfficiency[static_cast<std::size_t>(model::Datatype::Bfloat16)] = gemm16;
+            gpu.gemmEfficiency[static_cast<std::size_t>(model::Datatype::Float16)] = gemm16;
             gpu.attentionEfficiency = value(x, b.attention);
             gpu.hbmEfficiency = value(x, b.hbm);
             SoftwareCalibration &software = set.software[b.softwareKey];
@@ -323,6 +326,14 @@ private:
         const int hbmDefault = add("gpus/default/hbm_efficiency", Kind::Efficiency, 0.8, 1.0);
         b.gemm = add(b.gpuKey + "/gemm_efficiency/" + dt, Kind::Efficiency, 0, kDeviationSigma, gemmDefault,
                      start(s.gemmEfficiency[gemmIndex]));
+        b.gemm16 = b.gemm;
+        if (dt != "16-bit") {
+            constexpr auto bf16 = model::Datatype::Bfloat16;
+            const int default16 = add("gpus/default/gemm_efficiency/16-bit", Kind::Efficiency, gemmPrior(bf16),
+                                      kKernelPriorSigma);
+            b.gemm16 = add(b.gpuKey + "/gemm_efficiency/16-bit", Kind::Efficiency, 0, kDeviationSigma, default16,
+                           start(s.gemmEfficiency[static_cast<std::size_t>(bf16)]));
+        }
         b.attention = add(b.gpuKey + "/attention_efficiency", Kind::Efficiency, 0, kDeviationSigma, attentionDefault,
                           start(s.attentionEfficiency));
         b.hbm = add(b.gpuKey + "/hbm_efficiency", Kind::Efficiency, 0, kDeviationSigma, hbmDefault, start(s.hbmEfficiency));
