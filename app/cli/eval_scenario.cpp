@@ -31,6 +31,13 @@ int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const
         result.evaluation.stats.forEachCorrected(
             [&](std::string_view name, double value) { out[std::string(name)] = value; });
         out["calibration"] = result.compiled->calibrationNote;
+        if (const auto &a = result.compiled->calibrationAccuracy)
+            out["calibration_accuracy"]
+                = { { "runs", a->runs },
+                    { "fitted_mean_abs_error", a->fittedMeanAbsError },
+                    { "leave_one_family_out_mean_abs_error", a->leaveOneFamilyOutMeanAbsError },
+                    { "gpu_has_entry", a->gpuHasEntry },
+                    { "software_has_entry", a->softwareHasEntry } };
     }
     if (withCost && result.cost)
         out["cost"] = costToJson(*result.cost); // after every existing key: the output only grows

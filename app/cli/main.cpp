@@ -50,7 +50,10 @@ Commands:
           evaluated as that reference and prints its 122 statistics.
           With a SCENARIO.gapstudio.json instead, the design is compiled from the preset
           library and evaluated with the corrected model, or with the reference's quirks
-          under --reference-quirks; MoE LLMs print the 122 statistics. Presets: --presets DIR
+          under --reference-quirks; MoE LLMs print the 122 statistics, and the corrected model
+          adds its own ones, "calibration" (the entries used) and "calibration_accuracy" (the
+          calibration's error on published runs; whether the GPU and software have entries of
+          their own). Presets: --presets DIR
           alone, else $GAPSTUDIO_PRESETS, then ../share/gapstudio/presets next to the
           program, then the user's presets ($XDG_DATA_HOME or ~/.local/share, gapstudio/
           presets), then the source tree's presets/, then the copy built into the program

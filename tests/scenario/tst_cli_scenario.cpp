@@ -3,6 +3,7 @@
 #include "gapstudio/model/stats.h"
 
 #include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -80,6 +82,26 @@ private slots:
         const Result dense = run({ "eval", kScenarios + "gpt3-175b-4096-h100-fp8.gapstudio.json" });
         QCOMPARE(dense.exitCode, 0);
         expectKeys(dense.out, denseNames);
+
+        // After the calibration note, its error on published runs (the shipped file's fit
+        // summary) and whether the design's GPU and software have entries of their own: the
+        // default design's projected GPU has none, H100 has its architecture's (hopper); neither
+        // design names a software stack the calibration was fitted to.
+        QFile file(QStringLiteral(PRESETS_DIR "/calibrations/shipped.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const nlohmann::json fit = nlohmann::json::parse(file.readAll().toStdString()).at("fit");
+        const auto accuracy = [](const QByteArray &out) {
+            return nlohmann::ordered_json::parse(out.constData()).at("calibration_accuracy");
+        };
+        for (const auto &[out, gpuEntry] : { std::pair { r.out, false }, std::pair { dense.out, true } }) {
+            const nlohmann::ordered_json a = accuracy(out);
+            QCOMPARE(a.at("runs").get<int>(), fit.at("rows").get<int>());
+            QCOMPARE(a.at("fitted_mean_abs_error").get<double>(), fit.at("mean_abs_error").get<double>());
+            QCOMPARE(a.at("leave_one_family_out_mean_abs_error").get<double>(),
+                     fit.at("leave_one_family_out_mean_abs_error").get<double>());
+            QCOMPARE(a.at("gpu_has_entry").get<bool>(), gpuEntry);
+            QCOMPARE(a.at("software_has_entry").get<bool>(), false);
+        }
     }
 
     void missingPresetIsMalformed()

@@ -1,7 +1,8 @@
 // Every result view says which calibration produced it: the status bar, the Key
 // results table, the charts' and Explore's tab bars, the PDF report's key results and each chart
 // export's metadata carry the model's CompiledScenario::calibrationNote in words; the reference
-// models' mode says it has no calibration.
+// models' mode says it has no calibration. Key results also say how far to trust the numbers: the
+// calibration's error on the published runs it was fitted to, or on families left out of the fit.
 #include "shippedresults.h"
 
 #include "charts/chartexport.h"
@@ -12,6 +13,8 @@
 #include "results/calibrationtext.h"
 #include "results/resultstable.h"
 #include "studio/statusline.h"
+
+#include <nlohmann/json.hpp>
 
 #include <QFile>
 #include <QImageReader>
@@ -112,6 +115,56 @@ private slots:
         } else {
             QCOMPARE(content.split('\n').value(1), "# calibration: " + mText.toUtf8());
         }
+    }
+
+    void typicalError()
+    {
+        // The expected figures come from the shipped calibration file itself, read here as JSON.
+        QFile file(QStringLiteral(PRESETS_DIR "/calibrations/shipped.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const nlohmann::json fit = nlohmann::json::parse(file.readAll().toStdString()).at("fit");
+        const auto percent = [](double fraction) { return QString::number(100 * fraction, 'f', 0); };
+        const QString fitted = percent(fit.at("mean_abs_error").get<double>());
+        const QString leftOut = percent(fit.at("leave_one_family_out_mean_abs_error").get<double>());
+        const QString runs = QString::number(fit.at("rows").get<int>());
+        QVERIFY(fitted != leftOut);
+
+        // GPT-3 on H100 (architecture hopper has an entry) with the default software stack
+        // (megatron-core), which no published run used: the error on stacks left out of the fit.
+        scenario::Scenario dense = test::shippedScenario(test::kDenseScenario);
+        const views::ResultsPtr unseenStack = test::shippedResults(dense);
+        QVERIFY2(unseenStack->compiled->calibrationNote.find("no entry for megatron-core") != std::string::npos,
+                 unseenStack->compiled->calibrationNote.c_str());
+        const QString stackText = views::accuracyText(*unseenStack);
+        QVERIFY2(stackText.startsWith(QStringLiteral("The software stack is not in the calibration"))
+                     && stackText.contains(QStringLiteral("±%1 %").arg(leftOut)),
+                 qPrintable(stackText));
+        views::ResultsTable table;
+        table.showResults(*unseenStack);
+        QVERIFY(tableHasRow(table, QStringLiteral("Typical error"), stackText));
+
+        // The same design on NeMo 24.07, a stack the calibration was fitted to: the fitted error.
+        dense.software.presetId = "nemo-24.07";
+        const views::ResultsPtr seen = test::shippedResults(dense);
+        QVERIFY2(seen->ok(), seen->statusText.c_str());
+        QCOMPARE(views::accuracyText(*seen),
+                 QStringLiteral("About ±%1 % (its mean error on the %2 published runs it was fitted to)")
+                     .arg(fitted, runs));
+
+        // A projected GPU (no entry, no architecture entry): no published run tells its error.
+        dense.gpu.presetId = "future-gpu-tithi2026";
+        const views::ResultsPtr unseenGpu = test::shippedResults(dense);
+        QVERIFY2(unseenGpu->compiled, unseenGpu->statusText.c_str());
+        QVERIFY2(views::accuracyText(*unseenGpu).startsWith(QStringLiteral("Unknown: no published run on this GPU")),
+                 qPrintable(views::accuracyText(*unseenGpu)));
+
+        // The reference models have no calibration, so no error figure either.
+        scenario::PipelineOptions quirks;
+        quirks.referenceQuirks = true;
+        const views::ScenarioResults reference
+            = scenario::runScenario(test::shippedScenario(test::kDenseScenario), test::shippedLibrary(), quirks);
+        QVERIFY(reference.ok());
+        QVERIFY(views::accuracyText(reference).isEmpty());
     }
 
     void referenceModelHasNoCalibration()

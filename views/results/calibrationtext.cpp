@@ -27,4 +27,24 @@ QString calibrationText(const ScenarioResults &results)
     return calibrationText(results.compiled->calibrationNote);
 }
 
+QString accuracyText(const ScenarioResults &results)
+{
+    if (!results.compiled || !results.compiled->features.calibrated || !results.compiled->calibrationAccuracy)
+        return {};
+    const scenario::CalibrationAccuracy &a = *results.compiled->calibrationAccuracy;
+    const auto percent = [](double fraction) { return QString::number(100 * fraction, 'f', 0); };
+    const auto tr = [](const char *text) { return QCoreApplication::translate("CalibrationText", text); };
+    const QString unseen = a.leaveOneFamilyOutMeanAbsError > 0
+                               ? tr("about ±%1 % on software stacks left out of the fit")
+                                     .arg(percent(a.leaveOneFamilyOutMeanAbsError))
+                               : tr("its error on software stacks it has not seen was not estimated");
+    if (!a.gpuHasEntry)
+        return tr("Unknown: no published run on this GPU (%1)").arg(unseen);
+    if (!a.softwareHasEntry)
+        return tr("The software stack is not in the calibration: %1").arg(unseen);
+    return tr("About ±%1 % (its mean error on the %2 published runs it was fitted to)")
+        .arg(percent(a.fittedMeanAbsError))
+        .arg(a.runs);
+}
+
 } // namespace gapstudio::views

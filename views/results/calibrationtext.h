@@ -18,6 +18,12 @@ namespace gapstudio::views {
 /// reference models' mode; empty when nothing was evaluated (the design did not compile).
 [[nodiscard]] QString calibrationText(const ScenarioResults &results);
 
+/// How far to trust `results`, from their calibration's error on published runs
+/// (CompiledScenario::calibrationAccuracy): the fitted runs' mean error when the GPU and the
+/// software stack have entries of their own, the leave-one-family-out error for a stack the fit
+/// has not seen, and "unknown" for a GPU no published run used. Empty without a fit summary.
+[[nodiscard]] QString accuracyText(const ScenarioResults &results);
+
 /// calibrationText() of a note as the model writes it (CompiledScenario::calibrationNote,
 /// ValidationRow::calibrationNote): the same words, starting with a capital.
 [[nodiscard]] QString calibrationText(const std::string &note);

@@ -103,6 +103,8 @@ QList<ResultsTable::Row> ResultsTable::rowsOf(const ScenarioResults &results)
     add(tr("HBM per GPU (capacity)"), gib(a.memory.tier1Capacity_B), {}, Qt::AlignRight);
     const QString calibration = calibrationText(results);
     add(tr("Calibration"), calibration, calibration);
+    if (const QString accuracy = accuracyText(results); !accuracy.isEmpty())
+        add(tr("Typical error"), accuracy, accuracy);
 
     // Every part of the step (model::Analysis::step), in the model's order; they sum to the step.
     section(tr("Step time breakdown"));

@@ -72,6 +72,15 @@ void applyCalibration(CompiledScenario &compiled)
     compiled.calibration = lookupCalibration(set, r.gpu, r.software, &compiled.calibrationNote);
     if (!set)
         return;
+    if (set->fit) {
+        CalibrationAccuracy &a = compiled.calibrationAccuracy.emplace();
+        a.runs = set->fit->rows;
+        a.fittedMeanAbsError = set->fit->meanAbsError;
+        a.leaveOneFamilyOutMeanAbsError = set->fit->leaveOneFamilyOutMeanAbsError;
+        a.gpuHasEntry = find(set->gpus, r.gpu.info.id)
+                        || (!r.gpu.architecture.empty() && find(set->gpus, r.gpu.architecture));
+        a.softwareHasEntry = find(set->software, r.software.info.id) != nullptr;
+    }
     // Tier 0 is the scale-up domain; every further tier is built from the scale-out link.
     for (std::size_t i = 0; i < compiled.system.networks.size(); ++i) {
         const Interconnect &link = i == 0 ? r.scaleUp : r.scaleOut;

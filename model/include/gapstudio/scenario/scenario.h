@@ -10,6 +10,7 @@
 #include "gapstudio/model/quirks.h"
 #include "gapstudio/scenario/blocks.h"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -86,6 +87,19 @@ struct CompileOptions {
     bool referenceQuirks = false;
 };
 
+/// How close a calibration came to published runs (its fit summary), and whether a scenario's
+/// GPU and software stack have entries of their own in it. With both, the error on the runs it
+/// was fitted to applies. A software stack without an entry is one the fit has not seen, which
+/// the leave-one-family-out error estimates (every family was predicted by a fit without it). A
+/// GPU without an entry, even for its architecture, had no published run at all.
+struct CalibrationAccuracy {
+    std::int64_t runs = 0;                    ///< published runs the calibration was fitted to
+    double fittedMeanAbsError = 0;            ///< mean |measured / predicted - 1| on those runs
+    double leaveOneFamilyOutMeanAbsError = 0; ///< the same, each family left out of its fit (0: not estimated)
+    bool gpuHasEntry = false;                 ///< the GPU or its architecture has an entry
+    bool softwareHasEntry = false;            ///< the software stack has an entry
+};
+
 /// The model's inputs for a scenario, and how to evaluate them.
 struct CompiledScenario {
     model::Application application;
@@ -96,6 +110,8 @@ struct CompiledScenario {
     model::Features features = model::Features::corrected();
     model::Calibration calibration;
     std::string calibrationNote; ///< which calibration entries produced it, in words
+    /// The calibration's error on published runs; none without a calibration or its fit summary.
+    std::optional<CalibrationAccuracy> calibrationAccuracy;
 
     /// Evaluation options for this scenario (quirks, features, calibration).
     [[nodiscard]] model::EvaluateOptions evaluateOptions(bool withLayers = false, bool explain = true) const
