@@ -80,6 +80,10 @@ private slots:
     {
         const views::report::Table table = views::report::keyResultsTable(*mResults, 1e12);
         QVERIFY(table.rows.contains(QStringList { QStringLiteral("Calibration"), mText }));
+        // And how far to trust it, in the words of Key results.
+        const QString accuracy = views::accuracyText(*mResults);
+        QVERIFY(!accuracy.isEmpty());
+        QVERIFY(table.rows.contains(QStringList { QStringLiteral("Typical error"), accuracy }));
     }
 
     void chartExports_data()

@@ -217,6 +217,8 @@ Table keyResultsTable(const ScenarioResults &results, double tokenBudget)
     table.rows << QStringList { QStringLiteral("Status"), qs(results.statusText) };
     if (const QString calibration = calibrationText(results); !calibration.isEmpty())
         table.rows << QStringList { QStringLiteral("Calibration"), calibration };
+    if (const QString accuracy = accuracyText(results); !accuracy.isEmpty())
+        table.rows << QStringList { QStringLiteral("Typical error"), accuracy };
     for (const Metric &m : keyMetrics(results, tokenBudget))
         if (m.available) // a design that cannot run has no time, throughput or MFU to list
             table.rows << QStringList { m.name, metricText(m) };
