@@ -37,24 +37,11 @@ ProcessResult runApp(const QStringList &arguments, const QString &stdoutFile = {
 
 } // namespace
 
-class tst_HeadlessErrors : public QObject {
+class tst_HeadlessErrors : public QObject, private test::ExportFixture {
     Q_OBJECT
 
-private:
-    QTemporaryDir mTemp;
-    QString mDir;
-    scenario::Scenario mDefault;
-
-    QString path(const QString &name) const { return QDir(mDir).filePath(name); }
-
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(mTemp.isValid());
-        mDir = qEnvironmentVariable("GAPSTUDIO_REPORT_DIR", mTemp.path());
-        QVERIFY(QDir().mkpath(mDir));
-        mDefault = io::loadScenario(kDefaultScenario.toStdString());
-    }
+    void initTestCase() { QVERIFY(prepare()); }
 
     void badInputExitsTwo_data()
     {

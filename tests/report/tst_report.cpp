@@ -70,24 +70,11 @@ std::string scenarioText(const scenario::Scenario &s)
 
 } // namespace
 
-class tst_Report : public QObject {
+class tst_Report : public QObject, private test::ExportFixture {
     Q_OBJECT
 
-private:
-    QTemporaryDir mTemp;
-    QString mDir;
-    scenario::Scenario mDefault;
-
-    QString path(const QString &name) const { return QDir(mDir).filePath(name); }
-
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(mTemp.isValid());
-        mDir = qEnvironmentVariable("GAPSTUDIO_REPORT_DIR", mTemp.path());
-        QVERIFY(QDir().mkpath(mDir));
-        mDefault = io::loadScenario(kDefaultScenario.toStdString());
-    }
+    void initTestCase() { QVERIFY(prepare()); }
 
     void trainingTimeIsBudgetOverThroughput()
     {
