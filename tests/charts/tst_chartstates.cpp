@@ -24,6 +24,14 @@ class tst_ChartStates : public QObject {
 private:
     views::ResultsPtr mDense, mMoe;
 
+    /// One row per chart (column "id").
+    static void addChartIds()
+    {
+        QTest::addColumn<QString>("id");
+        for (const QString &id : kChartIds)
+            QTest::newRow(qPrintable(id)) << id;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -33,12 +41,7 @@ private slots:
         QVERIFY(mMoe->hasStats());
     }
 
-    void baselineShowsBothRuns_data()
-    {
-        QTest::addColumn<QString>("id");
-        for (const QString &id : kChartIds)
-            QTest::newRow(qPrintable(id)) << id;
-    }
+    void baselineShowsBothRuns_data() { addChartIds(); }
     void baselineShowsBothRuns()
     {
         QFETCH(QString, id);
@@ -87,12 +90,7 @@ private slots:
             itemTexts(chart.plot()).join(u'\n').contains(cf::signedNumber(delta_ms) + QStringLiteral(" ms")));
     }
 
-    void withoutStatsShowsTheDiagnostic_data()
-    {
-        QTest::addColumn<QString>("id");
-        for (const QString &id : kChartIds)
-            QTest::newRow(qPrintable(id)) << id;
-    }
+    void withoutStatsShowsTheDiagnostic_data() { addChartIds(); }
     void withoutStatsShowsTheDiagnostic()
     {
         QFETCH(QString, id);
@@ -126,12 +124,7 @@ private slots:
 
     // A design over memory capacity cannot run: only the memory chart draws it (with the
     // overflow); the others say why, in words, and show no time, bandwidth or MFU.
-    void overCapacityShowsOnlyTheMemory_data()
-    {
-        QTest::addColumn<QString>("id");
-        for (const QString &id : kChartIds)
-            QTest::newRow(qPrintable(id)) << id;
-    }
+    void overCapacityShowsOnlyTheMemory_data() { addChartIds(); }
     void overCapacityShowsOnlyTheMemory()
     {
         QFETCH(QString, id);
