@@ -16,6 +16,69 @@
 #include <cstdio>
 #include <optional>
 
+namespace {
+
+/// The options of an interactive start (the headless exports add theirs: report/headless.h).
+struct Options {
+    QCommandLineOption scenario { QStringLiteral("scenario"), QStringLiteral("Open FILE (*.gapstudio.json)."),
+                                  QStringLiteral("FILE") };
+    QCommandLineOption screenshot { QStringLiteral("screenshot"),
+                                    QStringLiteral("Render the main window to OUT.png and exit."),
+                                    QStringLiteral("OUT.png") };
+    QCommandLineOption bench { QStringLiteral("bench-latency"),
+                               QStringLiteral(
+                                   "Print the change-to-results latency over N slider steps and exit."),
+                               QStringLiteral("N"), QStringLiteral("200") };
+    QCommandLineOption windowSize { QStringLiteral("window-size"),
+                                    QStringLiteral(
+                                        "Size of the window for --screenshot (default 1600x1000)."),
+                                    QStringLiteral("WxH"), QStringLiteral("1600x1000") };
+};
+
+/// --window-size WxH: the window's size from the first show on (the docks' shares: docksizer.h).
+void resizeTo(QWidget &window, const QString &size)
+{
+    const QStringList parts = size.split(QLatin1Char('x'));
+    if (parts.size() == 2 && parts[0].toInt() > 0 && parts[1].toInt() > 0)
+        window.resize(parts[0].toInt(), parts[1].toInt());
+}
+
+/// --bench-latency N: prints the change-to-results latency over `steps` slider steps and exits.
+int benchLatency(gapstudio::MainWindow &window, int steps)
+{
+    QTimer::singleShot(0, &window, [&window, steps] {
+        const auto report = gapstudio::views::runLatencyBench(window.document(), window.recalculator(), steps,
+                                                              window.canvasView());
+        std::printf("%s\n", qPrintable(report.text()));
+        QApplication::exit(0);
+    });
+    return QApplication::exec();
+}
+
+/// --screenshot OUT.png: renders the window of the design read from `file` to `out` and exits
+/// with the exports' status.
+int screenshot(gapstudio::MainWindow &window, const QString &file, const QString &out)
+{
+    const gapstudio::views::ResultsPtr results = window.recalculator()->latest();
+    if (const int status = gapstudio::views::headlessInputStatus(*results, file))
+        return status;
+    QTimer::singleShot(800, &window, [&window, file, out] { // let docks, charts and queued replots settle
+        // The exports' contract: 3 if the picture cannot be written, 1 for an infeasible design.
+        QBuffer png;
+        png.open(QIODevice::WriteOnly);
+        QString error;
+        if (!window.grab().save(&png, "PNG") || !gapstudio::views::writeFileSafely(out, png.data(), &error)) {
+            std::fprintf(stderr, "gapstudio: %s\n", qPrintable(error.isEmpty() ? out : error));
+            QApplication::exit(gapstudio::views::kHeadlessWriteFailed);
+            return;
+        }
+        QApplication::exit(gapstudio::views::headlessFinish(*window.recalculator()->latest(), file));
+    });
+    return QApplication::exec();
+}
+
+} // namespace
+
 int main(int argc, char *argv[])
 {
     // --export-report / --export-charts run without a window (and without a display).
@@ -29,18 +92,8 @@ int main(int argc, char *argv[])
     parser.setApplicationDescription(QStringLiteral("Co-design AI datacenters for LLM training"));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Open FILE (*.gapstudio.json)."),
-                                      QStringLiteral("FILE"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Render the main window to OUT.png and exit."), QStringLiteral("OUT.png"));
-    const QCommandLineOption bench(QStringLiteral("bench-latency"),
-                                   QStringLiteral("Print the change-to-results latency over N slider steps and exit."),
-                                   QStringLiteral("N"), QStringLiteral("200"));
-    const QCommandLineOption windowSize(
-        QStringLiteral("window-size"),
-        QStringLiteral("Size of the window for --screenshot (default 1600x1000)."), QStringLiteral("WxH"),
-        QStringLiteral("1600x1000"));
-    parser.addOptions({ scenario, screenshot, bench, windowSize });
+    const Options o;
+    parser.addOptions({ o.scenario, o.screenshot, o.bench, o.windowSize });
     parser.addOptions(gapstudio::views::headlessOptions());
     // Headless exports parse their own arguments (bad ones: exit 2, one line on stderr).
     if (gapstudio::views::isHeadlessRequest(app.arguments()))
@@ -50,55 +103,28 @@ int main(int argc, char *argv[])
     // --screenshot is a headless run too: a scenario that cannot be read fails as the exports do
     // (it once exited 0 with the default design on the picture).
     std::optional<gapstudio::scenario::Scenario> requested;
-    if (parser.isSet(screenshot) && parser.isSet(scenario)) {
+    if (parser.isSet(o.screenshot) && parser.isSet(o.scenario)) {
         QString error;
-        requested = gapstudio::views::restoreScenario(parser.value(scenario), &error);
+        requested = gapstudio::views::restoreScenario(parser.value(o.scenario), &error);
         if (!requested) {
             std::fprintf(stderr, "gapstudio: %s\n", qPrintable(error));
             return gapstudio::views::kHeadlessBadInput;
         }
     }
-    gapstudio::MainWindow window(parser.value(scenario));
+    gapstudio::MainWindow window(parser.value(o.scenario));
     if (requested && window.document()->fileName().isEmpty()) { // an exported chart or report
         window.document()->reset(*requested);
         window.recalculator()->recalculateNow();
     }
-    if (parser.isSet(screenshot)) { // at its size from the first show on (the docks' shares: docksizer.h)
-        const QStringList size = parser.value(windowSize).split(QLatin1Char('x'));
-        if (size.size() == 2 && size[0].toInt() > 0 && size[1].toInt() > 0)
-            window.resize(size[0].toInt(), size[1].toInt());
-    }
+    if (parser.isSet(o.screenshot))
+        resizeTo(window, parser.value(o.windowSize));
     window.show();
-    if (parser.isSet(bench)) {
-        QTimer::singleShot(0, &window, [&] {
-            const auto report = gapstudio::views::runLatencyBench(
-                window.document(), window.recalculator(), parser.value(bench).toInt(), window.canvasView());
-            std::printf("%s\n", qPrintable(report.text()));
-            QApplication::exit(0);
-        });
-        return QApplication::exec();
-    }
-    if (parser.isSet(screenshot)) {
+    if (parser.isSet(o.bench))
+        return benchLatency(window, parser.value(o.bench).toInt());
+    if (parser.isSet(o.screenshot)) {
         const QString file
-            = parser.isSet(scenario) ? parser.value(scenario) : QStringLiteral("default scenario");
-        const gapstudio::views::ResultsPtr results = window.recalculator()->latest();
-        if (const int status = gapstudio::views::headlessInputStatus(*results, file))
-            return status;
-        QTimer::singleShot(800, &window, [&] { // let docks, charts and queued replots settle
-            // The exports' contract: 3 if the picture cannot be written, 1 for an infeasible design.
-            QBuffer png;
-            png.open(QIODevice::WriteOnly);
-            QString error;
-            const QString out = parser.value(screenshot);
-            if (!window.grab().save(&png, "PNG")
-                || !gapstudio::views::writeFileSafely(out, png.data(), &error)) {
-                std::fprintf(stderr, "gapstudio: %s\n", qPrintable(error.isEmpty() ? out : error));
-                QApplication::exit(gapstudio::views::kHeadlessWriteFailed);
-                return;
-            }
-            QApplication::exit(gapstudio::views::headlessFinish(*window.recalculator()->latest(), file));
-        });
-        return QApplication::exec();
+            = parser.isSet(o.scenario) ? parser.value(o.scenario) : QStringLiteral("default scenario");
+        return screenshot(window, file, parser.value(o.screenshot));
     }
     window.restoreWindowState();
     window.offerRecovery();

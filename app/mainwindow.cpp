@@ -3,27 +3,19 @@
 #include "charts/chartexporter.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
-#include "designspace/bestlayoutpanel.h"
-#include "designspace/gridheatmapchart.h"
-#include "designspace/gridpanel.h"
 #include "compare/comparemenu.h"
 #include "compare/pinnedscenarios.h"
+#include "designspace/gridpanel.h"
 #include "explore/explorechart.h"
 #include "explore/explorepanel.h"
 #include "results/calibrationtext.h"
-#include "results/resultstable.h"
 #include "studio/autosaver.h"
 #include "studio/blockactions.h"
 #include "studio/blockinspector.h"
-#include "studio/blockpalette.h"
 #include "studio/canvasscene.h"
-#include "studio/diagnosticslist.h"
 #include "studio/docksizer.h"
 #include "studio/examplemenu.h"
 #include "studio/helpmenu.h"
-#include "studio/layoutpanel.h"
-#include "studio/llmpanel.h"
-#include "studio/parameterpanel.h"
 #include "studio/recalculator.h"
 #include "studio/recentfiles.h"
 #include "studio/scenariodocument.h"
@@ -41,7 +33,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
-#include <QScrollArea>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QUndoStack>
@@ -53,25 +44,6 @@ using namespace views;
 namespace {
 const AppSetting<QByteArray> kWindowState{"mainwindow/state", {}};
 const AppSetting<QByteArray> kWindowGeometry { "mainwindow/geometry", {} };
-
-QDockWidget *dock(QMainWindow *window, const QString &title, const QString &name, QWidget *content,
-                  Qt::DockWidgetArea area)
-{
-    auto *d = new QDockWidget(title, window);
-    d->setObjectName(name);
-    d->setWidget(content);
-    window->addDockWidget(area, d);
-    return d;
-}
-
-QScrollArea *scrolled(QWidget *content)
-{
-    auto *area = new QScrollArea;
-    area->setWidget(content);
-    area->setWidgetResizable(true);
-    area->setFrameShape(QFrame::NoFrame);
-    return area;
-}
 } // namespace
 
 MainWindow::MainWindow(const QString &scenarioPath, QWidget *parent)
@@ -133,95 +105,6 @@ void MainWindow::restoreWindowState()
 void MainWindow::showFirstRunHint()
 {
     mHelp->showFirstRunHintOnce();
-}
-
-void MainWindow::createDocks()
-{
-    auto *palette = new BlockPalette(mDocument->library(), this);
-    auto *inspector = mInspector = new BlockInspector(this);
-    inspector->setDocument(mDocument); // the block's own values are editable in place
-    auto *llm = new LlmPanel(mDocument, this);
-    auto *layout = new LayoutPanel(mDocument, this);
-    auto *parameters = new ParameterPanel(mDocument, this);
-    auto *diagnostics = new DiagnosticsList(this);
-    auto *keyResults = new ResultsTable(this);
-    mCharts = new ChartsPanel(this);
-
-    QDockWidget *paletteDock = dock(this, tr("Blocks"), QStringLiteral("paletteDock"), palette, Qt::LeftDockWidgetArea);
-    QDockWidget *inspectorDock = dock(this, tr("Block parameters"), QStringLiteral("inspectorDock"), inspector,
-                                      Qt::LeftDockWidgetArea);
-    QDockWidget *parametersDock = dock(this, tr("Parameters"), QStringLiteral("parametersDock"), scrolled(parameters),
-                                       Qt::RightDockWidgetArea);
-    QDockWidget *layoutDock = dock(this, tr("Layout"), QStringLiteral("layoutDock"), scrolled(layout), Qt::RightDockWidgetArea);
-    QDockWidget *llmDock
-        = dock(this, tr("LLM"), QStringLiteral("llmDock"), scrolled(llm), Qt::RightDockWidgetArea);
-    tabifyDockWidget(layoutDock, llmDock);
-    auto *bestLayout = new BestLayoutPanel(mDocument, this); // "judge at best layout"
-    tabifyDockWidget(llmDock, dock(this, tr("Best layout"), QStringLiteral("bestLayoutDock"),
-                                   scrolled(bestLayout), Qt::RightDockWidgetArea));
-    layoutDock->raise();
-    QDockWidget *chartsDock = dock(this, tr("Charts"), QStringLiteral("chartsDock"), mCharts, Qt::BottomDockWidgetArea);
-
-    QDockWidget *diagnosticsDock = dock(this, tr("Diagnostics"), QStringLiteral("diagnosticsDock"), diagnostics,
-                                        Qt::BottomDockWidgetArea);
-    QDockWidget *resultsDock = dock(this, tr("Key results"), QStringLiteral("resultsDock"), keyResults,
-                                    Qt::BottomDockWidgetArea);
-    splitDockWidget(chartsDock, diagnosticsDock, Qt::Horizontal);
-    tabifyDockWidget(diagnosticsDock, resultsDock);
-    diagnosticsDock->raise();
-    mExplore = new ExplorePanel(this);
-    QDockWidget *exploreDock = dock(this, tr("Explore"), QStringLiteral("exploreDock"), mExplore, Qt::BottomDockWidgetArea);
-    tabifyDockWidget(chartsDock, exploreDock);
-    // Measured runs against the model; a run opens as the design under File > Open's rules.
-    auto *validation = new ValidationPanel(mDocument, this);
-    validation->setOpenGuard([this] { return maybeSave(); });
-    tabifyDockWidget(chartsDock, dock(this, tr("Validation"), QStringLiteral("validationDock"), validation,
-                                      Qt::BottomDockWidgetArea));
-    auto *grid = new GridPanel(this); // results of gapstudio-cli grid as a heatmap
-    tabifyDockWidget(chartsDock,
-                     dock(this, tr("Grid"), QStringLiteral("gridDock"), grid, Qt::BottomDockWidgetArea));
-    mExporter->addCharts(QList<GridHeatmapChart *> { grid->chart() });
-    chartsDock->raise();
-    // The charts span the full width under the canvas and the side columns.
-    setCorner(Qt::BottomLeftCorner, Qt::BottomDockWidgetArea);
-    setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
-    new DockSizer(this, { { { chartsDock }, { 0.38 }, Qt::Vertical, 240 }, // shares of the window, once shown
-                          { { paletteDock, parametersDock }, { 0.2, 0.3 }, Qt::Horizontal, 260 },
-                          { { chartsDock, diagnosticsDock }, { 0.76, 0.24 }, Qt::Horizontal, 240 },
-                          { { paletteDock, inspectorDock }, { 0.28, 0.24 }, Qt::Vertical, 120 },
-                          { { parametersDock, layoutDock }, { 0.22, 0.3 }, Qt::Vertical, 150 } });
-
-    connect(palette, &BlockPalette::blockActivated, this,
-            [this](BlockKind kind, const QString &id) { mDocument->applyPreset(kind, id.toStdString()); });
-    connect(mDocument, &ScenarioDocument::libraryChanged, palette,
-            [this, palette] { palette->setLibrary(mDocument->library()); });
-    mExporter->addCharts(mCharts->charts());
-    mExporter->addCharts(mExplore->charts());
-    connect(mCanvas, &CanvasScene::partSelected, inspector, &BlockInspector::setPart);
-    connect(mRecalculator, &Recalculator::resultsReady, this,
-            [=, this](const ResultsPtr &results) {
-                mCanvas->setResults(results);
-                inspector->setResults(results);
-                llm->setResults(results);
-                layout->setResults(results);
-                parameters->setResults(results);
-                diagnostics->setResults(results);
-                mCharts->setResults(results);
-                keyResults->showResults(*results);
-                mExplore->setResults(results);
-                bestLayout->setResults(results);
-            });
-    bestLayout->showIn(mCharts, keyResults);
-    // Pinned designs side by side: Key results columns; the charts compare with the first.
-    mPinned = new PinnedScenarios(this);
-    connect(mPinned, &PinnedScenarios::changed, this, [=, this] {
-        keyResults->setPinned(mPinned->pins());
-        mCharts->setBaseline(mPinned->count() > 0 ? mPinned->pins().front().results : nullptr);
-    });
-    // "Apply this layout" from a search: one undoable edit of the layout.
-    connect(mExplore, &ExplorePanel::layoutApplied, this, [this](const model::Execution &applied) {
-        mDocument->editLayout("layout", [&applied](model::Execution &e) { e = applied; });
-    });
 }
 
 void MainWindow::createMenus()

@@ -55,7 +55,12 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    /// The docks' panels that show the results (mainwindowdocks.cpp).
+    struct Panels;
+    /// The docks and their panels, placed and connected: mainwindowdocks.cpp.
     void createDocks();
+    void placeDocks(Panels &panels);
+    void connectPanels(const Panels &panels);
     void createMenus();
     /// The Cost & power and Roadmap docks (tabbed with `tabbedWith`) and the roadmap entries of
     /// the File menu (before `before`): mainwindowcost.cpp.

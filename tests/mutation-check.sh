@@ -159,15 +159,15 @@ mutation "PNG without its scenario" views/charts/chartexport.cpp \
 mutation "XML depth unbounded" views/charts/chartexport.cpp \
     'if (++depth > kMaxXmlDepth) {' \
     'if (++depth < 0) {' \
-    "tst_report:deeplyNestedSvgIsRefused"
+    "tst_headless_errors:deeplyNestedSvgIsRefused"
 mutation "report write failure reported as success" views/report/report.cpp \
     'return writeFileSafely(pdfPath, buffer.data(), error);' \
     'return writeFileSafely(pdfPath, buffer.data(), error) || true;' \
-    "tst_report:unwritableReportIsExit3"
+    "tst_headless_errors:unwritableReportIsExit3"
 mutation "malformed scenario exported anyway" views/report/headlessstatus.cpp \
     'if (results.compiled && !scenario::isMalformedScenario(results.diagnostics))' \
     'if (results.compiled)' \
-    "tst_report:guiAndCliAgreeOnAMalformedScenario"
+    "tst_headless_errors:guiAndCliAgreeOnAMalformedScenario"
 mutation "a restored autosave left behind" views/studio/autosaver.cpp \
     'removeFiles(recovery.path);' \
     '(void)recovery;' \

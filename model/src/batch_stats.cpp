@@ -140,24 +140,11 @@ void overlappedDataParallel(Run &run, Stats &o, double chunkBwTime) noexcept
     o.dp_comm_link_time = dbl(lay.blocksPerProc) * run.blockDpTime;
 }
 
-} // namespace
-
-void computeBatchStats(Run &run, Stats &o) noexcept
+/// §4.7: TP (and MoE EP, ES) communication and re-communication over every block of every
+/// chunk of every microbatch.
+void communicationTotals(const Run &run, Stats &o, double chunks, double base) noexcept
 {
     const Execution &exe = run.exe;
-    const Layout &lay = run.layout;
-    const double M = dbl(lay.microbatches);
-    const double mult = dbl(lay.blocksPerProc * lay.microbatches);
-    const double chunks = dbl(lay.microbatches * lay.chunksPerProc); // M * v
-    const double base = dbl(lay.baseblocksPerChunk);
-
-    o.fw_time = mult * o.block_fw_time;
-    o.recompute_time = mult * o.block_re_time;
-    o.bw_time = mult * o.block_agrad_time + mult * o.block_wgrad_time;
-    o.optim_step_time = dbl(lay.blocksPerProc) * o.block_optim_time;
-
-    // §4.7: TP (and MoE EP, ES) communication and re-communication over every block of every
-    // chunk of every microbatch.
     const BlockComm &comm = run.comm;
     groupTotals(comm.tp, chunks, base, o.tp_comm_link_time, o.tp_comm_exposed_time);
     groupTotals(comm.ep, chunks, base, o.ep_comm_link_time, o.ep_comm_exposed_time);
@@ -177,7 +164,14 @@ void computeBatchStats(Run &run, Stats &o) noexcept
             o.recomm_exposed_time += exposed;
         }
     }
+}
 
+/// The pipeline's point-to-point messages of one step.
+void pipelineComm(Run &run, Stats &o) noexcept
+{
+    const Execution &exe = run.exe;
+    const Layout &lay = run.layout;
+    const double M = dbl(lay.microbatches);
     // §4.3: one p2p per chunk per microbatch in each direction. QUIRK (edgeBlockP2pWithoutPipeline):
     // the edge block pays a 0-byte p2p (one latency) even without PP, and in inference.
     const bool p2pAlways = run.quirks.edgeBlockP2pWithoutPipeline;
@@ -189,7 +183,13 @@ void computeBatchStats(Run &run, Stats &o) noexcept
     const double bwP2ps = exe.pipelinePar > 1 && exe.training ? dbl(lay.chunksPerProc) : 0;
     o.pp_comm_link_time = M * fwP2ps * run.chunkFwPpTime + M * bwP2ps * run.chunkBwPpTime;
     o.pp_comm_exposed_time = o.pp_comm_link_time;
+}
 
+/// The forward and backward times of a base and an edge block, offload included.
+void blockTimes(Run &run, Stats &o, double chunks, double base) noexcept
+{
+    const Execution &exe = run.exe;
+    const BlockComm &comm = run.comm;
     // §4.5 and §6: block times; offload transfers can hide behind compute but not behind
     // memory accesses.
     run.baseFwTimeNoOffload = o.block_fw_time + comm.fwExposed(0);
@@ -213,11 +213,13 @@ void computeBatchStats(Run &run, Stats &o) noexcept
     o.fw_offload_exposed_time = chunks * (base * run.baseFwOffloadOverhead + 1.0 * run.edgeFwOffloadOverhead);
     if (exe.training)
         o.bw_offload_exposed_time = chunks * (base * run.baseBwOffloadOverhead + 1.0 * run.edgeBwOffloadOverhead);
+}
 
-    const double chunkFwTime = base * run.baseFwTime + 1.0 * run.edgeFwTime;
-    const double chunkBwTime = base * run.baseBwTime + 1.0 * run.edgeBwTime;
-    const double chunkTime = chunkFwTime + chunkBwTime;
-
+/// The pipeline bubble of one step.
+void pipelineBubble(const Run &run, Stats &o, double chunkTime) noexcept
+{
+    const Execution &exe = run.exe;
+    const Layout &lay = run.layout;
     // §4.5 bubble (1F1B, interleaved when v > 1): uneven PP shortens it by the missing blocks,
     // fewer microbatches than stages lengthen it with interleaving.
     const double r = dbl(lay.bubbleReductionBlocks);
@@ -228,7 +230,13 @@ void computeBatchStats(Run &run, Stats &o) noexcept
     const double extraBubbles =
         remainder != 0 ? dbl(exe.pipelineInterleaving - 1) * dbl(exe.pipelinePar - remainder) : 0;
     o.bubble_time = dbl(exe.pipelinePar - 1) * chunkTime + (extraBubbles * chunkTime - reduction);
+}
 
+/// The data-parallel gradient reduction of one step (§4.6), exposed or overlapped.
+void dataParallelStep(Run &run, Stats &o, double chunkBwTime) noexcept
+{
+    const Execution &exe = run.exe;
+    const Layout &lay = run.layout;
     dataParallelBlock(run, o);
     // Q6 (calculon-MoE): with DP = 1 the expert-DP traffic is dropped from the step.
     const bool dpTraffic = exe.dataPar > 1 || (!run.quirks.expertDpDroppedWhenDp1 && run.blockDpTime > 0);
@@ -241,6 +249,31 @@ void computeBatchStats(Run &run, Stats &o) noexcept
             o.dp_comm_link_time = o.dp_comm_exposed_time;
         }
     }
+}
+
+} // namespace
+
+void computeBatchStats(Run &run, Stats &o) noexcept
+{
+    const Layout &lay = run.layout;
+    const double mult = dbl(lay.blocksPerProc * lay.microbatches);
+    const double chunks = dbl(lay.microbatches * lay.chunksPerProc); // M * v
+    const double base = dbl(lay.baseblocksPerChunk);
+
+    o.fw_time = mult * o.block_fw_time;
+    o.recompute_time = mult * o.block_re_time;
+    o.bw_time = mult * o.block_agrad_time + mult * o.block_wgrad_time;
+    o.optim_step_time = dbl(lay.blocksPerProc) * o.block_optim_time;
+
+    communicationTotals(run, o, chunks, base);
+    pipelineComm(run, o);
+    blockTimes(run, o, chunks, base);
+
+    const double chunkFwTime = base * run.baseFwTime + 1.0 * run.edgeFwTime;
+    const double chunkBwTime = base * run.baseBwTime + 1.0 * run.edgeBwTime;
+    const double chunkTime = chunkFwTime + chunkBwTime;
+    pipelineBubble(run, o, chunkTime);
+    dataParallelStep(run, o, chunkBwTime);
 
     o.total_time = o.fw_time + o.bw_time + o.optim_step_time + o.fw_offload_exposed_time + o.bw_offload_exposed_time +
                    o.recompute_time + o.recomm_exposed_time + o.bubble_time + o.tp_comm_exposed_time +

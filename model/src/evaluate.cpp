@@ -90,19 +90,13 @@ LayerContext layerContext(const Execution &exe, const System &sys, const Evaluat
     return ctx;
 }
 
-} // namespace detail
+namespace {
 
-Evaluation evaluate(const Application &app, const Execution &input, const System &sys, const EvaluateOptions &options)
+/// The run of one evaluation: the layout, the layer context and the network tier of each
+/// parallelism.
+Run prepareRun(const Application &app, const Execution &exe, const System &sys,
+               const EvaluateOptions &options) noexcept
 {
-    using namespace detail;
-    Evaluation result;
-    result.diagnostics
-        = checkConfiguration(app, input, sys, options.explain, options.features, options.checkSystemRanges);
-    if (!result.diagnostics.empty())
-        return result;
-
-    const Execution exe = effectiveExecution(input);
-
     const Features &features = options.features;
     Run run{app, exe, sys, options.quirks, features, compileLayout(app, exe, features), layerContext(exe, sys, options),
             nullptr, nullptr, nullptr, nullptr, 0, 0, 0, {}, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {}};
@@ -116,13 +110,17 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
     run.ppNet = tier(exe.pipelineParNet);
     run.dpNet = tier(exe.dataParNet);
     run.dpExpNet = exe.modelMoE ? tier(exe.dataParExpNet) : run.dpNet;
+    return run;
+}
 
-    const Block block = exe.modelMoE ? buildMoeBlock(app, exe, sys, options.quirks, features)
-                                     : buildBlock(app, exe, sys, options.quirks, features);
-    Stats &o = result.stats;
+/// Full recompute keeps one checkpoint, the block input, per block and microbatch (§5); in MoE
+/// blocks the sequence-parallel shard of it.
+void checkpointSize(const Run &run, Stats &o) noexcept
+{
+    const Application &app = run.app;
+    const Execution &exe = run.exe;
+    const Features &features = run.features;
     const double b = run.ctx.bytesPerElement;
-    // Full recompute keeps one checkpoint, the block input, per block and microbatch (§5); in
-    // MoE blocks the sequence-parallel shard of it.
     // The corrected model keeps the sequence-parallel shard in dense blocks too, as Megatron-LM
     // checkpoints the layer input in its sequence-parallel layout (Korthikanti et al. 2022, 5.1).
     const bool shardedCheckpoint = exe.modelMoE || (features.precisionRecipe && exe.tensorParCommType == TpCommType::RsAg);
@@ -131,15 +129,81 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
             (shardedCheckpoint ? dbl(tokensPerRank(app, exe, features) * app.hidden / exe.tensorPar)
                                : run.layout.activationSize) *
             b;
-    run.comm = computeBlockStats(block, run.ctx, exe, options.quirks, o);
+}
 
-    // §4.3: the p2p message is the sequence-split activation when TP splits it at chunk edges.
+/// §4.3: the p2p message is the sequence-split activation when TP splits it at chunk edges.
+void pipelineMessageSizes(const Run &run, Stats &o) noexcept
+{
+    const Execution &exe = run.exe;
+    const double b = run.ctx.bytesPerElement;
     if (exe.pipelinePar > 1) {
         const bool split = exe.tensorParCommType != TpCommType::Ar;
         o.block_fw_pp_size = (split ? run.layout.seqParActivationSize : run.layout.activationSize) * b;
     }
     if (exe.training)
         o.block_bw_pp_size = o.block_fw_pp_size;
+}
+
+/// The capacity check of both memory tiers: a design over capacity is evaluated but not ok.
+void checkCapacities(Evaluation &result, const System &sys, bool explain)
+{
+    const Stats &o = result.stats;
+    const auto capacity = [&](double need, double has, DiagnosticCode code, const char *memory) {
+        if (need <= has)
+            return;
+        result.ok = false;
+        result.diagnostics.push_back({ code, "",
+                                       explain ? std::string("Mem ") + memory + " needs " + humanBytes(need)
+                                                     + " but only has " + humanBytes(has)
+                                               : std::string() });
+    };
+    capacity(o.proc_mem_tier1_cap_req, sys.mem1.capacity_B, DiagnosticCode::Tier1CapacityExceeded, "tier1");
+    capacity(o.proc_mem_tier2_cap_req, sys.mem2.capacity_B, DiagnosticCode::Tier2CapacityExceeded, "tier2");
+}
+
+/// The per-layer records (eval --layers): the block's, then the first and last stage's own.
+void appendLayers(Evaluation &result, const Block &block, const Run &run)
+{
+    const Application &app = run.app;
+    const Execution &exe = run.exe;
+    const System &sys = run.sys;
+    const Features &features = run.features;
+    result.layers.reserve(block.size);
+    for (const Layer &l : block)
+        result.layers.push_back(layerStats(l, run.ctx));
+    if (features.embeddingAndHead) { // the first and last stage's own layers, after the block's
+        for (const Block &ends :
+             { buildEmbedding(app, exe, sys, features), buildHead(app, exe, sys, features),
+               buildMtpLayer(app, exe, sys, features) })
+            for (const Layer &l : ends)
+                result.layers.push_back(layerStats(l, run.ctx));
+    }
+}
+
+} // namespace
+
+} // namespace detail
+
+Evaluation evaluate(const Application &app, const Execution &input, const System &sys,
+                    const EvaluateOptions &options)
+{
+    using namespace detail;
+    Evaluation result;
+    result.diagnostics
+        = checkConfiguration(app, input, sys, options.explain, options.features, options.checkSystemRanges);
+    if (!result.diagnostics.empty())
+        return result;
+
+    const Execution exe = effectiveExecution(input);
+
+    const Features &features = options.features;
+    Run run = prepareRun(app, exe, sys, options);
+    const Block block = exe.modelMoE ? buildMoeBlock(app, exe, sys, options.quirks, features)
+                                     : buildBlock(app, exe, sys, options.quirks, features);
+    Stats &o = result.stats;
+    checkpointSize(run, o);
+    run.comm = computeBlockStats(block, run.ctx, exe, options.quirks, o);
+    pipelineMessageSizes(run, o);
 
     computeBatchStats(run, o);
     if (features.embeddingAndHead)
@@ -153,29 +217,9 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
     }
 
     result.ok = true;
-    const auto capacity = [&](double need, double has, DiagnosticCode code, const char *memory) {
-        if (need <= has)
-            return;
-        result.ok = false;
-        result.diagnostics.push_back(
-            {code, "", options.explain ? std::string("Mem ") + memory + " needs " + humanBytes(need) +
-                                             " but only has " + humanBytes(has)
-                                       : std::string()});
-    };
-    capacity(o.proc_mem_tier1_cap_req, sys.mem1.capacity_B, DiagnosticCode::Tier1CapacityExceeded, "tier1");
-    capacity(o.proc_mem_tier2_cap_req, sys.mem2.capacity_B, DiagnosticCode::Tier2CapacityExceeded, "tier2");
-    if (options.withLayers) {
-        result.layers.reserve(block.size);
-        for (const Layer &l : block)
-            result.layers.push_back(layerStats(l, run.ctx));
-        if (features.embeddingAndHead) { // the first and last stage's own layers, after the block's
-            for (const Block &ends :
-                 { buildEmbedding(app, exe, sys, features), buildHead(app, exe, sys, features),
-                   buildMtpLayer(app, exe, sys, features) })
-                for (const Layer &l : ends)
-                    result.layers.push_back(layerStats(l, run.ctx));
-        }
-    }
+    checkCapacities(result, sys, options.explain);
+    if (options.withLayers)
+        appendLayers(result, block, run);
     return result;
 }
 

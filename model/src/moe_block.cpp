@@ -29,10 +29,16 @@ void buildSharedExperts(BlockBuilder &b, const Application &app, const Execution
     b.tpComm("SharedExpert_G", act, true, {false, full, false, false, true});
 }
 
-} // namespace
+/// The sizes of one MoE block on one GPU (calculon-moe-model.md §4).
+struct MoeSizes {
+    I tokens, k, experts, ep, es, localExperts, local, shardTokens;
+    bool full, agRedo, keepOutputs;
+    I perExpert, gathered, dispatch, combine, width;
+    bool silu;
+};
 
-Block buildMoeBlock(const Application &app, const Execution &exe, const System &sys, const Quirks &quirks,
-                    const Features &features) noexcept
+MoeSizes moeSizes(const Application &app, const Execution &exe, const Quirks &quirks,
+                  const Features &features) noexcept
 {
     const I tp = exe.tensorPar;
     const I h = app.hidden;
@@ -62,59 +68,98 @@ Block buildMoeBlock(const Application &app, const Execution &exe, const System &
     const I combine = quirks.expertWorkScalesWithEs ? tokens * k * h / es : dispatch;
     const I width = app.feedforward / es;     // f' = f // ES
     const bool silu = exe.activationFunction == ActivationFunction::Silu;
+    return { .tokens = tokens,
+             .k = k,
+             .experts = experts,
+             .ep = ep,
+             .es = es,
+             .localExperts = localExperts,
+             .local = local,
+             .shardTokens = shardTokens,
+             .full = full,
+             .agRedo = agRedo,
+             .keepOutputs = keepOutputs,
+             .perExpert = perExpert,
+             .gathered = gathered,
+             .dispatch = dispatch,
+             .combine = combine,
+             .width = width,
+             .silu = silu };
+}
 
-    Block block; // built in place and returned without a copy (NRVO)
-    BlockBuilder b(app, exe, sys, block);
-    buildAttention(b, app, exe, local, features);
-
-    // Router.
-    b.fork("RouterBlock_Fork", local, 2, {full, false, false, true, true});
-    b.layerNorm("RouterBlock_LayerNorm", local, {full, false, true, false, true});
-    b.linear("RouterBlock_ExpertProjection", shardTokens, h, experts, {full});
+/// The router: LayerNorm, expert projection, top-k, softmax over the k logits, bucketing, the
+/// dispatch all-to-all over EP and the all-gather over ES.
+void buildRouter(BlockBuilder &b, const Application &app, const Execution &exe, const Features &features,
+                 const MoeSizes &s) noexcept
+{
+    const I h = app.hidden;
+    b.fork("RouterBlock_Fork", s.local, 2, { s.full, false, false, true, true });
+    b.layerNorm("RouterBlock_LayerNorm", s.local, { s.full, false, true, false, true });
+    b.linear("RouterBlock_ExpertProjection", s.shardTokens, h, s.experts, { s.full });
     // Q2: the top-k sees t tokens rather than t*E logits.
-    b.routing("RouterBlock_SelectTopK", shardTokens, k * shardTokens, shardTokens / experts * k,
-              {full, false, false, false, keepOutputs});
-    b.elementwiseLike("RouterBlock_Normalized_SoftMax", LayerKind::SoftMax, shardTokens * k, 5, 8,
-                      {full, false, false, true, !full});
-    b.routing("RouterBlock_TensorTransformation", shardTokens * k, shardTokens * k, shardTokens * k,
-              {full, false, false, false, keepOutputs});
+    b.routing("RouterBlock_SelectTopK", s.shardTokens, s.k * s.shardTokens, s.shardTokens / s.experts * s.k,
+              { s.full, false, false, false, s.keepOutputs });
+    b.elementwiseLike("RouterBlock_Normalized_SoftMax", LayerKind::SoftMax, s.shardTokens * s.k, 5, 8,
+                      { s.full, false, false, true, !s.full });
+    b.routing("RouterBlock_TensorTransformation", s.shardTokens * s.k, s.shardTokens * s.k,
+              s.shardTokens * s.k, { s.full, false, false, false, s.keepOutputs });
     if (features.moeDetails) {
         // Megatron-Core's token dispatcher copies each token once per chosen expert into
         // expert order before the all-to-all (moe_utils.permute) and back after it.
-        b.elementwiseLike("RouterBlock_Permute", LayerKind::ElementWise, dispatch, 0, 0,
-                          {full, false, false, false, true});
+        b.elementwiseLike("RouterBlock_Permute", LayerKind::ElementWise, s.dispatch, 0, 0,
+                          { s.full, false, false, false, true });
         if (app.sharedExperts > 0)
-            buildSharedExperts(b, app, exe, tokens, full);
+            buildSharedExperts(b, app, exe, s.tokens, s.full);
     }
     // Q8: the all-to-alls are never overlapped nor re-sent under recompute.
-    b.allToAll("RouterBlock_All2All_Expert", dispatch, {false, false, false, false, keepOutputs}, ep,
+    b.allToAll("RouterBlock_All2All_Expert", s.dispatch, { false, false, false, false, s.keepOutputs }, s.ep,
                b.tier(exe.expertParNet));
-    b.collective("RouterBlock_Gather_ExpertSlice", gathered, false, {false, agRedo, false, true, true}, es,
-                 b.tier(exe.expertSliceNet), TpCommType::RsAg)
-        .group = CommGroup::Es;
+    Layer &gather = b.collective("RouterBlock_Gather_ExpertSlice", s.gathered, false,
+                                 { false, s.agRedo, false, true, true }, s.es, b.tier(exe.expertSliceNet),
+                                 TpCommType::RsAg);
+    gather.group = CommGroup::Es;
+}
 
-    // Experts.
-    Layer &mlp1 = b.expertLinear("MlpBlock_Mlp1_MoE", localExperts, perExpert, h, silu ? 2 * width : width,
-                                 {full, false, false, true, true});
-    if (silu)
-        b.swiglu("MlpBlock_SwiGLU_MoE", localExperts * perExpert * width, {full});
+/// The E/EP local experts, the reduce-scatter over ES, the combine all-to-all and the residual add.
+void buildExperts(BlockBuilder &b, const Application &app, const Execution &exe, const Quirks &quirks,
+                  const Features &features, const MoeSizes &s) noexcept
+{
+    const I h = app.hidden;
+    Layer &mlp1 = b.expertLinear("MlpBlock_Mlp1_MoE", s.localExperts, s.perExpert, h,
+                                 s.silu ? 2 * s.width : s.width, { s.full, false, false, true, true });
+    if (s.silu)
+        b.swiglu("MlpBlock_SwiGLU_MoE", s.localExperts * s.perExpert * s.width, { s.full });
     else
-        b.gelu("MlpBlock_GeLU_MoE", localExperts * perExpert * width, {full});
-    Layer &mlp2 = b.expertLinear("MlpBlock_Mlp2_MoE", localExperts, perExpert, width, h, {full});
+        b.gelu("MlpBlock_GeLU_MoE", s.localExperts * s.perExpert * s.width, { s.full });
+    Layer &mlp2 = b.expertLinear("MlpBlock_Mlp2_MoE", s.localExperts, s.perExpert, s.width, h, { s.full });
     if (!quirks.expertOptimizerShardedByDp) {
         // Corrected Q5: expert optimizer state and gradients are sharded over expert DP.
         const double shards = exe.optimizerSharding ? static_cast<double>(exe.dataParExp) : 1.0;
         mlp1.optimizerShards = mlp2.optimizerShards = shards;
     }
-    b.collective("MlpBlock_Reduce_MoE_ExpertSlice", gathered, true, {false, agRedo, false, false, true}, es,
-                 b.tier(exe.expertSliceNet), TpCommType::RsAg)
-        .group = CommGroup::Es;
-    b.allToAll("MlpBlock_All2All_MoE_Expert", combine, {false, false, false, false, keepOutputs}, ep,
+    Layer &reduce = b.collective("MlpBlock_Reduce_MoE_ExpertSlice", s.gathered, true,
+                                 { false, s.agRedo, false, false, true }, s.es, b.tier(exe.expertSliceNet),
+                                 TpCommType::RsAg);
+    reduce.group = CommGroup::Es;
+    b.allToAll("MlpBlock_All2All_MoE_Expert", s.combine, { false, false, false, false, s.keepOutputs }, s.ep,
                b.tier(exe.expertParNet));
     if (features.moeDetails)
-        b.elementwiseLike("MlpBlock_Unpermute", LayerKind::ElementWise, combine, 1, 1,
-                          {full, false, false, false, true});
-    b.residual("MlpBlock_MoE_Add", local, local, {full, false, true, false, true});
+        b.elementwiseLike("MlpBlock_Unpermute", LayerKind::ElementWise, s.combine, 1, 1,
+                          { s.full, false, false, false, true });
+    b.residual("MlpBlock_MoE_Add", s.local, s.local, { s.full, false, true, false, true });
+}
+
+} // namespace
+
+Block buildMoeBlock(const Application &app, const Execution &exe, const System &sys, const Quirks &quirks,
+                    const Features &features) noexcept
+{
+    const MoeSizes s = moeSizes(app, exe, quirks, features);
+    Block block; // built in place and returned without a copy (NRVO)
+    BlockBuilder b(app, exe, sys, block);
+    buildAttention(b, app, exe, s.local, features);
+    buildRouter(b, app, exe, features, s);
+    buildExperts(b, app, exe, quirks, features, s);
     return block;
 }
 

@@ -100,7 +100,7 @@ struct Studio {
                                                              layout, parameters, explore, statusBar })
             box->addWidget(w);
         inspector->setPart(CanvasScene::Part::Total); // the part with the throughput
-        // As MainWindow::createDocks and showResults connect them.
+        // As MainWindow::connectPanels and showResults connect them.
         QObject::connect(&recalculator, &Recalculator::resultsReady, &window, [this](const ResultsPtr &r) {
             charts->setResults(r);
             keyResults->showResults(*r);

@@ -1,5 +1,5 @@
 // The ranges of model/limits.h on the numbers of GapStudio's block files (block_ranges.h), in the
-// units their keys name (the same factors as preset_blocks.cpp).
+// units their keys name (the same factors as preset_hardware_blocks.cpp).
 #include "scenario/block_ranges.h"
 
 #include "gapstudio/model/limits.h"

@@ -1,6 +1,6 @@
 #pragma once
 // Private to the preset JSON code: the ranges of model/limits.h applied to a block's numbers in
-// its JSON units. The block parsers (preset_blocks.cpp) check types and lower bounds; this adds
+// its JSON units. The block parsers (preset_*_block*.cpp) check types and lower bounds; this adds
 // the rest, so that presets and inline blocks follow the rule of every other input.
 
 #include "gapstudio/io/preset_json.h"

@@ -23,19 +23,10 @@ std::int64_t positive(const JsonCursor &root, const char *key)
     return root[key].integerAtLeast(1);
 }
 
-} // namespace
-
-HfImport importHuggingFaceConfig(const nlohmann::json &config, const std::string &file, const std::string &id,
-                                 const std::string &name)
+/// The sizes every config has: hidden, layers, heads, vocabulary, context and the K/V heads.
+void importSizes(const JsonCursor &root, const nlohmann::json &config, Llm &llm,
+                 std::vector<std::string> &notes)
 {
-    const JsonCursor root(config, file);
-    root.requireObject();
-    HfImport out;
-    std::vector<std::string> &notes = out.approximations;
-    Llm &llm = out.llm;
-    llm.info
-        = { id, name, "Imported from Hugging Face config.json (" + file + ") by gapstudio-cli import-hf" };
-
     llm.hidden = positive(root, "hidden_size");
     llm.numBlocks = positive(root, "num_hidden_layers");
     llm.attnHeads = positive(root, "num_attention_heads");
@@ -52,7 +43,12 @@ HfImport importHuggingFaceConfig(const nlohmann::json &config, const std::string
                                              + " does not divide num_attention_heads = "
                                              + std::to_string(llm.attnHeads));
     }
+}
 
+/// The head size: head_dim, else MLA's v_head_dim, else hidden_size / num_attention_heads.
+void importHeadSize(const JsonCursor &root, const nlohmann::json &config, Llm &llm,
+                    std::vector<std::string> &notes)
+{
     // Multi-head latent attention (DeepSeek-V2/V3): low-rank K/V and Q projections.
     const bool mla = has(config, "kv_lora_rank");
     if (has(config, "head_dim")) {
@@ -69,7 +65,11 @@ HfImport importHuggingFaceConfig(const nlohmann::json &config, const std::string
                         + ") is modelled as multi-head attention with " + std::to_string(llm.attnHeads)
                         + " heads of " + std::to_string(llm.headSize)
                         + "; the low-rank projections and the rope dimensions are not");
+}
 
+/// The routed experts (if any) and the MLP width.
+void importExperts(const JsonCursor &root, const nlohmann::json &config, Llm &llm)
+{
     // Experts: Mixtral's num_local_experts or DeepSeek's n_routed_experts.
     const char *expertsKey = has(config, "num_local_experts")  ? "num_local_experts"
                              : has(config, "n_routed_experts") ? "n_routed_experts"
@@ -85,13 +85,19 @@ HfImport importHuggingFaceConfig(const nlohmann::json &config, const std::string
         llm.feedforward = positive(root, "moe_intermediate_size");
     else
         llm.feedforward = positive(root, "intermediate_size");
+}
 
+/// The MLP activation: SwiGLU or GeLU.
+void importActivation(const JsonCursor &root, const nlohmann::json &config, Llm &llm,
+                      std::vector<std::string> &notes)
+{
     const std::string act = has(config, "hidden_act") ? root["hidden_act"].string() : "gelu";
     if (act == "silu" || act == "swiglu" || act == "swish") {
         llm.activation = model::ActivationFunction::Silu;
         if (!llm.isMoe())
-            notes.push_back("SwiGLU MLP of a dense model: modelled with its gate matrix by the corrected model; "
-                            "the reference models (--reference-quirks) use a GeLU MLP");
+            notes.push_back(
+                "SwiGLU MLP of a dense model: modelled with its gate matrix by the corrected model; "
+                "the reference models (--reference-quirks) use a GeLU MLP");
     } else if (act.rfind("gelu", 0) == 0) {
         llm.activation = model::ActivationFunction::Gelu;
     } else {
@@ -99,7 +105,11 @@ HfImport importHuggingFaceConfig(const nlohmann::json &config, const std::string
     }
     if (!has(config, "hidden_act"))
         notes.push_back("no hidden_act: GeLU assumed");
+}
 
+/// What the imported preset leaves out of the original architecture.
+void noteWhatIsNotModelled(const nlohmann::json &config, std::vector<std::string> &notes)
+{
     if (has(config, "n_shared_experts") && config["n_shared_experts"].is_number_integer()
         && config["n_shared_experts"].get<std::int64_t>() > 0)
         notes.push_back(config["n_shared_experts"].dump()
@@ -121,6 +131,25 @@ HfImport importHuggingFaceConfig(const nlohmann::json &config, const std::string
                         + ") is modelled as a full projection");
     notes.push_back(
         "embeddings and the output layer are not part of the time model (vocab_size is for counts)");
+}
+
+} // namespace
+
+HfImport importHuggingFaceConfig(const nlohmann::json &config, const std::string &file, const std::string &id,
+                                 const std::string &name)
+{
+    const JsonCursor root(config, file);
+    root.requireObject();
+    HfImport out;
+    std::vector<std::string> &notes = out.approximations;
+    Llm &llm = out.llm;
+    llm.info
+        = { id, name, "Imported from Hugging Face config.json (" + file + ") by gapstudio-cli import-hf" };
+    importSizes(root, config, llm, notes);
+    importHeadSize(root, config, llm, notes);
+    importExperts(root, config, llm);
+    importActivation(root, config, llm, notes);
+    noteWhatIsNotModelled(config, notes);
     return out;
 }
 

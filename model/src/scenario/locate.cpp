@@ -1,5 +1,5 @@
 // A model diagnostic's field, told as a JSON pointer of the scenario file (locate.h). The keys
-// of the blocks are those of io/preset_json (preset_blocks.cpp) and of the override table
+// of the blocks are those of io/preset_json (preset_*_block*.cpp) and of the override table
 // (resolve.cpp).
 #include "gapstudio/scenario/locate.h"
 

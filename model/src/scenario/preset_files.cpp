@@ -1,5 +1,5 @@
 // Whole GapStudio files (preset_json.h): header, migration chain, scenario files and the preset
-// library. The block bodies are in preset_blocks.cpp.
+// library. The block bodies are in preset_blocks.cpp and the preset_*_block*.cpp beside it.
 #include "gapstudio/io/preset_json.h"
 
 #include "scenario/library_builder.h"

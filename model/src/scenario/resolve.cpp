@@ -79,11 +79,12 @@ constexpr double kMaxPue = 100;
 constexpr double kMaxYears = 1000;
 constexpr double kMaxCount = model::limits::kMaxCount;
 
-const std::vector<OverrideRule> &rules()
+/// The overrides of the design: memory, compute, links, topology, GPU count, layout and sequence.
+std::vector<OverrideRule> designRules()
 {
     using R = ResolvedScenario;
     const auto i64 = [](double v) { return static_cast<std::int64_t>(v); };
-    static const std::vector<OverrideRule> table = {
+    return {
         { { "gpu.hbm_capacity_GiB", "HBM capacity per GPU (GiB)", false, 0, false, kMaxCapacity_GiB, true },
           [](R &r, double v) { r.gpu.hbm.capacity_B = v * kBytesPerGiB; } },
         { { "gpu.hbm_bandwidth_GBps", "HBM bandwidth per GPU (GB/s)", false, 0, false, kMaxBandwidth_GBps,
@@ -132,15 +133,24 @@ const std::vector<OverrideRule> &rules()
           [i64](R &r, double v) { r.layout.execution.microbatchSize = i64(v); } },
         { { "llm.seq_size", "sequence length (tokens)", true, 1, true, kMaxInteger, true },
           [i64](R &r, double v) { r.llm.seqSize = i64(v); } },
-        // The cost model's assumptions and prices (model/cost.h; units in the key names).
+    };
+}
+
+/// The cost model's assumptions and prices (model/cost.h; units in the key names).
+std::vector<OverrideRule> costRules()
+{
+    using R = ResolvedScenario;
+    return {
         { { "cost.usd_per_kWh", "electricity price ($ per kWh)", false, 0, true, kMaxPrice, true },
           [](R &r, double v) { r.costAssumptions.usdPerKWh = v; } },
-        { { "cost.pue", "power usage effectiveness (facility power / IT power)", false, 1, true, kMaxPue, true },
+        { { "cost.pue", "power usage effectiveness (facility power / IT power)", false, 1, true, kMaxPue,
+            true },
           [](R &r, double v) { r.costAssumptions.pue = v; } },
-        { { "cost.depreciation_years", "years the hardware's price is spread over", false, 0, false, kMaxYears, true },
+        { { "cost.depreciation_years", "years the hardware's price is spread over", false, 0, false,
+            kMaxYears, true },
           [](R &r, double v) { r.costAssumptions.depreciationYears = v; } },
-        { { "cost.facility_usd_per_MW_year", "facility charge per MW of IT load and year ($)", false, 0,
-            true, kMaxPrice, true },
+        { { "cost.facility_usd_per_MW_year", "facility charge per MW of IT load and year ($)", false, 0, true,
+            kMaxPrice, true },
           [](R &r, double v) { r.costAssumptions.facilityUsdPerMWYear = v; } },
         { { "cost.gpu_idle_power_fraction", "GPU power while not computing, fraction of board power (0-1)",
             false, 0, true, 1, true },
@@ -151,15 +161,30 @@ const std::vector<OverrideRule> &rules()
           [](R &r, double v) { r.gpu.price_USD = v; } },
         { { "gpu.board_power_W", "power of one GPU at full activity (W)", false, 0, true, kMaxPower_W, true },
           [](R &r, double v) { r.gpu.boardPower_W = v; } },
-        { { "gpu.server_price_USD", "price of one server without GPUs and network ($)", false, 0, true, kMaxPrice, true },
+        { { "gpu.server_price_USD", "price of one server without GPUs and network ($)", false, 0, true,
+            kMaxPrice, true },
           [](R &r, double v) { serverCost(r.gpu).serverPrice_USD = v; } },
-        { { "scale_up.switch_price_USD", "price of one scale-up switch ($)", false, 0, true, kMaxPrice, true },
+        { { "scale_up.switch_price_USD", "price of one scale-up switch ($)", false, 0, true, kMaxPrice,
+            true },
           [](R &r, double v) { linkCost(r.scaleUp).switchPrice_USD = v; } },
-        { { "scale_out.switch_price_USD", "price of one scale-out switch ($)", false, 0, true, kMaxPrice, true },
+        { { "scale_out.switch_price_USD", "price of one scale-out switch ($)", false, 0, true, kMaxPrice,
+            true },
           [](R &r, double v) { linkCost(r.scaleOut).switchPrice_USD = v; } },
-        { { "scale_out.optics_price_USD", "price of one scale-out optical link end ($)", false, 0, true, kMaxPrice, true },
+        { { "scale_out.optics_price_USD", "price of one scale-out optical link end ($)", false, 0, true,
+            kMaxPrice, true },
           [](R &r, double v) { linkCost(r.scaleOut).opticsPrice_USD = v; } },
     };
+}
+
+/// Every override key, the design's first.
+const std::vector<OverrideRule> &rules()
+{
+    static const std::vector<OverrideRule> table = [] {
+        std::vector<OverrideRule> all = designRules();
+        for (OverrideRule &rule : costRules())
+            all.push_back(std::move(rule));
+        return all;
+    }();
     return table;
 }
 

@@ -1,0 +1,225 @@
+// The charts against a baseline, without stats and over memory capacity; their tool tips, the
+// legend's fit and the charts panel. What the charts plot: tst_charts.cpp.
+#include "chartprobe.h"
+#include "chartresults.h"
+
+#include "charts/chartformat.h"
+#include "charts/chartspanel.h"
+
+#include <QRegularExpression>
+#include <QTest>
+
+using namespace gapstudio;
+using test::itemTexts;
+using test::kChartIds;
+using test::makeChart;
+using test::plottableNamed;
+using test::valueAt;
+using views::ChartView;
+namespace cf = views::chartformat;
+
+class tst_ChartStates : public QObject {
+    Q_OBJECT
+
+private:
+    views::ResultsPtr mDense, mMoe;
+
+    /// One row per chart (column "id").
+    static void addChartIds()
+    {
+        QTest::addColumn<QString>("id");
+        for (const QString &id : kChartIds)
+            QTest::newRow(qPrintable(id)) << id;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        mDense = test::denseResults();
+        mMoe = test::moeResults();
+        QVERIFY(mDense->hasStats());
+        QVERIFY(mMoe->hasStats());
+    }
+
+    void baselineShowsBothRuns_data() { addChartIds(); }
+    void baselineShowsBothRuns()
+    {
+        QFETCH(QString, id);
+        const auto chart = makeChart(id);
+        chart->setResults(mMoe);
+        const int alone = chart->plot()->plottableCount();
+        const qsizetype aloneRows = chart->csvRows().size();
+        chart->setBaseline(mDense);
+        QVERIFY(chart->headline().contains(QStringLiteral("baseline")));
+        const QList<QStringList> csv = chart->csvRows();
+        QVERIFY(csv.size() > aloneRows);
+        QStringList runs;
+        for (qsizetype i = 1; i < csv.size(); ++i)
+            runs << csv[i][0];
+        QVERIFY(runs.contains(QStringLiteral("baseline")));
+        QVERIFY(runs.contains(QStringLiteral("current")));
+        // Differences are annotated ("(+1.2 ms)", "(-3.4 pp)", "(+5.6 GiB)") or in the tool tips.
+        if (id != QLatin1String("bandwidth")) {
+            const QString texts = itemTexts(chart->plot()).join(u'\n');
+            QVERIFY2(texts.contains(QRegularExpression(QStringLiteral("\\((\\+|-|±)\\d"))),
+                     qPrintable(texts));
+        }
+        QVERIFY(chart->plot()->plottableCount() >= alone);
+        chart->setBaseline(nullptr);
+        QVERIFY(!chart->headline().contains(QStringLiteral("baseline")));
+        QCOMPARE(chart->csvRows().size(), aloneRows);
+    }
+
+    void stepTimeBaselineBars()
+    {
+        views::StepTimeChart chart;
+        chart.setResults(mMoe);
+        chart.setBaseline(mDense);
+        // Rows: baseline step (1), current step (2); each component's bar holds both runs.
+        int checked = 0; // zero parts have no bar; the others must all be there
+        for (const auto &[results, key] : { std::pair { mDense, 1.0 }, std::pair { mMoe, 2.0 } })
+            for (const model::TimeComponent &c : results->analysis->step.exposed)
+                if (c.seconds > 0) {
+                    QVERIFY(test::fuzzy(*valueAt(plottableNamed(chart.plot(), cf::qs(c.label)), key),
+                                        c.seconds * 1e3));
+                    ++checked;
+                }
+        QVERIFY(checked >= 6); // forward, backward and the bubble at least, in both runs
+        const double delta_ms = (mMoe->analysis->step.total_s - mDense->analysis->step.total_s) * 1e3;
+        QVERIFY(
+            itemTexts(chart.plot()).join(u'\n').contains(cf::signedNumber(delta_ms) + QStringLiteral(" ms")));
+    }
+
+    void withoutStatsShowsTheDiagnostic_data() { addChartIds(); }
+    void withoutStatsShowsTheDiagnostic()
+    {
+        QFETCH(QString, id);
+        const views::ResultsPtr none = test::resultsWithoutStats();
+        QVERIFY(!none->hasStats());
+        QVERIFY(!none->diagnostics.empty());
+        const auto chart = makeChart(id);
+        chart->setResults(none);
+        const QString expected = chart->message();
+        QVERIFY(expected.startsWith(QStringLiteral("No results: ")));
+        QVERIFY2(expected.contains(cf::qs(none->cause()->message)), qPrintable(expected)); // the reason
+        QCOMPARE(chart->plot()->plottableCount(), 0);
+        QCOMPARE(chart->csvRows().size(), qsizetype(1));
+        QVERIFY(!chart->plot()->toPixmap(600, 400).isNull()); // draws without crashing
+        // ... across the whole plot (an empty legend in the layout once squeezed it to ~100 px).
+        QVERIFY2(chart->plot()->axisRect()->outerRect().width() > 500,
+                 qPrintable(QString::number(chart->plot()->axisRect()->outerRect().width())));
+
+        chart->setBaseline(mDense); // a baseline alone shows nothing either
+        QCOMPARE(chart->message(), expected);
+        chart->setResults(mDense);
+        chart->setBaseline(none); // a baseline without stats is ignored
+        QVERIFY(chart->message().isEmpty());
+        QVERIFY(chart->plot()->legend->layout()); // the legend is back below the plot
+        QVERIFY(chart->plot()->legend->itemCount() > 0);
+        QVERIFY(!chart->headline().contains(QStringLiteral("baseline")));
+        chart->setResults(nullptr);
+        QCOMPARE(chart->message(), QStringLiteral("No results"));
+        QCOMPARE(chart->plot()->plottableCount(), 0);
+    }
+
+    // A design over memory capacity cannot run: only the memory chart draws it (with the
+    // overflow); the others say why, in words, and show no time, bandwidth or MFU.
+    void overCapacityShowsOnlyTheMemory_data() { addChartIds(); }
+    void overCapacityShowsOnlyTheMemory()
+    {
+        QFETCH(QString, id);
+        const views::ResultsPtr over = test::overCapacityResults();
+        QCOMPARE(over->status, scenario::EvaluationStatus::OverCapacity);
+        const auto chart = makeChart(id);
+        chart->setResults(over);
+        if (id == QLatin1String("memory")) {
+            QVERIFY(chart->message().isEmpty());
+            QVERIFY(chart->plot()->plottableCount() > 0);
+            QVERIFY2(itemTexts(chart->plot()).join(u' ').contains(QStringLiteral("80")), "the capacity");
+            return;
+        }
+        QCOMPARE(chart->plot()->plottableCount(), 0);
+        QVERIFY2(chart->message().contains(QStringLiteral("does not fit in memory"), Qt::CaseInsensitive),
+                 qPrintable(chart->message()));
+        QVERIFY2(chart->message().contains(QStringLiteral("80 GiB")), qPrintable(chart->message()));
+        QVERIFY(!chart->message().contains(QStringLiteral("MFU")));
+        QVERIFY(!chart->headline().contains(QStringLiteral("MFU")));
+        chart->setResults(mDense); // an over-capacity baseline is not drawn either
+        chart->setBaseline(over);
+        QVERIFY(chart->message().isEmpty());
+        QVERIFY(!chart->headline().contains(QStringLiteral("baseline")));
+    }
+
+    void toolTipShowsValueAndShare()
+    {
+        views::StepTimeChart chart;
+        chart.resize(1000, 560);
+        chart.setResults(mDense);
+        chart.plot()->replot(QCustomPlot::rpImmediateRefresh); // lay out, so pixels are valid
+        const model::TimeComponent &fw = mDense->analysis->step.exposed.front();
+        QCOMPARE(fw.key, std::string("fw"));
+        QVERIFY(fw.seconds > 0);
+        // The middle of the forward-compute segment of the step bar (row 1, bars along x).
+        const QPointF pixel(chart.plot()->xAxis->coordToPixel(fw.seconds * 1e3 / 2),
+                            chart.plot()->yAxis->coordToPixel(1.0));
+        const QString tip = chart.toolTipAt(pixel);
+        QVERIFY2(tip.contains(cf::ms(fw.seconds)), qPrintable(tip));
+        QVERIFY2(tip.contains(cf::percent(fw.seconds / mDense->analysis->step.total_s)), qPrintable(tip));
+        QVERIFY(chart.toolTipAt(QPointF(1, 1)).isEmpty());
+    }
+
+    void legendFitsTheWidth_data()
+    {
+        QTest::addColumn<int>("width");
+        for (int width : { 520, 700, 1000, 1400 })
+            QTest::addRow("%d px", width) << width;
+    }
+    void legendFitsTheWidth()
+    {
+        QFETCH(int, width);
+        views::StepTimeChart chart; // the longest legend: every component of both runs
+        chart.setResults(mMoe);
+        chart.setBaseline(mDense);
+        chart.resize(width, 420);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QCPLegend *legend = chart.plot()->legend;
+        int items = 0;
+        for (int i = 0; i < legend->elementCount(); ++i) { // a wrapped grid may have empty cells
+            const QCPLayoutElement *item = legend->elementAt(i);
+            if (!item)
+                continue;
+            ++items;
+            QVERIFY2(item->outerRect().right() <= chart.plot()->width(),
+                     qPrintable(QStringLiteral("%1 ends at %2").arg(i).arg(item->outerRect().right())));
+        }
+        QVERIFY(items >= 10);
+        QVERIFY(legend->columnCount() >= 2);
+    }
+
+    void panelHoldsTheFourCharts()
+    {
+        views::ChartsPanel panel;
+        QStringList ids;
+        for (ChartView *chart : panel.charts()) {
+            ids << chart->id();
+            QVERIFY(!chart->objectName().isEmpty());
+            QVERIFY(!chart->plot()->objectName().isEmpty());
+            QCOMPARE(panel.chart(chart->id()), chart);
+        }
+        QCOMPARE(ids, kChartIds);
+        panel.setResults(mMoe);
+        panel.setBaseline(mDense);
+        for (ChartView *chart : panel.charts()) {
+            QCOMPARE(chart->results(), mMoe);
+            QCOMPARE(chart->baseline(), mDense);
+            QVERIFY(chart->plot()->plottableCount() > 0);
+        }
+        for (QWidget *child : panel.findChildren<QWidget *>(Qt::FindDirectChildrenOnly))
+            QVERIFY(!child->objectName().isEmpty());
+    }
+};
+
+QTEST_MAIN(tst_ChartStates)
+#include "tst_chartstates.moc"

@@ -1,0 +1,241 @@
+// The headless exports' failures, and the exit-code contract they share with the CLI: bad input
+// exits 2 (naming the file and the JSON pointer), an output that cannot be written 3; an export
+// never replaces one of its inputs; --screenshot fails as the exports do; GUI and CLI agree.
+#include "headlessrun.h"
+#include "run_process.h"
+
+#include "report/provenance.h"
+#include "report/report.h"
+#include "studio/recalculator.h"
+
+#include "gapstudio/io/preset_json.h"
+#include "gapstudio/io/preset_locations.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace gapstudio;
+using test::fileStart;
+using test::headless;
+using test::kDefaultScenario;
+using test::ProcessResult;
+
+namespace {
+
+/// The app itself (gapstudio), as a user runs it headless.
+ProcessResult runApp(const QStringList &arguments, const QString &stdoutFile = {})
+{
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("GAPSTUDIO_PRESETS"), QStringLiteral(PRESETS_DIR));
+    return test::runProcess(QStringLiteral(GAPSTUDIO_GUI), arguments, stdoutFile, 120000, env);
+}
+
+} // namespace
+
+class tst_HeadlessErrors : public QObject, private test::ExportFixture {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QVERIFY(prepare()); }
+
+    void badInputExitsTwo_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        const QString out
+            = QStringLiteral("--export-report=") + QDir::temp().filePath(QStringLiteral("never.pdf"));
+        QTest::newRow("unknown option") << QStringList { QStringLiteral("--frobnicate"), out };
+        QTest::newRow("nothing to do") << QStringList { QStringLiteral("--scenario"), kDefaultScenario };
+        QTest::newRow("missing scenario")
+            << QStringList { QStringLiteral("--scenario"), QStringLiteral("/nonexistent.gapstudio.json"),
+                             out };
+        QTest::newRow("bad token budget")
+            << QStringList { QStringLiteral("--token-budget"), QStringLiteral("-3"), out };
+        QTest::newRow("positional") << QStringList { QStringLiteral("stray"), out };
+    }
+
+    void badInputExitsTwo()
+    {
+        QFETCH(QStringList, arguments);
+        QCOMPARE(headless(arguments), views::kHeadlessBadInput);
+    }
+
+    void unknownPresetExitsTwoNamingFileAndPointer()
+    {
+        scenario::Scenario wrong = mDefault;
+        wrong.gpu.presetId = "no-such-gpu";
+        const QString file = path(QStringLiteral("wrong.gapstudio.json"));
+        io::saveScenario(wrong, file.toStdString());
+        QCOMPARE(headless({ QStringLiteral("--scenario"), file, QStringLiteral("--export-charts"),
+                            path(QStringLiteral("never")) }),
+                 views::kHeadlessBadInput);
+        QVERIFY(!QDir(path(QStringLiteral("never"))).exists());
+    }
+
+    void malformedScenarioExitsTwo()
+    {
+        const QString file = path(QStringLiteral("malformed.gapstudio.json"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            R"({"fileType": "gapstudio.scenario", "version": 1, "id": "x", "name": "x", "source": "x", "gpu_cuont": 1})");
+        f.close();
+        QString error;
+        QVERIFY(!views::restoreScenario(file, &error));
+        QVERIFY2(error.contains(file), qPrintable(error));
+        QCOMPARE(headless({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"),
+                            path(QStringLiteral("never.pdf")) }),
+                 views::kHeadlessBadInput);
+    }
+
+    // "--export-report /dev/full exits 0 'wrote'", and export errors gave no OS reason.
+    void unwritableReportIsExit3()
+    {
+        QCOMPARE(headless({ QStringLiteral("--export-report"), QStringLiteral("/dev/full") }),
+                 views::kHeadlessWriteFailed);
+        QString error;
+        const auto library = io::loadPresetLibrary(PRESETS_DIR);
+        QVERIFY(!views::writeReport(*views::computeResults(mDefault, library), nullptr,
+                                    QStringLiteral("/dev/full"), &error));
+        QVERIFY2(error.contains(QStringLiteral("No space left on device")), qPrintable(error));
+        // As a user runs it: the reason on stderr, no "wrote" on stdout.
+        const ProcessResult r = runApp({ QStringLiteral("--export-report"), QStringLiteral("/dev/full") });
+        QCOMPARE(r.exitCode, views::kHeadlessWriteFailed);
+        QVERIFY2(r.err.contains("/dev/full") && r.err.contains("No space left on device"), r.err.constData());
+        QVERIFY(!r.out.contains("wrote"));
+    }
+
+    // Standard output that cannot be written fails the run, as in the CLI.
+    void lostStandardOutputIsExit3()
+    {
+        const ProcessResult r
+            = runApp({ QStringLiteral("--export-report"), path(QStringLiteral("stdout-full.pdf")) },
+                     QStringLiteral("/dev/full"));
+        QCOMPARE(r.exitCode, views::kHeadlessWriteFailed);
+        QVERIFY2(r.err.contains("standard output"), r.err.constData());
+    }
+
+    // "--export-report X.gapstudio.json with the scenario itself as output replaces the scenario
+    // with a PDF (same with --baseline)".
+    void anExportNeverReplacesAnInput_data()
+    {
+        QTest::addColumn<QString>("role");
+        QTest::newRow("scenario") << "scenario";
+        QTest::newRow("baseline") << "baseline";
+    }
+    void anExportNeverReplacesAnInput()
+    {
+        QFETCH(QString, role);
+        const QString file = path(QStringLiteral("input-") + role + QStringLiteral(".gapstudio.json"));
+        io::saveScenario(mDefault, file.toStdString());
+        const QByteArray before = fileStart(file, 1 << 20);
+        QCOMPARE(headless({ QStringLiteral("--") + role, file, QStringLiteral("--export-report"), file }),
+                 views::kHeadlessBadInput);
+        QCOMPARE(fileStart(file, 1 << 20), before);
+    }
+
+    // "a deeply nested SVG given as --scenario/--baseline (stack overflow in QXmlStreamReader)".
+    void deeplyNestedSvgIsRefused_data() { anExportNeverReplacesAnInput_data(); }
+    void deeplyNestedSvgIsRefused()
+    {
+        QFETCH(QString, role);
+        const QString file = path(QStringLiteral("deep.svg"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("<?xml version=\"1.0\"?><svg xmlns=\"http://www.w3.org/2000/svg\">");
+        // Nested inside the element that holds the scenario: reading its text recursed per level.
+        f.write("<desc>");
+        f.write(QByteArray("<g>").repeated(200000));
+        f.write(QByteArray("</g>").repeated(200000));
+        f.write("</desc>");
+        f.write("</svg>");
+        f.close();
+        QString error;
+        QVERIFY(!views::restoreScenario(file, &error));
+        QVERIFY2(error.contains(QStringLiteral("deeper than")), qPrintable(error));
+        QCOMPARE(headless({ QStringLiteral("--") + role, file, QStringLiteral("--export-report"),
+                            path(QStringLiteral("never-deep.pdf")) }),
+                 views::kHeadlessBadInput);
+    }
+
+    // "--screenshot with a bad or missing --scenario exits 0 and shows the default design".
+    void screenshotOfABadScenarioFails_data()
+    {
+        QTest::addColumn<QString>("scenario");
+        QTest::addColumn<int>("status");
+        QTest::newRow("missing") << "/nonexistent.gapstudio.json" << views::kHeadlessBadInput;
+        QTest::newRow("not a scenario") << ICON_FILE << views::kHeadlessBadInput;
+    }
+    void screenshotOfABadScenarioFails()
+    {
+        QFETCH(QString, scenario);
+        QFETCH(int, status);
+        const QString png = path(QStringLiteral("never-shot.png"));
+        const ProcessResult r
+            = runApp({ QStringLiteral("--scenario"), scenario, QStringLiteral("--screenshot"), png });
+        QCOMPARE(r.exitCode, status);
+        QVERIFY(!QFile::exists(png));
+        QVERIFY2(r.err.contains(scenario.toUtf8()), r.err.constData());
+    }
+
+    void screenshotThatCannotBeWrittenIsExit3()
+    {
+        const ProcessResult r = runApp({ QStringLiteral("--screenshot"), QStringLiteral("/dev/full") });
+        QCOMPARE(r.exitCode, views::kHeadlessWriteFailed);
+        QVERIFY2(r.err.contains("No space left on device"), r.err.constData());
+    }
+
+    // "GUI and CLI disagree on exit codes for the same infeasible scenario and the CLI names a JSON
+    // pointer (/num_procs) that a scenario file does not have."
+    void guiAndCliAgreeOnAnInfeasibleScenario()
+    {
+        scenario::Scenario wrongCount = mDefault;
+        wrongCount.overrides["gpu_count"] = 4000; // the layout needs 4096
+        const QString file = path(QStringLiteral("wrong-count.gapstudio.json"));
+        io::saveScenario(wrongCount, file.toStdString());
+        QCOMPARE(headless({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"),
+                            path(QStringLiteral("wrong-count.pdf")) }),
+                 views::kHeadlessInfeasible);
+        const ProcessResult gui
+            = runApp({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"),
+                       path(QStringLiteral("wrong-count.pdf")) });
+        QProcess cli;
+        cli.start(QStringLiteral(GAPSTUDIO_CLI), { QStringLiteral("eval"), file });
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(gui.exitCode, views::kHeadlessInfeasible);
+        QCOMPARE(cli.exitCode(), gui.exitCode);
+        const QByteArray pointer = file.toUtf8() + ": /overrides/gpu_count: ";
+        QVERIFY2(gui.err.contains(pointer), gui.err.constData());
+        const QByteArray cliErr = cli.readAllStandardError();
+        QVERIFY2(cliErr.contains(pointer), cliErr.constData());
+        QVERIFY(!cliErr.contains("/num_procs") && !gui.err.contains("/num_procs"));
+    }
+
+    // A number the model cannot compute with is malformed input for both, before any output.
+    void guiAndCliAgreeOnAMalformedScenario()
+    {
+        scenario::Scenario huge = mDefault;
+        huge.overrides["llm.seq_size"] = 1e9;
+        const QString file = path(QStringLiteral("huge.gapstudio.json"));
+        io::saveScenario(huge, file.toStdString());
+        const QString pdf = path(QStringLiteral("never-huge.pdf"));
+        QCOMPARE(headless({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"), pdf }),
+                 views::kHeadlessBadInput);
+        const ProcessResult gui
+            = runApp({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"), pdf });
+        QProcess cli;
+        cli.start(QStringLiteral(GAPSTUDIO_CLI), { QStringLiteral("eval"), file });
+        QVERIFY(cli.waitForFinished(60000));
+        QCOMPARE(gui.exitCode, views::kHeadlessBadInput);
+        QCOMPARE(cli.exitCode(), gui.exitCode);
+        QVERIFY(!QFile::exists(pdf));
+        QVERIFY2(gui.err.contains(file.toUtf8() + ": /overrides/llm.seq_size: "), gui.err.constData());
+    }
+};
+
+QTEST_MAIN(tst_HeadlessErrors)
+#include "tst_headless_errors.moc"
