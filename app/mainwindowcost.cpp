@@ -39,9 +39,7 @@ void MainWindow::createCostAndRoadmap(QDockWidget *tabbedWith, QMenu *file, QAct
     mExporter->addChart(mRoadmap->chart(), mRoadmap->chart()->id(), mRoadmap->chart()->interaction());
     connect(mRecalculator, &Recalculator::resultsReady, cost, &CostPanel::setResults);
     // The cost chart compares with the same pin as the other charts.
-    connect(mPinned, &PinnedScenarios::changed, cost, [this, cost] {
-        cost->setBaseline(mPinned->count() > 0 ? mPinned->pins().front().results : nullptr);
-    });
+    connect(mPinned, &PinnedScenarios::changed, cost, [this, cost] { cost->setBaseline(mPinned->first()); });
     addRoadmapActions(file, before, mRoadmap, docks[1]);
 }
 

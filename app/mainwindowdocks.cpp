@@ -157,7 +157,7 @@ void MainWindow::connectPanels(const Panels &p)
     mPinned = new PinnedScenarios(this);
     connect(mPinned, &PinnedScenarios::changed, this, [this, p] {
         p.keyResults->setPinned(mPinned->pins());
-        mCharts->setBaseline(mPinned->count() > 0 ? mPinned->pins().front().results : nullptr);
+        mCharts->setBaseline(mPinned->first());
     });
     // "Apply this layout" from a search: one undoable edit of the layout.
     connect(mExplore, &ExplorePanel::layoutApplied, this, [this](const model::Execution &applied) {

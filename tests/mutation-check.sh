@@ -193,7 +193,7 @@ mutation "every software stack counted as calibrated" model/src/scenario/calibra
     'a.softwareHasEntry = true;' \
     "tst_calibrationtext:typicalError"
 mutation "the cost chart never compares with a pin" app/mainwindowcost.cpp \
-    'cost->setBaseline(mPinned->count() > 0 ? mPinned->pins().front().results : nullptr);' \
+    'cost->setBaseline(mPinned->first());' \
     'cost->setBaseline(nullptr);' \
     "tst_mainwindow:pinnedScenariosSideBySide"
 

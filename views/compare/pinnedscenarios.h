@@ -35,6 +35,8 @@ public:
     [[nodiscard]] int count() const { return static_cast<int>(mPins.size()); }
     /// The results of every pin, in pin order (for the report and exports).
     [[nodiscard]] std::vector<const ScenarioResults *> results() const;
+    /// The first pin's results, which the charts compare with; nullptr without pins.
+    [[nodiscard]] ResultsPtr first() const { return mPins.isEmpty() ? nullptr : mPins.front().results; }
 
 signals:
     void changed();
