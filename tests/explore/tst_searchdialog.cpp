@@ -19,6 +19,10 @@
 #include <QTableView>
 #include <QTest>
 
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 using namespace gapstudio;
 using views::SearchDialog;
 using views::SearchResultsModel;
@@ -173,18 +177,35 @@ void tst_SearchDialog::applyEmitsSelectedRowAfterSorting()
 
 void tst_SearchDialog::cancelStopsLongSearch()
 {
+    // The real search over "millions of layouts", held after each task until Cancel is pressed,
+    // so it cannot end first however fast the machine is: every worker thread waits in the
+    // progress callback for the cancel flag, and the tasks left are then skipped.
     SearchDialog dialog(test::largeSearchDesign());
     child<QCheckBox>(&dialog, "mbsBreakCheck")->setChecked(false); // millions of layouts
+    std::atomic<int> held { 0 };
+    dialog.setSearchFunction([&held](const model::Application &app, const model::System &sys,
+                                     const model::SearchSpace &space, const model::SearchOptions &options) {
+        model::SearchOptions holding = options;
+        holding.progress = [&held, cancel = options.cancel](std::size_t, std::size_t) {
+            ++held;
+            while (!cancel->load())
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        };
+        return model::searchLayouts(app, sys, space, holding);
+    });
     QSignalSpy finished(&dialog, &SearchDialog::searchFinished);
     QTest::mouseClick(child<QPushButton>(&dialog, "startButton"), Qt::LeftButton);
     QVERIFY(dialog.isSearching());
-    QTest::qWait(200); // the event loop keeps running while the search does
+    // The event loop keeps running while the search does: wait for a finished task, not a clock.
+    QTRY_VERIFY_WITH_TIMEOUT(held.load() > 0, kSearchTimeoutMs);
     QVERIFY(dialog.isSearching());
+    QCOMPARE(finished.count(), 0);
     QTest::mouseClick(child<QPushButton>(&dialog, "cancelButton"), Qt::LeftButton);
     QVERIFY(finished.wait(kSearchTimeoutMs) || finished.count() == 1);
     QVERIFY(dialog.result().cancelled);
     QVERIFY(!dialog.isSearching());
     QVERIFY(child<QLabel>(&dialog, "statusLabel")->text().contains(QStringLiteral("cancelled")));
+    dialog.setSearchFunction(&model::searchLayouts);
 
     // Usable afterwards: the form is enabled again and a new (small) search completes.
     QVERIFY(child<QPushButton>(&dialog, "startButton")->isEnabled());

@@ -68,6 +68,7 @@ SearchDialog::SearchDialog(const model::Design &current, const model::EvaluateOp
     , mSystem(current.system)
     , mDesignSpace(explore::searchSpaceFor(current))
     , mOptions(options)
+    , mSearchFunction(&model::searchLayouts)
     , mJob(new BackgroundJob(this))
     , mModel(new SearchResultsModel(this))
     , mProxy(new QSortFilterProxyModel(this))
@@ -273,12 +274,12 @@ void SearchDialog::start()
     mStatus->setText(tr("Searching %1 GPUs…").arg(space.numProcs));
     setSearching(true);
     mJob->start<Outcome>(
-        [app, sys, space, options](const std::atomic<bool> &cancel) mutable {
+        [app, sys, space, options, search = mSearchFunction](const std::atomic<bool> &cancel) mutable {
             options.cancel = &cancel;
             QElapsedTimer timer;
             timer.start();
             Outcome out;
-            out.result = model::searchLayouts(app, sys, space, options);
+            out.result = search(app, sys, space, options);
             out.seconds = static_cast<double>(timer.nsecsElapsed()) * 1e-9;
             return out;
         },

@@ -15,6 +15,8 @@
 
 #include <QDialog>
 
+#include <functional>
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -52,6 +54,13 @@ public:
     [[nodiscard]] SearchResultsModel *resultsModel() const { return mModel; }
     [[nodiscard]] QTableView *resultsView() const { return mTable; }
 
+    /// What Start runs on the worker thread (default model::searchLayouts). A seam for tests:
+    /// one that waits on the cancel flag makes a search that cannot end before Cancel.
+    using SearchFunction = std::function<model::SearchResult(
+        const model::Application &, const model::System &, const model::SearchSpace &,
+        const model::SearchOptions &)>;
+    void setSearchFunction(SearchFunction search) { mSearchFunction = std::move(search); }
+
 public slots:
     void start();
     void cancel();
@@ -77,6 +86,7 @@ private:
     model::SearchSpace mDesignSpace; ///< explore::searchSpaceFor(the design): the form's defaults
     model::EvaluateOptions mOptions;
     model::SearchResult mResult;
+    SearchFunction mSearchFunction;
     BackgroundJob *mJob = nullptr;
     SearchResultsModel *mModel = nullptr;
     QSortFilterProxyModel *mProxy = nullptr;
