@@ -17,6 +17,7 @@
 #include "studio/scenariodocument.h"
 #include "studio/studioengine.h"
 #include "studio/windowfit.h"
+#include "settle.h"
 
 #include <QDockWidget>
 #include <QFile>
@@ -196,7 +197,7 @@ private slots:
         window.resize(1280, 800);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QTest::qWait(50);
+        test::settle();
         QCOMPARE(window.size(), QSize(1280, 800));
         int inFront = 0;
         for (QDockWidget *dock : window.findChildren<QDockWidget *>()) {
@@ -237,7 +238,7 @@ private slots:
             auto *dock = window.findChild<QDockWidget *>(dockName);
             QVERIFY2(dock, qPrintable(dockName));
             dock->raise(); // in front of its tab group, as a click on its tab does
-            QTest::qWait(20);
+            test::settle();
             for (const QString &name : controls) {
                 auto *control = dock->findChild<QWidget *>(name);
                 QVERIFY2(control, qPrintable(name));
