@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include "gapstudio/io/preset_json.h"
+#include "gapstudio/io/safe_file.h"
 #include "gapstudio/scenario/calibrate.h"
 
 #include <nlohmann/json.hpp>
@@ -35,6 +36,22 @@ void printStats(const char *label, const scenario::ErrorStats &stats)
               << ", max_abs_error " << fixed(stats.maxAbsError) << '\n';
 }
 
+/// The fit's output may name none of its inputs, in any spelling (./, ../, a symbolic link, a
+/// measurement file found inside an input folder, the --calibration start file): that would
+/// replace a measured run or the start with the fit. Usage error (exit 2), nothing written.
+void requireOutputIsNoInput(const ValidateArgs &args, const std::vector<io::Measurement> &measurements)
+{
+    std::vector<std::string> inputs = args.paths;
+    inputs.push_back(args.calibrationFile);
+    for (const io::Measurement &m : measurements)
+        inputs.push_back(m.file);
+    try {
+        io::requireNotAnInput(args.outFile, inputs);
+    } catch (const io::OutputError &error) {
+        throw UsageError{std::string("--out ") + error.what()};
+    }
+}
+
 } // namespace
 
 int runCalibrate(const std::vector<std::string> &argv)
@@ -45,6 +62,7 @@ int runCalibrate(const std::vector<std::string> &argv)
     const scenario::PresetLibrary library
         = presetLibrary(args.presetsDir);
     const std::vector<io::Measurement> measurements = io::loadMeasurements(args.paths);
+    requireOutputIsNoInput(args, measurements);
 
     std::optional<scenario::CalibrationSet> start;
     if (!args.calibrationFile.empty())

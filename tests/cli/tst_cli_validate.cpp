@@ -50,6 +50,12 @@ QString writeVariant(const QTemporaryDir &dir, const char *name, const nlohmann:
     return gapstudio::test::writeJsonFile(dir.path() + QLatin1Char('/') + QLatin1String(name), json);
 }
 
+QByteArray fileBytes(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
 nlohmann::json readJson(const QString &path)
 {
     return gapstudio::test::readJsonFile(path);
@@ -138,6 +144,46 @@ private slots:
         QCOMPARE(run({ QStringLiteral("validate") }).exitCode, 2);
         QCOMPARE(run({ QStringLiteral("calibrate"), kMeasurements }).exitCode, 2); // no --out
         QCOMPARE(run({ QStringLiteral("validate"), kMeasurements, QStringLiteral("--frobnicate") }).exitCode, 2);
+    }
+
+    // "calibrate --out may name one of its inputs ... and replaces it, exit 0": every spelling of
+    // an input (the file as given, ./ and ../ forms, a symbolic link to it, a run found inside an
+    // input folder, the --calibration start file) is a usage error, and nothing is written.
+    void calibrateNeverReplacesAnInput_data()
+    {
+        QTest::addColumn<QString>("spelling");
+        for (const char *row : { "file", "dot", "dotdot", "link", "inside folder", "start file" })
+            QTest::newRow(row) << QString::fromLatin1(row);
+    }
+    void calibrateNeverReplacesAnInput()
+    {
+        QFETCH(QString, spelling);
+        QTemporaryDir dir;
+        QVERIFY(QDir().mkpath(dir.path() + QStringLiteral("/runs")));
+        const QString run0 = dir.path() + QStringLiteral("/runs/run.json");
+        QVERIFY(QFile::copy(measurement("korthikanti2022-selene-a100", "korthikanti2022-megatron-22b_full"), run0));
+        const QString start = dir.path() + QStringLiteral("/start.json");
+        QVERIFY(QFile::copy(QStringLiteral(PRESETS_DIR "/calibrations/shipped.json"), start));
+        QStringList inputs { run0 };
+        QString out = run0;
+        if (spelling == QLatin1String("dot"))
+            out = dir.path() + QStringLiteral("/runs/./run.json");
+        else if (spelling == QLatin1String("dotdot"))
+            out = dir.path() + QStringLiteral("/runs/../runs/run.json");
+        else if (spelling == QLatin1String("link")) {
+            out = dir.path() + QStringLiteral("/link.json");
+            QVERIFY(QFile::link(run0, out));
+        } else if (spelling == QLatin1String("inside folder"))
+            inputs = { dir.path() + QStringLiteral("/runs") };
+        else if (spelling == QLatin1String("start file"))
+            out = start;
+        const QByteArray runBefore = fileBytes(run0), startBefore = fileBytes(start);
+        const Result r = run(QStringList { QStringLiteral("calibrate") } + inputs + QStringList { QStringLiteral("--calibration"), start, QStringLiteral("--out"), out });
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.startsWith("error: --out ") && r.err.contains("refusing to overwrite an input"),
+                 r.err.constData());
+        QCOMPARE(fileBytes(run0), runBefore);
+        QCOMPARE(fileBytes(start), startBefore);
     }
 
     void calibrateAndValidateAgree()
