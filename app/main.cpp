@@ -105,6 +105,11 @@ int main(int argc, char *argv[])
     std::optional<gapstudio::scenario::Scenario> requested;
     if (parser.isSet(o.screenshot) && parser.isSet(o.scenario)) {
         QString error;
+        // The picture may not replace the scenario it shows (as no export may replace an input).
+        if (!gapstudio::views::isNotAnInput(parser.value(o.screenshot), { parser.value(o.scenario) }, &error)) {
+            std::fprintf(stderr, "gapstudio: %s\n", qPrintable(error));
+            return gapstudio::views::kHeadlessBadInput;
+        }
         requested = gapstudio::views::restoreScenario(parser.value(o.scenario), &error);
         if (!requested) {
             std::fprintf(stderr, "gapstudio: %s\n", qPrintable(error));

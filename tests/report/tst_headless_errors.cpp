@@ -182,6 +182,35 @@ private slots:
         QVERIFY2(r.err.contains(scenario.toUtf8()), r.err.constData());
     }
 
+    // "`gapstudio --scenario S --screenshot S` turns the scenario into a PNG, exit 0": the user's
+    // command, with the same file spelled as given, with ./ and through a symbolic link.
+    void screenshotNeverReplacesItsScenario_data()
+    {
+        QTest::addColumn<QString>("spelling");
+        QTest::newRow("same path") << "same";
+        QTest::newRow("dot slash") << "dot";
+        QTest::newRow("symbolic link") << "link";
+    }
+    void screenshotNeverReplacesItsScenario()
+    {
+        QFETCH(QString, spelling);
+        const QString file = path(QStringLiteral("shot-") + spelling + QStringLiteral(".gapstudio.json"));
+        io::saveScenario(mDefault, file.toStdString());
+        const QByteArray before = fileStart(file, 1 << 20);
+        QString out = file;
+        if (spelling == QLatin1String("dot"))
+            out = QFileInfo(file).absolutePath() + QStringLiteral("/./") + QFileInfo(file).fileName();
+        if (spelling == QLatin1String("link")) {
+            out = path(QStringLiteral("shot-link.png"));
+            QFile::remove(out);
+            QVERIFY(QFile::link(file, out));
+        }
+        const ProcessResult r = runApp({ QStringLiteral("--scenario"), file, QStringLiteral("--screenshot"), out });
+        QCOMPARE(r.exitCode, views::kHeadlessBadInput);
+        QCOMPARE(fileStart(file, 1 << 20), before);
+        QVERIFY2(r.err.contains("refusing to overwrite an input"), r.err.constData());
+    }
+
     void screenshotThatCannotBeWrittenIsExit3()
     {
         const ProcessResult r = runApp({ QStringLiteral("--screenshot"), QStringLiteral("/dev/full") });
