@@ -1,0 +1,180 @@
+# Mutations of the model core, the views, the exports and the programs (sourced by
+# tests/mutation-check.sh; see its header for the format).
+# shellcheck shell=bash
+# analysis.cpp: the charts' data (model::analyze)
+mutation "memory loss halved" model/src/analysis.cpp \
+    '{"memory", "Memory-bound time", memory / total},' \
+    '{"memory", "Memory-bound time", memory / total / 2},' \
+    "tst_analysis:efficiencyGapByHand"
+mutation "DP bytes without the sharded all-gather" model/src/analysis.cpp \
+    'lp * o.block_dp_size * (exe.optimizerSharding ? 2.0 : 1.0), o.dp_comm_link_time,' \
+    'lp * o.block_dp_size, o.dp_comm_link_time,' \
+    "tst_analysis:tierTrafficByHand"
+mutation "hidden TP communication ignores the exposed part" model/src/analysis.cpp \
+    'hidden(o.tp_comm_link_time, o.tp_comm_exposed_time)' \
+    'hidden(o.tp_comm_link_time, 0.0)' \
+    "tst_analysis:stepBreakdownByHand"
+mutation "HBM traffic without the optimizer step" model/src/analysis.cpp \
+    'lp * o.block_optim_mem_accessed;' \
+    '0.0;' \
+    "tst_analysis:tierTrafficByHand"
+mutation "tokens per second are samples per second" model/src/analysis.cpp \
+    'a.tokensPerSecond = o.sample_rate * static_cast<double>(app.seqSize);' \
+    'a.tokensPerSecond = o.sample_rate;' \
+    "tst_analysis:stepBreakdownByHand"
+# sweep.cpp: sweeps and sensitivity
+mutation "HBM bandwidth not scaled" model/src/sweep.cpp \
+    's.mem1.bandwidth_Bps *= factor;' \
+    's.mem1.bandwidth_Bps *= 1.0;' \
+    "tst_sweep:scaledChangesExactlyItsField"
+mutation "scale-out scales the scale-up tier" model/src/sweep.cpp \
+    's.networks.back().bandwidth_Bps *= factor;' \
+    's.networks.front().bandwidth_Bps *= factor;' \
+    "tst_sweep:scaledChangesExactlyItsField"
+mutation "latency scaled on no tier" model/src/sweep.cpp \
+    'n.latency_s *= factor;' \
+    'n.latency_s *= 1.0;' \
+    "tst_sweep:scaledChangesExactlyItsField"
+mutation "scale-out value read from tier 0" model/src/sweep.cpp \
+    'return s.networks.empty() ? 0 : s.networks.back().bandwidth_Bps;' \
+    'return s.networks.empty() ? 0 : s.networks.front().bandwidth_Bps;' \
+    "tst_sweep:sweepPointsAreTheScaledValues"
+mutation "an unmoved parameter reported as elasticity 0" model/src/sweep.cpp \
+    'if (upParam == downParam) {' \
+    'if (false) {' \
+    "tst_sweep:sensitivityFlagsAParameterThatDidNotMove"
+# network.h and the model core
+mutation "collective offset dropped" model/src/network.h \
+    'size += chunk * cost.offset;' \
+    'size += chunk;' \
+    "tst_calculon_parity"
+mutation "an operation's own efficiency ignored" model/src/network.h \
+    'const double efficiency = cost.efficiency > 0 ? cost.efficiency : net.efficiency;' \
+    'const double efficiency = net.efficiency;' \
+    "tst_moe_parity:cases"
+mutation "pipeline bubble one stage short" model/src/batch_stats.cpp \
+    'o.bubble_time = dbl(exe.pipelinePar - 1) * chunkTime' \
+    'o.bubble_time = dbl(exe.pipelinePar - 2) * chunkTime' \
+    "tst_calculon_parity"
+mutation "Adam moments in 2 bytes" model/src/layer_memory.h \
+    'const double moments = l.optimSpace * 4;' \
+    'const double moments = l.optimSpace * 2;' \
+    "tst_calculon_parity"
+mutation "eager RMSNorm forward one FP32 pass short" model/src/calibrated_cost.cpp \
+    'return l.inputs * (fw ? 7 * f + 2 * b : 19 * f + 4 * b);' \
+    'return l.inputs * (fw ? 6 * f + 2 * b : 19 * f + 4 * b);' \
+    "tst_fidelity:eagerElementwiseKernels"
+mutation "every expert on every GPU" model/src/moe_block.cpp \
+    'const I localExperts = experts / ep; // e' \
+    'const I localExperts = experts; // e' \
+    "tst_moe_parity:cases"
+# The input limits (range_checks.cpp, result_guard.cpp)
+mutation "no count check" model/src/range_checks.cpp \
+    'if (count.constant <= limits::kMaxCount)' \
+    'if (true)' \
+    "tst_limits:countsThatWouldOverflowNameTheLargestInput"
+mutation "HBM bandwidth unchecked" model/src/range_checks.cpp \
+    'c.require(sys.mem1.bandwidth_Bps, limits::kBandwidth, path("mem1/bandwidth"), "HBM bandwidth", "B/s");' \
+    '(void)0;' \
+    "tst_limits:systemRangesNameTheField"
+mutation "final guard lets NaN through" model/src/result_guard.cpp \
+    'if (std::isfinite(sum) && minimum >= 0)' \
+    'if (true)' \
+    "tst_limits:guardCatchesWhatTheRangesMiss"
+# search.cpp
+mutation "divisors repeat the square root" model/src/search.cpp \
+    'if (c != x / c)' \
+    'if (true)' \
+    "tst_search:upstream"
+mutation "hit positions not offset by their task" model/src/search.cpp \
+    'candidate.hit.index += offsets[candidate.task];' \
+    'candidate.hit.index += 0;' \
+    "tst_search:largeTopKeepsEveryValidLayoutInOrder"
+# search_bound.cpp: the bounded search's lower bound on the step time must stay a lower bound
+mutation "step-time bound 1.5x too high" model/src/search_bound.cpp \
+    'perTier[t] = dbl(exe.batchSize) / (time * (1 - 1e-9));' \
+    'perTier[t] = dbl(exe.batchSize) / (1.5 * time * (1 - 1e-9));' \
+    "tst_search:boundedEqualsExhaustive"
+# Scenario compile (compile.cpp, resolve.cpp, locate.cpp)
+mutation "tier latency not copied" model/src/scenario/compile.cpp \
+    'tier.latency_s = link.latency_s;' \
+    'tier.latency_s = 0;' \
+    "tst_compile"
+mutation "spine not oversubscribed" model/src/scenario/compile.cpp \
+    'spine.bandwidth_Bps = r.scaleOut.bandwidth_Bps / topo.oversubscription;' \
+    'spine.bandwidth_Bps = r.scaleOut.bandwidth_Bps;' \
+    "tst_compile:threeTier"
+mutation "HBM override in MB/s" model/src/scenario/resolve.cpp \
+    '[](R &r, double v) { r.gpu.hbm.bandwidth_Bps = v * kBpsPerGBps; } },' \
+    '[](R &r, double v) { r.gpu.hbm.bandwidth_Bps = v * 1e6; } },' \
+    "tst_compile:overridesApply"
+mutation "override ranges unchecked" model/src/scenario/resolve.cpp \
+    'if (!std::isfinite(value) || !range.contains(value))' \
+    'if (!std::isfinite(value))' \
+    "tst_limits:overrideRanges"
+mutation "diagnostics point at the layout despite an override" model/src/scenario/locate.cpp \
+    'return override("layout." + key).value_or(in(mScenario.layout, "layout", key));' \
+    'return in(mScenario.layout, "layout", key);' \
+    "tst_limits:scenarioPointers"
+# Exports (chartexport.cpp, report.cpp, headlessstatus.cpp)
+mutation "CSV fields joined by semicolons" views/charts/chartexport.cpp \
+    "csv += fields.join(',') + '\\n';" \
+    "csv += fields.join(';') + '\\n';" \
+    "tst_chartexport:exportWritesFormatWithProvenance"
+mutation "SVG provenance not escaped" views/charts/chartexport.cpp \
+    'generator.setDescription(json.toHtmlEscaped());' \
+    'generator.setDescription(json);' \
+    "tst_chartexport:exportWritesFormatWithProvenance"
+mutation "PNG without its scenario" views/charts/chartexport.cpp \
+    'image.setText(QString::fromLatin1(kPngScenarioKey), json);' \
+    '(void)json;' \
+    "tst_chartexport:exportWritesFormatWithProvenance"
+mutation "XML depth unbounded" views/charts/chartexport.cpp \
+    'if (++depth > kMaxXmlDepth) {' \
+    'if (++depth < 0) {' \
+    "tst_headless_errors:deeplyNestedSvgIsRefused"
+mutation "report write failure reported as success" views/report/report.cpp \
+    'return writeFileSafely(pdfPath, buffer.data(), error);' \
+    'return writeFileSafely(pdfPath, buffer.data(), error) || true;' \
+    "tst_headless_errors:unwritableReportIsExit3"
+mutation "malformed scenario exported anyway" views/report/headlessstatus.cpp \
+    'if (results.compiled && !scenario::isMalformedScenario(results.diagnostics))' \
+    'if (results.compiled)' \
+    "tst_headless_errors:guiAndCliAgreeOnAMalformedScenario"
+mutation "a restored autosave left behind" views/studio/autosaver.cpp \
+    'removeFiles(recovery.path);' \
+    '(void)recovery;' \
+    "tst_studiodocument:leftoversOfEndedSessionsAreOffered"
+mutation "pinned designs' columns repeat the current design" views/results/resultstable.cpp \
+    'mPinned.append({ pin.name, rowsOf(*pin.results) });' \
+    'mPinned.append({ pin.name, mCurrent });' \
+    "tst_mainwindow:pinnedScenariosSideBySide"
+mutation "the report's N-way columns all the current design" views/report/reportcontent.cpp \
+    'columns << keyMetrics(*pinned[i], tokenBudget);' \
+    'columns << keyMetrics(current, tokenBudget);' \
+    "tst_report:reportComparesSeveralPinnedDesigns"
+mutation "variant labels cut off in a narrow chart" views/explore/variantschart.cpp \
+    'upper = std::max(upper, label->position->coords().x() * width / (width - w));' \
+    'upper = std::max(upper, w * 0);' \
+    "tst_explorecharts:variantsAreSweepVariants"
+mutation "an FP8 run's 16-bit GEMMs left to the library's calibration" model/src/scenario/calibrate.cpp \
+    'c.gemmEfficiency[static_cast<std::size_t>(sixteen)] = value(x, b.gemm16);' \
+    '(void)sixteen;' \
+    "tst_real_runs:fitIgnoresTheLibrarysCalibration"
+mutation "every software stack counted as calibrated" model/src/scenario/calibration_lookup.cpp \
+    'a.softwareHasEntry = find(set->software, r.software.info.id) != nullptr;' \
+    'a.softwareHasEntry = true;' \
+    "tst_calibrationtext:typicalError"
+mutation "the cost chart never compares with a pin" app/mainwindowcost.cpp \
+    'cost->setBaseline(mPinned->first());' \
+    'cost->setBaseline(nullptr);' \
+    "tst_mainwindow:pinnedScenariosSideBySide"
+# The command-line tool and the studio's headless runs (the programs are relinked with the mutant)
+mutation "calibrate may write over one of its inputs" app/cli/calibrate.cpp \
+    'requireOutputIsNoInput(args, measurements);' \
+    '(void)measurements;' \
+    "tst_cli_validate:calibrateNeverReplacesAnInput"
+mutation "a screenshot may replace its scenario" app/main.cpp \
+    'if (!gapstudio::views::isNotAnInput(parser.value(o.screenshot), { parser.value(o.scenario) }, &error)) {' \
+    'if (false) {' \
+    "tst_headless_errors:screenshotNeverReplacesItsScenario"
