@@ -23,12 +23,34 @@ step()
     printf '\n==> %s\n' "$*"
 }
 
+# phase NAME COMMAND...: runs a phase of the test command and records its wall time, so that the
+# closing summary says where CI's minutes went. Returns the command's status.
+phase_names=() phase_seconds=()
+phase()
+{
+    local name=$1 start=$SECONDS status=0
+    shift
+    "$@" || status=$?
+    phase_names+=("$name") phase_seconds+=($((SECONDS - start)))
+    printf '==> phase "%s": %d s (exit %d)\n' "$name" $((SECONDS - start)) "$status"
+    return "$status"
+}
+
+print_phases()
+{
+    local i
+    printf '\nPhase times (wall clock, %s cores):\n' "$(nproc)"
+    for i in "${!phase_names[@]}"; do
+        printf '  %-28s %5d s\n' "${phase_names[$i]}" "${phase_seconds[$i]}"
+    done
+    printf '  %-28s %5d s\n' "total" "$SECONDS"
+}
+
 build()
 {
     local preset=$1
     step "configure and build (preset $preset)"
-    cmake --preset "$preset"
-    cmake --build --preset "$preset" -j "$jobs"
+    cmake --preset "$preset" && cmake --build --preset "$preset" -j "$jobs"
 }
 
 cmd_run()
@@ -45,7 +67,7 @@ cmd_run()
 
 cmd_test()
 {
-    bash packaging/install-deps.sh
+    phase "install dependencies" bash packaging/install-deps.sh
 
     # Headless: Qt's offscreen platform, and a private runtime directory (Qt wants mode 0700).
     export QT_QPA_PLATFORM=offscreen
@@ -55,20 +77,22 @@ cmd_test()
 
     local failed=()
 
-    build ci
+    # A build that fails ends the run (set -e); a failing test phase is recorded and the rest runs.
+    phase "build (preset ci)" build ci
     step "test (preset ci)"
-    ctest --preset ci || failed+=("ctest --preset ci")
+    phase "test (preset ci)" ctest --preset ci || failed+=("ctest --preset ci")
 
-    # Do the tests bite? Known mutations, each rebuilt into the tests named for it.
+    # Do the tests bite? Known mutations, each rebuilt into the tests and programs named for it.
     step "mutation check (tests/mutation-check.sh on build/)"
-    bash tests/mutation-check.sh build || failed+=("tests/mutation-check.sh")
+    phase "mutation check" bash tests/mutation-check.sh build || failed+=("tests/mutation-check.sh")
 
-    build asan-ubsan
+    phase "build (preset asan-ubsan)" build asan-ubsan
     step "test (preset asan-ubsan)"
     # Any sanitizer report aborts the test: ASAN_OPTIONS/UBSAN_OPTIONS are in the test preset.
     # The reader fuzzer (fuzz_readers) runs here too; its summary line is repeated below.
-    ctest --preset asan-ubsan || failed+=("ctest --preset asan-ubsan")
+    phase "test (preset asan-ubsan)" ctest --preset asan-ubsan || failed+=("ctest --preset asan-ubsan")
     grep -h '^fuzz_readers: ' build-asan/Testing/Temporary/LastTest.log || failed+=("fuzz_readers (no summary)")
+    print_phases
 
     if ((${#failed[@]} > 0)); then
         printf '\nFAILED: %s\n' "${failed[@]}" >&2
