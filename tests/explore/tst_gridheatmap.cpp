@@ -7,7 +7,11 @@
 #include "designspace/gridheatmapchart.h"
 #include "designspace/gridpanel.h"
 
+#include "gapstudio/io/safe_file.h"
+
 #include <nlohmann/json.hpp>
+
+#include <sys/stat.h>
 
 #include <QComboBox>
 #include <QFile>
@@ -165,6 +169,50 @@ private slots:
         QVERIFY2(error.contains(QStringLiteral("empty.jsonl: no grid points")), qPrintable(error));
         QVERIFY(!readGridFile(mDir.filePath(QStringLiteral("missing.jsonl")), &error));
         QVERIFY2(error.contains(QStringLiteral("missing.jsonl")), qPrintable(error));
+    }
+
+    // "the studio's grid.jsonl reader skips the input limits: a line nested 100,000 deep
+    // overflows the stack (in readGridFile and the Grid view), a FIFO blocks forever, /dev/zero
+    // is read until the process is killed for memory, 100 MB files are accepted".
+    void hostileFilesAreRefused_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("nested 100000 deep") << "deep"
+                                            << "line 13: nested deeper than 64 levels";
+        QTest::newRow("over the size limit") << "large"
+                                             << "larger than";
+        QTest::newRow("/dev/zero") << "zero"
+                                   << "not a regular file";
+        QTest::newRow("FIFO") << "fifo"
+                              << "not a regular file";
+    }
+    void hostileFilesAreRefused()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, expected);
+        QString path = QStringLiteral("/dev/zero");
+        if (kind == QLatin1String("deep"))
+            path = writeFile(mDir, QStringLiteral("deep.jsonl"),
+                             mText + QByteArray("[").repeated(100000) + QByteArray("]").repeated(100000)
+                                 + '\n');
+        if (kind == QLatin1String("large")) {
+            path = writeFile(mDir, QStringLiteral("large.jsonl"), mText);
+            QVERIFY(QFile::resize(path, qint64(gapstudio::io::kMaxInputBytes) + 1)); // sparse: no disk used
+        }
+        if (kind == QLatin1String("fifo")) {
+            path = mDir.filePath(QStringLiteral("grid.fifo"));
+            QVERIFY(::mkfifo(QFile::encodeName(path).constData(), 0600) == 0); // no writer ever opens it
+        }
+        QString error;
+        QVERIFY(!readGridFile(path, &error));
+        QVERIFY2(error.contains(expected), qPrintable(error));
+        // The Grid view keeps the grid it shows and says what is wrong.
+        GridPanel panel;
+        QVERIFY(panel.openFile(mPath));
+        QVERIFY(!panel.openFile(path));
+        QCOMPARE(panel.errorText(), error);
+        QVERIFY(panel.chart()->hasData());
     }
 
 private:

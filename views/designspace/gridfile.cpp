@@ -1,8 +1,10 @@
 #include "designspace/gridfile.h"
 
+#include "gapstudio/io/calculon_json.h"
+#include "gapstudio/io/safe_file.h"
+
 #include <nlohmann/json.hpp>
 
-#include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
@@ -36,6 +38,19 @@ std::map<std::string, double> numbers(const json &object)
         if (value.is_number())
             out[key] = value.get<double>();
     return out;
+}
+
+/// One line of JSON, nested at most io::kMaxJsonDepth deep as every other reader's input: a deeper
+/// line is refused while it is parsed, before anything recursive (printing it, the panel) sees it.
+json parseLine(const QByteArray &line)
+{
+    const auto depthLimit = [](int depth, json::parse_event_t event, json &) {
+        if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start)
+            && depth >= static_cast<int>(io::kMaxJsonDepth))
+            throw LineError("nested deeper than " + std::to_string(io::kMaxJsonDepth) + " levels");
+        return true;
+    };
+    return json::parse(line.constBegin(), line.constEnd(), depthLimit);
 }
 
 GridPoint parsePoint(const json &line, GridFile &file)
@@ -89,7 +104,7 @@ std::optional<GridFile> parseGridFile(const QByteArray &text, const QString &pat
         if (line.isEmpty())
             continue;
         try {
-            file.points.push_back(parsePoint(json::parse(line.constBegin(), line.constEnd()), file));
+            file.points.push_back(parsePoint(parseLine(line), file));
         } catch (const std::exception &e) { // LineError or nlohmann's parse error
             if (error)
                 *error = QObject::tr("%1, line %2: %3").arg(name).arg(i + 1).arg(QString::fromUtf8(e.what()));
@@ -115,13 +130,17 @@ std::optional<GridFile> parseGridFile(const QByteArray &text, const QString &pat
 
 std::optional<GridFile> readGridFile(const QString &path, QString *error)
 {
-    QFile in(path);
-    if (!in.open(QIODevice::ReadOnly)) {
+    // The readers' limits (safe_file.h): a regular file of at most io::kMaxInputBytes, so that a
+    // FIFO does not block the window and /dev/zero is not read until memory runs out.
+    std::string content;
+    try {
+        content = io::readInputFile(path.toStdString());
+    } catch (const io::InputError &e) {
         if (error)
-            *error = QObject::tr("%1: %2").arg(path, in.errorString());
+            *error = QString::fromUtf8(e.what());
         return std::nullopt;
     }
-    return parseGridFile(in.readAll(), path, error);
+    return parseGridFile(QByteArray(content.data(), qsizetype(content.size())), path, error);
 }
 
 } // namespace gapstudio::views
