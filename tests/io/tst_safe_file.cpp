@@ -11,10 +11,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
 #include <fstream>
 #include <sstream>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace gapstudio;
@@ -32,6 +35,27 @@ std::string readAll(const QString &path)
 void writeAll(const QString &path, const std::string &text)
 {
     std::ofstream(path.toStdString(), std::ios::binary) << text;
+}
+
+/// A child process that starts to write `file` and stops (SIGSTOP) in the middle of the write,
+/// with its temporary file on disk: RLIMIT_FSIZE makes the write raise SIGXFSZ, whose handler
+/// stops the process. Returns its pid once it is stopped (waitpid: no clock involved).
+pid_t writerStoppedMidWrite(const QString &file)
+{
+    const pid_t child = ::fork();
+    if (child == 0) {
+        std::signal(SIGXFSZ, [](int) { ::raise(SIGSTOP); });
+        const rlimit limit { 100, 100 };
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+        try {
+            io::writeFileAtomically(file.toStdString(), std::string(10000, 'x'));
+        } catch (...) {
+        }
+        ::_exit(0);
+    }
+    int status = 0;
+    ::waitpid(child, &status, WUNTRACED);
+    return WIFSTOPPED(status) ? child : -1;
 }
 
 } // namespace
@@ -73,6 +97,33 @@ private slots:
         QCOMPARE(
             QDir(mDir.path()).entryList({ QStringLiteral("*gapstudio-save*") }, QDir::Files | QDir::Hidden),
             QStringList());
+    }
+
+    // "a kill -9 leaves .gapstudio-save-* temporaries behind, never cleaned": the next write in
+    // the folder removes the temporaries of writers that were killed, and only theirs.
+    void temporariesOfKilledWritersAreRemoved()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("killed.gapstudio.json"));
+        const auto temporaries = [&] {
+            return QDir(dir.path())
+                .entryList({ QStringLiteral(".gapstudio-save-*") }, QDir::Files | QDir::Hidden);
+        };
+        const pid_t writer = writerStoppedMidWrite(file);
+        QVERIFY(writer > 0);
+        QCOMPARE(temporaries().size(), 1);
+        // Its writer is alive (stopped in the middle of the write): another write leaves it.
+        io::writeFileAtomically(dir.filePath(QStringLiteral("other.txt")).toStdString(), "other");
+        QCOMPARE(temporaries().size(), 1);
+        // kill -9: the temporary stays on disk until the next write in the folder removes it.
+        ::kill(writer, SIGKILL);
+        int status = 0;
+        ::waitpid(writer, &status, 0);
+        QVERIFY(WIFSIGNALED(status));
+        QCOMPARE(temporaries().size(), 1);
+        io::writeFileAtomically(file.toStdString(), "next");
+        QCOMPARE(temporaries(), QStringList());
+        QCOMPARE(readAll(file), std::string("next"));
     }
 
     void saveScenarioOnFullDiskThrowsAndKeepsTheFile()

@@ -4,8 +4,10 @@
 
 #include <cerrno>
 #include <climits>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -53,6 +55,42 @@ private:
     int mFd;
     std::string mTemporary;
 };
+
+/// The start of this process's temporary file names: ".gapstudio-save-HOST-PID-". The host and
+/// process name the writer, so that a later write can tell a temporary file whose writer was
+/// killed (kill -9, power loss) from one that is being written right now.
+std::string temporaryPrefix(pid_t pid)
+{
+    char host[256] = {};
+    if (::gethostname(host, sizeof host - 1) != 0)
+        host[0] = '\0';
+    for (char *c = host; *c; ++c)
+        if (*c == '/' || *c == '-')
+            *c = '_';
+    return ".gapstudio-save-" + std::string(host) + "-" + std::to_string(pid) + "-";
+}
+
+/// Removes the temporary files that writers on this host left in `folder` when they were killed
+/// before they could (their process is gone). Best effort: a folder that cannot be listed is left.
+void removeTemporariesOfEndedWriters(const std::string &folder)
+{
+    namespace fs = std::filesystem;
+    const std::string mine = temporaryPrefix(0);
+    const std::string hostPrefix = mine.substr(0, mine.size() - 2); // ".gapstudio-save-HOST-"
+    std::error_code ec;
+    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.rfind(hostPrefix, 0) != 0)
+            continue;
+        const std::string rest = name.substr(hostPrefix.size()); // "PID-XXXXXX"
+        char *after = nullptr;
+        const long pid = std::strtol(rest.c_str(), &after, 10);
+        if (pid <= 0 || after == rest.c_str() || *after != '-')
+            continue;
+        if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+            ::unlink(it->path().c_str());
+    }
+}
 
 /// Writes every byte of `data`; returns 0 or the errno of the failed write.
 int writeFully(int fd, std::string_view data) noexcept
@@ -192,7 +230,8 @@ void writeFileAtomically(const std::string &path, std::string_view data)
 
     // 1. A temporary file next to the target (a rename within one file system is atomic).
     const std::string folder = folderOf(target);
-    std::string temporary = folder + "/.gapstudio-save-XXXXXX";
+    removeTemporariesOfEndedWriters(folder);
+    std::string temporary = folder + "/" + temporaryPrefix(::getpid()) + "XXXXXX";
     const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);
     if (fd < 0)
         throw OutputError(path, "cannot create a temporary file in " + folder + ": " + reason(errno));
