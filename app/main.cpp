@@ -11,9 +11,12 @@
 #include <QApplication>
 #include <QBuffer>
 #include <QCommandLineParser>
+#include <QSize>
 #include <QTimer>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 
 namespace {
@@ -35,12 +38,29 @@ struct Options {
                                     QStringLiteral("WxH"), QStringLiteral("1600x1000") };
 };
 
-/// --window-size WxH: the window's size from the first show on (the docks' shares: docksizer.h).
-void resizeTo(QWidget &window, const QString &size)
+/// --window-size WxH, within what a screen shows (320 x 240 to 7680 x 4320, an 8K display); an
+/// empty size if the text is not one (the caller says so, exit 2).
+QSize parseWindowSize(const QString &text)
 {
-    const QStringList parts = size.split(QLatin1Char('x'));
-    if (parts.size() == 2 && parts[0].toInt() > 0 && parts[1].toInt() > 0)
-        window.resize(parts[0].toInt(), parts[1].toInt());
+    const QStringList parts = text.split(QLatin1Char('x'));
+    bool okW = false, okH = false;
+    const int w = parts.size() == 2 ? parts[0].toInt(&okW) : 0;
+    const int h = parts.size() == 2 ? parts[1].toInt(&okH) : 0;
+    if (!okW || !okH || w < 320 || w > 7680 || h < 240 || h > 4320)
+        return {};
+    return { w, h };
+}
+
+/// --help and --version, written and checked: a message that never reached its reader (standard
+/// output on a full disk) is exit 3, as in the CLI and the exports.
+int printAndExit(const QString &text)
+{
+    std::fputs(qPrintable(text), stdout);
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::fprintf(stderr, "gapstudio: standard output: cannot write: %s\n", std::strerror(errno));
+        return gapstudio::views::kHeadlessWriteFailed;
+    }
+    return 0;
 }
 
 /// --bench-latency N: prints the change-to-results latency over `steps` slider steps and exits.
@@ -98,7 +118,22 @@ int main(int argc, char *argv[])
     // Headless exports parse their own arguments (bad ones: exit 2, one line on stderr).
     if (gapstudio::views::isHeadlessRequest(app.arguments()))
         return gapstudio::views::runHeadless(app.arguments());
-    parser.process(app);
+    if (!parser.parse(app.arguments())) {
+        std::fprintf(stderr, "gapstudio: %s\n", qPrintable(parser.errorText()));
+        return gapstudio::views::kHeadlessBadInput;
+    }
+    if (parser.isSet(QStringLiteral("help")))
+        return printAndExit(parser.helpText());
+    if (parser.isSet(QStringLiteral("version")))
+        return printAndExit(QApplication::applicationName() + QLatin1Char(' ')
+                            + QApplication::applicationVersion() + QLatin1Char('\n'));
+    const QSize windowSize = parseWindowSize(parser.value(o.windowSize));
+    if (windowSize.isEmpty()) {
+        std::fprintf(stderr,
+                     "gapstudio: --window-size %s: expected WxH with W in [320, 7680] and H in [240, 4320]\n",
+                     qPrintable(parser.value(o.windowSize)));
+        return gapstudio::views::kHeadlessBadInput;
+    }
 
     // --screenshot is a headless run too: a scenario that cannot be read fails as the exports do
     // (it once exited 0 with the default design on the picture).
@@ -106,7 +141,8 @@ int main(int argc, char *argv[])
     if (parser.isSet(o.screenshot) && parser.isSet(o.scenario)) {
         QString error;
         // The picture may not replace the scenario it shows (as no export may replace an input).
-        if (!gapstudio::views::isNotAnInput(parser.value(o.screenshot), { parser.value(o.scenario) }, &error)) {
+        if (!gapstudio::views::isNotAnInput(parser.value(o.screenshot), { parser.value(o.scenario) },
+                                            &error)) {
             std::fprintf(stderr, "gapstudio: %s\n", qPrintable(error));
             return gapstudio::views::kHeadlessBadInput;
         }
@@ -122,7 +158,7 @@ int main(int argc, char *argv[])
         window.recalculator()->recalculateNow();
     }
     if (parser.isSet(o.screenshot))
-        resizeTo(window, parser.value(o.windowSize));
+        window.resize(windowSize); // from the first show on (the docks' shares: docksizer.h)
     window.show();
     if (parser.isSet(o.bench))
         return benchLatency(window, parser.value(o.bench).toInt());

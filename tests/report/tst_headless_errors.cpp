@@ -1,8 +1,12 @@
 // The headless exports' failures, and the exit-code contract they share with the CLI: bad input
 // exits 2 (naming the file and the JSON pointer), an output that cannot be written 3; an export
 // never replaces one of its inputs; --screenshot fails as the exports do; GUI and CLI agree.
+#include "full_disk.h"
 #include "headlessrun.h"
 #include "run_process.h"
+
+#include "charts/chartspanel.h"
+#include "charts/chartview.h"
 
 #include "report/provenance.h"
 #include "report/report.h"
@@ -13,10 +17,14 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QMap>
 #include <QProcess>
 #include <QStringList>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace gapstudio;
 using test::fileStart;
@@ -56,6 +64,16 @@ private slots:
         QTest::newRow("bad token budget")
             << QStringList { QStringLiteral("--token-budget"), QStringLiteral("-3"), out };
         QTest::newRow("positional") << QStringList { QStringLiteral("stray"), out };
+        // "--token-budget inf is accepted"; "an unknown export suffix is 3 (usage is 2)".
+        QTest::newRow("infinite token budget")
+            << QStringList { QStringLiteral("--token-budget"), QStringLiteral("inf"), out };
+        QTest::newRow("NaN token budget")
+            << QStringList { QStringLiteral("--token-budget"), QStringLiteral("nan"), out };
+        QTest::newRow("unknown roadmap format") << QStringList {
+            QStringLiteral("--roadmap"),
+            QStringLiteral(PRESETS_DIR "/roadmaps/paper-walk-gpt4-moe-4096.gapstudio-roadmap.json"),
+            QStringLiteral("--export-roadmap"), QDir::temp().filePath(QStringLiteral("never.txt"))
+        };
     }
 
     void badInputExitsTwo()
@@ -117,6 +135,47 @@ private slots:
                      QStringLiteral("/dev/full"));
         QCOMPARE(r.exitCode, views::kHeadlessWriteFailed);
         QVERIFY2(r.err.contains("standard output"), r.err.constData());
+    }
+
+    // "--export-charts is atomic per file, not per set (a full disk left 2 of 16 charts
+    // replaced)": a disk that fills up half way leaves the whole earlier set as it was.
+    void chartSetIsReplacedWholeOrNotAtAll()
+    {
+        // The sizes of the new set's files, and the order they are written in (chart by chart).
+        const QString fresh = path(QStringLiteral("chart-set-fresh"));
+        QCOMPARE(headless({ QStringLiteral("--export-charts"), fresh }), views::kHeadlessOk);
+        const QString first = views::ChartsPanel().charts().front()->id() + QStringLiteral(".png");
+        const qint64 limit = QFileInfo(QDir(fresh).filePath(first)).size();
+        qint64 largest = 0;
+        for (const QFileInfo &file : QDir(fresh).entryInfoList(QDir::Files))
+            largest = std::max(largest, file.size());
+        QVERIFY2(limit > 0 && largest > limit, "the first file written must fit and a later one must not");
+
+        // An earlier set of another design, then the new one on a disk with room for the first
+        // file only (RLIMIT_FSIZE, test::FullDisk).
+        const QString dir = path(QStringLiteral("chart-set"));
+        QCOMPARE(headless({ QStringLiteral("--scenario"), test::kBaselineScenario,
+                            QStringLiteral("--export-charts"), dir }),
+                 views::kHeadlessOk);
+        QMap<QString, QByteArray> before;
+        for (const QFileInfo &file : QDir(dir).entryInfoList(QDir::Files))
+            before[file.fileName()] = fileStart(file.filePath(), 1 << 24);
+        QVERIFY(before.size() >= 16);
+        QVERIFY(before[first] != fileStart(QDir(fresh).filePath(first), 1 << 24));
+        int status = 0;
+        {
+            test::FullDisk full(static_cast<rlim_t>(limit));
+            status = headless({ QStringLiteral("--export-charts"), dir });
+        }
+        QCOMPARE(status, views::kHeadlessWriteFailed);
+        QMap<QString, QByteArray> after;
+        for (const QFileInfo &file : QDir(dir).entryInfoList(QDir::Files | QDir::Hidden))
+            after[file.fileName()] = fileStart(file.filePath(), 1 << 24);
+        QCOMPARE(after.keys(), before.keys());
+        for (const QString &name : before.keys())
+            QVERIFY2(after[name] == before[name], qPrintable(name + QStringLiteral(" was replaced")));
+        // Nothing of the failed set is left behind (no staging folder).
+        QCOMPARE(QDir(dir).entryList(QDir::AllDirs | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
     }
 
     // "--export-report X.gapstudio.json with the scenario itself as output replaces the scenario
@@ -205,10 +264,45 @@ private slots:
             QFile::remove(out);
             QVERIFY(QFile::link(file, out));
         }
-        const ProcessResult r = runApp({ QStringLiteral("--scenario"), file, QStringLiteral("--screenshot"), out });
+        const ProcessResult r
+            = runApp({ QStringLiteral("--scenario"), file, QStringLiteral("--screenshot"), out });
         QCOMPARE(r.exitCode, views::kHeadlessBadInput);
         QCOMPARE(fileStart(file, 1 << 20), before);
         QVERIFY2(r.err.contains("refusing to overwrite an input"), r.err.constData());
+    }
+
+    // "gapstudio --help > /dev/full exits 0": help and version that never reach their reader are
+    // exit 3, as in the CLI.
+    void helpToAFullDiskIsExit3()
+    {
+        for (const QString &option : { QStringLiteral("--help"), QStringLiteral("--version") }) {
+            const ProcessResult r = runApp({ option }, QStringLiteral("/dev/full"));
+            QVERIFY2(r.exitCode == views::kHeadlessWriteFailed, qPrintable(option));
+            QVERIFY2(r.err.contains("standard output"), r.err.constData());
+        }
+        const ProcessResult help = runApp({ QStringLiteral("--help") });
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains("--window-size"));
+    }
+
+    // "--window-size has no upper bound (100000x100000 runs past 60 s)": a size no screen shows,
+    // or no size at all, is a usage error before any window is made.
+    void windowSizeOutOfRangeIsExit2_data()
+    {
+        QTest::addColumn<QString>("size");
+        QTest::newRow("100000x100000") << "100000x100000";
+        QTest::newRow("zero") << "0x800";
+        QTest::newRow("not a size") << "large";
+    }
+    void windowSizeOutOfRangeIsExit2()
+    {
+        QFETCH(QString, size);
+        const QString png = path(QStringLiteral("never-sized.png"));
+        const ProcessResult r
+            = runApp({ QStringLiteral("--window-size"), size, QStringLiteral("--screenshot"), png });
+        QCOMPARE(r.exitCode, views::kHeadlessBadInput);
+        QVERIFY2(r.err.contains("--window-size " + size.toUtf8()), r.err.constData());
+        QVERIFY(!QFile::exists(png));
     }
 
     void screenshotThatCannotBeWrittenIsExit3()

@@ -16,10 +16,15 @@
 
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QTemporaryDir>
 
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <optional>
 
 namespace gapstudio::views {
@@ -84,24 +89,46 @@ int exportCharts(const QString &dir, const ScenarioResults &current, const Scena
     panel.setResults(std::make_shared<const ScenarioResults>(current));
     if (baseline)
         panel.setBaseline(std::make_shared<const ScenarioResults>(*baseline));
-    const QString provenance = scenarioProvenance(current.scenario);
-    int written = 0;
-    for (const ChartView *chart : panel.charts()) {
-        for (const char *suffix : { "png", "pdf", "svg", "csv" }) {
-            const QString path = QDir(dir).filePath(chart->id() + QLatin1Char('.') + QLatin1String(suffix));
-            QString error;
-            if (!isNotAnInput(path, inputs, &error)) {
-                printError(error);
-                return kHeadlessBadInput;
-            }
-            if (!exportChart(*chart, path, provenance, 1.0, &error)) {
-                printError(QStringLiteral("%1: %2").arg(path, error));
-                return kHeadlessWriteFailed;
-            }
-            ++written;
+    QStringList names;
+    for (const ChartView *chart : panel.charts())
+        for (const char *suffix : { "png", "pdf", "svg", "csv" })
+            names << chart->id() + QLatin1Char('.') + QLatin1String(suffix);
+    for (const QString &name : names) { // before anything is written
+        QString error;
+        if (!isNotAnInput(QDir(dir).filePath(name), inputs, &error)) {
+            printError(error);
+            return kHeadlessBadInput;
         }
     }
-    std::printf("gapstudio: wrote %d chart files to %s\n", written, qPrintable(dir));
+    // The set is replaced whole or not at all: every file is written into a staging folder beside
+    // the charts first (a failure there leaves the old set as it was), then each is renamed into
+    // place (a rename within one file system needs no space and replaces atomically).
+    QTemporaryDir staging(QDir(dir).filePath(QStringLiteral(".gapstudio-export-XXXXXX")));
+    if (!staging.isValid()) {
+        printError(QObject::tr("%1: cannot write: %2").arg(dir, staging.errorString()));
+        return kHeadlessWriteFailed;
+    }
+    const QString provenance = scenarioProvenance(current.scenario);
+    int i = 0;
+    for (const ChartView *chart : panel.charts())
+        for (int format = 0; format < 4; ++format, ++i) {
+            QString error;
+            if (!exportChart(*chart, staging.filePath(names[i]), provenance, 1.0, &error)) {
+                printError(QStringLiteral("%1: %2").arg(QDir(dir).filePath(names[i]), error));
+                return kHeadlessWriteFailed;
+            }
+        }
+    for (const QString &name : names) {
+        const QString target = QDir(dir).filePath(name);
+        if (std::rename(QFile::encodeName(staging.filePath(name)).constData(),
+                        QFile::encodeName(target).constData())
+            != 0) {
+            printError(QObject::tr("%1: cannot replace the file: %2")
+                           .arg(target, QString::fromLocal8Bit(std::strerror(errno))));
+            return kHeadlessWriteFailed;
+        }
+    }
+    std::printf("gapstudio: wrote %d chart files to %s\n", int(names.size()), qPrintable(dir));
     return kHeadlessOk;
 }
 
@@ -180,12 +207,23 @@ int runHeadless(const QStringList &arguments)
         printError(QObject::tr("--export-roadmap needs --roadmap FILE"));
         return kHeadlessBadInput;
     }
+    // An output format the exports do not write is a usage error (exit 2), found before any work.
+    if (parser.isSet(kExportRoadmap)) {
+        const QString suffix = QFileInfo(parser.value(kExportRoadmap)).suffix().toLower();
+        const QStringList formats { QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf"),
+                                    QStringLiteral("csv") };
+        if (!formats.contains(suffix)) {
+            printError(QObject::tr("--export-roadmap %1: unknown format \"%2\" (expected %3)")
+                           .arg(parser.value(kExportRoadmap), suffix, QStringLiteral(".png, .svg, .pdf or .csv")));
+            return kHeadlessBadInput;
+        }
+    }
     ReportOptions options;
     if (parser.isSet(kTokenBudget)) {
         bool ok = false;
         options.tokenBudget = parser.value(kTokenBudget).toDouble(&ok);
-        if (!ok || !(options.tokenBudget > 0)) {
-            printError(QObject::tr("--token-budget: \"%1\" is not a positive number")
+        if (!ok || !std::isfinite(options.tokenBudget) || !(options.tokenBudget > 0)) {
+            printError(QObject::tr("--token-budget: \"%1\" is not a positive finite number")
                            .arg(parser.value(kTokenBudget)));
             return kHeadlessBadInput;
         }
