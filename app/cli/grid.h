@@ -6,6 +6,7 @@
 #include "gapstudio/scenario/best_layout.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,8 +62,19 @@ private:
     scenario::PresetLibrary mLibrary;
 };
 
+/// Runs produce(0 .. count-1) on `workers` threads and hands each result to emit(i, text) in
+/// order of i, as soon as it and every earlier one are done (not when all are), so that output
+/// flows while later items are still being computed. emit runs on one thread at a time.
+void forEachInOrder(std::size_t count, unsigned workers,
+                    const std::function<std::string(std::size_t)> &produce,
+                    const std::function<void(std::size_t, const std::string &)> &emit);
+
 /// Evaluates `indices` on `threads` threads (points in parallel, each search with the threads
-/// left over) and returns their lines in the same order.
+/// left over) and hands their lines to `emit` in the same order as they finish (forEachInOrder).
+void streamPoints(const GridEvaluator &evaluator, const std::vector<std::uint64_t> &indices, unsigned threads,
+                  const std::function<void(const std::string &)> &emit);
+
+/// streamPoints, with the lines returned in order.
 [[nodiscard]] std::vector<std::string>
 evaluatePoints(const GridEvaluator &evaluator, const std::vector<std::uint64_t> &indices, unsigned threads);
 
