@@ -1,19 +1,23 @@
-// The readers of fuzz_readers (fuzz_targets.h): the reference's three files, scenarios, presets,
-// Hugging Face configs and the scenario embedded in exported charts, each read and, where it
+// The readers of fuzz_readers (fuzz_targets.h): the reference's three files, scenarios, presets
+// (calibrations and software stacks included), Hugging Face configs, the scenario embedded in
+// exported charts, grid files and CSVs of measured runs, each read and, where it
 // is accepted, compiled and evaluated as the CLI and the studio do; then the contract checked.
 #include "fuzz_targets.h"
 
 #include "charts/chartexport.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
+#include "designspace/gridfile.h"
 #include "report/provenance.h"
 #include "studio/recalculator.h"
 
 #include "gapstudio/io/calculon_json.h"
 #include "gapstudio/io/preset_json.h"
+#include "gapstudio/io/runs_csv.h"
 #include "gapstudio/model/analysis.h"
 #include "gapstudio/scenario/hf_import.h"
 #include "gapstudio/scenario/locate.h"
+#include "gapstudio/scenario/validation.h"
 
 #include <nlohmann/json.hpp>
 
@@ -248,6 +252,69 @@ template <typename Parse> std::function<void(const Parts &)> readerOnly(Parse pa
     };
 }
 
+/// A grid file (gapstudio-cli grid's JSON lines) as the Grid view opens it: a file it cannot use
+/// is an error message, never an exception, a crash or a hang.
+void runGridFile(const Parts &p)
+{
+    QString error;
+    const std::optional<views::GridFile> file
+        = views::parseGridFile(QByteArray::fromStdString(p[0]), QStringLiteral("grid.jsonl"), &error);
+    if (!file) {
+        ++tally().rejected;
+        if (error.isEmpty())
+            throw Finding { "grid: refused without a message" };
+        return;
+    }
+    ++tally().ok;
+    for (const views::GridPoint &point : file->points)
+        if (point.knobs.size() != file->knobs.size())
+            throw Finding { "grid: a point without a value for every knob" };
+}
+
+/// A CSV of measured runs as "Calibrate to my runs" reads it (`current`: the default design),
+/// then predicted as validate does: a prediction is finite and positive, or has its cause.
+void runRunsCsv(const Parts &p)
+{
+    std::vector<io::Measurement> runs;
+    try {
+        runs = io::parseRunsCsv(p[0], "runs.csv", &defaultScenario());
+    } catch (const io::InputError &) {
+        ++tally().rejected;
+        return;
+    }
+    for (const scenario::ValidationRow &row : scenario::validateMeasurements(runs, library())) {
+        ++(row.predicted_s ? tally().ok : tally().failed);
+        if (row.predicted_s && !(std::isfinite(*row.predicted_s) && *row.predicted_s > 0))
+            throw Finding { "runs-csv: predicted " + std::to_string(*row.predicted_s) + " s for " + row.id };
+        if (!row.predicted_s && row.cause.empty())
+            throw Finding { "runs-csv: no prediction and no cause for " + row.id };
+    }
+}
+
+/// Grid lines and CSV rows in the shapes the CLI writes and the README documents.
+std::vector<Parts> gridSeeds()
+{
+    return {
+        { R"({"point": 0, "overrides": {"gpu_count": 8, "gpu.hbm_bandwidth_GBps": 2000}, "status": "ok", )"
+          R"("layout": {"tensor_par": 8, "pipeline_par": 1, "data_par": 1}, )"
+          R"("results": {"step_time_s": 1.25, "sample_rate": 12.5, "mfu": 0.41}})"
+          "\n"
+          R"({"point": 1, "overrides": {"gpu_count": 16, "gpu.hbm_bandwidth_GBps": 2000}, "status": "infeasible", )"
+          R"("message": "does not fit"})"
+          "\n" },
+    };
+}
+
+std::vector<Parts> runsCsvSeeds()
+{
+    return {
+        { "# measured runs\nid,scenario,measured_iteration_time_s,tensor_par,data_par\n"
+          "a,current,9.5,,\nb,current,12.0,8,\n" },
+        { "scenario,measured_iteration_time_s,gpu.hbm_bandwidth_GBps,notes\ncurrent,3.25,4000,\"quoted, "
+          "note\"\n" },
+    };
+}
+
 /// The exports a scenario can be restored from (PNG, SVG, PDF, CSV of one chart).
 std::vector<Parts> provenanceSeeds()
 {
@@ -274,7 +341,8 @@ std::vector<Target> targets()
     for (Parts &p : calculonSeeds(data + "/calculon-moe/cases"))
         calculon.push_back(std::move(p));
     std::vector<Parts> presets;
-    for (const char *kind : { "gpus", "interconnects", "topologies", "llms", "layouts" })
+    for (const char *kind :
+         { "gpus", "interconnects", "topologies", "llms", "layouts", "software", "calibrations" })
         for (Parts &p : seedsFrom(std::string(PRESETS_DIR "/") + kind, ".json"))
             presets.push_back(std::move(p));
     // One line per reader: name, seed inputs, what runs them, share of the cases.
@@ -285,6 +353,8 @@ std::vector<Target> targets()
         { "hf", seedsFrom(data + "/hf", "config.json"), runHf, 2 },
         { "provenance", provenanceSeeds(), runProvenance, 3 },
         { "preset-library-entry", presets, readerOnly(io::parsePresetFile), 1 },
+        { "grid-file", gridSeeds(), runGridFile, 1 },
+        { "runs-csv", runsCsvSeeds(), runRunsCsv, 1 },
     };
 }
 
