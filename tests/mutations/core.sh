@@ -175,6 +175,6 @@ mutation "calibrate may write over one of its inputs" app/cli/calibrate.cpp \
     '(void)&requireOutputIsNoInput;' \
     "tst_cli_validate:calibrateNeverReplacesAnInput"
 mutation "a screenshot may replace its scenario" app/main.cpp \
-    'if (!gapstudio::views::isNotAnInput(parser.value(o.screenshot), { parser.value(o.scenario) }, &error)) {' \
-    'if (false) {' \
+    'if (!gapstudio::views::isNotAnInput(parser.value(o.screenshot), { parser.value(o.scenario) },' \
+    'if (false && !gapstudio::views::isNotAnInput(parser.value(o.screenshot), { parser.value(o.scenario) },' \
     "tst_headless_errors:screenshotNeverReplacesItsScenario"

@@ -292,6 +292,7 @@ private slots:
         QTest::addColumn<QString>("size");
         QTest::newRow("100000x100000") << "100000x100000";
         QTest::newRow("zero") << "0x800";
+        QTest::newRow("smaller than any screen") << "200x150";
         QTest::newRow("not a size") << "large";
     }
     void windowSizeOutOfRangeIsExit2()

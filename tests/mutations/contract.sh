@@ -1,0 +1,40 @@
+# Mutations of the input and output contract: bounded readers, data-safe and whole-set writes,
+# usage errors and the grid's output order (sourced by tests/mutation-check.sh; format in its
+# header).
+# shellcheck shell=bash
+mutation "grid file read without the size limit" views/designspace/gridfile.cpp \
+    'content = io::readInputFile(path.toStdString());' \
+    'content = io::readInputFile(path.toStdString(), ~std::uintmax_t { 0 });' \
+    "tst_gridheatmap:hostileFilesAreRefused"
+mutation "grid lines nested without a limit" views/designspace/gridfile.cpp \
+    '&& depth >= static_cast<int>(io::kMaxJsonDepth))' \
+    '&& depth < 0)' \
+    "tst_gridheatmap:hostileFilesAreRefused"
+mutation "temporaries of killed writers kept" model/src/io/safe_file.cpp \
+    'removeTemporariesOfEndedWriters(folder);' \
+    'if (false) removeTemporariesOfEndedWriters(folder);' \
+    "tst_safe_file:temporariesOfKilledWritersAreRemoved"
+mutation "a live writer's temporary removed" model/src/io/safe_file.cpp \
+    'if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)' \
+    'if (pid > 0)' \
+    "tst_safe_file:temporariesOfKilledWritersAreRemoved"
+mutation "chart files written in place, not as a set" views/report/headless.cpp \
+    'if (!exportChart(*chart, staging.filePath(names[i]), provenance, 1.0, &error)) {' \
+    'if (!exportChart(*chart, QDir(dir).filePath(names[i]), provenance, 1.0, &error)) {' \
+    "tst_headless_errors:chartSetIsReplacedWholeOrNotAtAll"
+mutation "an infinite token budget accepted" views/report/headless.cpp \
+    'if (!ok || !std::isfinite(options.tokenBudget) || !(options.tokenBudget > 0)) {' \
+    'if (!ok || !(options.tokenBudget > 0)) {' \
+    "tst_headless_errors:badInputExitsTwo"
+mutation "help lost on a full disk reported as success" app/main.cpp \
+    'if (std::fflush(stdout) != 0 || std::ferror(stdout)) {' \
+    'if (false) {' \
+    "tst_headless_errors:helpToAFullDiskIsExit3"
+mutation "a window size no screen shows accepted" app/main.cpp \
+    'if (!okW || !okH || w < 320 || w > 7680 || h < 240 || h > 4320)' \
+    'if (!okW || !okH || w > 7680 || h > 4320)' \
+    "tst_headless_errors:windowSizeOutOfRangeIsExit2"
+mutation "grid lines skipped on the way out" app/cli/grid_run.cpp \
+    'for (; cursor < count && done[cursor]; ++cursor) {' \
+    'for (; cursor < count && done[cursor]; cursor += 2) {' \
+    "tst_grid_stream:everyItemOnceInOrder"
