@@ -17,14 +17,6 @@ namespace gapstudio::cli {
 
 namespace {
 
-std::string number(double value)
-{
-    std::ostringstream out;
-    out.precision(15);
-    out << value;
-    return out.str();
-}
-
 const scenario::OverrideKey &overrideKey(const std::string &key)
 {
     const auto &keys = scenario::overrideKeys();
@@ -39,7 +31,8 @@ const scenario::OverrideKey &overrideKey(const std::string &key)
     return *it;
 }
 
-/// "KEY=v1,v2,...", each value in the key's range (the rule the scenario's overrides follow).
+/// "KEY=v1,v2,...", each value in the key's range and, for a whole-number key, exactly the number
+/// written (scenario::overrideTextProblem, the rule the scenario's overrides and the CSV of runs follow).
 GridAxis parseAxis(const std::string &text)
 {
     const std::size_t equals = text.find('=');
@@ -50,15 +43,9 @@ GridAxis parseAxis(const std::string &text)
     std::stringstream list(text.substr(equals + 1));
     std::string item;
     while (std::getline(list, item, ',')) {
-        char *end = nullptr;
-        const double value = std::strtod(item.c_str(), &end);
-        const bool inRange
-            = std::isfinite(value) && (key.minimumIncluded ? value >= key.minimum : value > key.minimum);
-        if (item.empty() || *end != '\0' || !inRange || (key.integer && std::trunc(value) != value))
-            throw UsageError { "--vary " + axis.key + ": expected "
-                               + (key.integer ? "whole numbers " : "numbers ")
-                               + (key.minimumIncluded ? ">= " : "> ") + number(key.minimum) + ", got '" + item
-                               + "'" };
+        double value = 0;
+        if (const auto problem = scenario::overrideTextProblem(key.key, item, value))
+            throw UsageError { "--vary " + axis.key + ": " + *problem };
         axis.values.push_back(value);
     }
     if (axis.values.empty())

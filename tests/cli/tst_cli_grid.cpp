@@ -174,10 +174,27 @@ private slots:
                                      << QStringLiteral("unknown key 'gpu.colour'");
         QTest::newRow("out of range")
             << gridArguments({ QStringLiteral("--vary"), QStringLiteral("gpu_count=0,8") })
-            << QStringLiteral("--vary gpu_count: expected whole numbers");
+            << QStringLiteral("--vary gpu_count: expected a whole number in [1, 9007199254740992], got \"0\"");
         QTest::newRow("fraction") << gridArguments(
             { QStringLiteral("--vary"), QStringLiteral("gpu_count=8.5") })
-                                  << QStringLiteral("got '8.5'");
+                                  << QStringLiteral("got \"8.5\"");
+        // Values beyond the key's range or beyond a double's exact whole numbers (2^53): refused, not
+        // wrapped to a negative count nor rounded to a neighbour.
+        QTest::newRow("2^64 GPUs") << gridArguments(
+            { QStringLiteral("--vary"), QStringLiteral("gpu_count=18446744073709551616") })
+                                   << QStringLiteral("--vary gpu_count: expected a whole number in [1, "
+                                                     "9007199254740992], got \"18446744073709551616\"");
+        QTest::newRow("2^53 + 1 GPUs") << gridArguments(
+            { QStringLiteral("--vary"), QStringLiteral("gpu_count=9007199254740993") })
+                                       << QStringLiteral("got \"9007199254740993\"");
+        QTest::newRow("2^64 TP") << gridArguments(
+            { QStringLiteral("--vary"), QStringLiteral("layout.tensor_par=18446744073709551616") })
+                                 << QStringLiteral("--vary layout.tensor_par: expected a whole number in [1, ");
+        QTest::newRow("1e20 DP") << gridArguments({ QStringLiteral("--vary"), QStringLiteral("layout.data_par=1e20") })
+                                 << QStringLiteral("got \"1e20\"");
+        QTest::newRow("1e20 sequence") << gridArguments(
+            { QStringLiteral("--vary"), QStringLiteral("llm.seq_size=1e20") })
+                                       << QStringLiteral("--vary llm.seq_size: expected a whole number in [1, ");
         QTest::newRow("no values") << gridArguments(
             { QStringLiteral("--vary"), QStringLiteral("gpu_count=") })
                                    << QStringLiteral("needs at least one value");

@@ -5,6 +5,9 @@
 #include "gapstudio/model/limits.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <cstdlib>
 #include <cmath>
 #include <functional>
 #include <sstream>
@@ -261,6 +264,36 @@ std::optional<std::string> overrideProblem(const std::string &key, double value)
     if (k.integer && std::trunc(value) != value)
         return "expected a whole number, got " + number(value);
     return std::nullopt;
+}
+
+std::optional<std::string> overrideTextProblem(const std::string &key, const std::string &text, double &value)
+{
+    char *end = nullptr;
+    value = std::strtod(text.c_str(), &end);
+    const bool parsed = !text.empty() && *end == '\0';
+    const std::optional<std::string> problem = overrideProblem(key, parsed ? value : HUGE_VAL);
+    const auto k = std::find_if(overrideKeys().begin(), overrideKeys().end(),
+                                [&](const OverrideKey &o) { return key == o.key; });
+    if (k == overrideKeys().end())
+        return problem;
+    // Plain digits of a whole key must be the very number evaluated: 2^53 + 1 would round to 2^53.
+    std::uint64_t digits = 0;
+    const char *first = text.c_str() + (text.rfind('+', 0) == 0 ? 1 : 0);
+    const auto [last, error] = std::from_chars(first, text.c_str() + text.size(), digits);
+    const bool inexact = k->integer && last == text.c_str() + text.size()
+                         && (error != std::errc() || static_cast<double>(digits) != value
+                             || digits != static_cast<std::uint64_t>(value));
+    if (!problem && !inexact)
+        return std::nullopt;
+    const model::Range range { k->minimum, k->minimumIncluded, k->maximum, k->maximumIncluded };
+    // Whole bounds in full (2^53 is 9007199254740992, not 9.0072e+15).
+    const std::string bounds = k->integer ? std::string(range.lowIncluded ? "[" : "(")
+                                                + std::to_string(static_cast<std::int64_t>(range.low)) + ", "
+                                                + std::to_string(static_cast<std::int64_t>(range.high))
+                                                + (range.highIncluded ? "]" : ")")
+                                          : range.text();
+    return std::string("expected ") + (k->integer ? "a whole number" : "a number") + " in " + bounds + ", got \""
+           + text + "\"";
 }
 
 std::optional<ResolvedScenario> resolve(const Scenario &scenario, const PresetLibrary &library,

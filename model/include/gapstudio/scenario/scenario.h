@@ -152,6 +152,13 @@ struct OverrideKey {
 /// resolve() both apply it, so a file and the studio follow one rule.
 [[nodiscard]] std::optional<std::string> overrideProblem(const std::string &key, double value);
 
+/// The same for `text` as written on a command line or in a CSV cell: `value` is what strtod reads,
+/// and all of the text must be a number, in the key's range, and, for a whole-number
+/// key, exactly that number (2^53 + 1 and 2^64 are refused, never rounded or wrapped). The message
+/// quotes `text` and names the range.
+[[nodiscard]] std::optional<std::string> overrideTextProblem(const std::string &key, const std::string &text,
+                                                             double &value);
+
 /// Resolves presets and applies overrides only (no model inputs); diagnostics as for compile().
 [[nodiscard]] std::optional<ResolvedScenario> resolve(const Scenario &scenario, const PresetLibrary &library,
                                                       model::Diagnostics &diagnostics);
