@@ -4,6 +4,7 @@
 // the files in presets/measurements, not produced by the code under test.
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/io/runs_csv.h"
+#include "gapstudio/io/safe_file.h"
 #include "gapstudio/io/shipped_measurements.h"
 
 #include <nlohmann/json.hpp>
@@ -14,7 +15,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <filesystem>
 #include <set>
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace gapstudio;
 
@@ -41,6 +48,42 @@ QStringList measurementFiles()
     while (it.hasNext())
         files << it.next();
     return files;
+}
+
+/// The error of io::loadRunsCsv(file) in a child process ("no error" if it returned), or an empty
+/// text if the child did not finish: SIGALRM ends it after 60 s and its memory is capped, so a
+/// reader that waits on a FIFO or reads /dev/zero forever cannot hang or exhaust the machine.
+QByteArray loadErrorInChild(const std::string &file)
+{
+    int fds[2];
+    if (::pipe(fds) != 0)
+        return {};
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::close(fds[0]);
+        ::alarm(60);
+#ifndef __SANITIZE_ADDRESS__
+        const rlimit memory { rlim_t { 4 } << 30, rlim_t { 4 } << 30 };
+        ::setrlimit(RLIMIT_AS, &memory);
+#endif
+        std::string what = "no error";
+        try {
+            (void)io::loadRunsCsv(file, nullptr);
+        } catch (const std::exception &error) {
+            what = error.what();
+        }
+        const bool written = ::write(fds[1], what.data(), what.size()) == static_cast<ssize_t>(what.size());
+        ::_exit(written ? 0 : 1);
+    }
+    ::close(fds[1]);
+    QByteArray out;
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;)
+        out.append(buffer, n);
+    ::close(fds[0]);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? out : QByteArray();
 }
 
 } // namespace
@@ -126,7 +169,17 @@ private slots:
         QTest::newRow("too many fields") << header + "current,8,1,2\n" << 2 << 4 << "got 4";
         QTest::newRow("time not a number") << header + "current,8,fast\n" << 2 << 3 << "got \"fast\"";
         QTest::newRow("time zero") << header + "current,8,0\n" << 2 << 3 << "(> 0)";
-        QTest::newRow("tp not whole") << header + "current,2.5,1\n" << 2 << 2 << "whole number >= 1";
+        QTest::newRow("tp not whole") << header + "current,2.5,1\n" << 2 << 2 << "whole number in [1, ";
+        // Beyond the key's range (scenario::overrideKeys): refused with the value and the range, as
+        // the scenario's overrides are, never wrapped or rounded.
+        QTest::newRow("tp 2^64") << header + "current,18446744073709551616,1\n"
+                                 << 2 << 2
+                                 << "expected a whole number in [1, 9007199254740992], got \"18446744073709551616\"";
+        QTest::newRow("tp 2^53 + 1") << header + "current,9007199254740993,1\n" << 2 << 2
+                                     << "got \"9007199254740993\"";
+        QTest::newRow("compute scale 1e300")
+            << QByteArray("scenario,gpu.compute_scale,measured_iteration_time_s\ncurrent,1e300,1\n") << 2 << 2
+            << "expected a number in (0, 1e+06], got \"1e300\"";
         QTest::newRow("tp zero") << header + "current,0,1\n" << 2 << 2 << "got \"0\"";
         QTest::newRow("quote not closed") << header + "current,8,\"1.0\n" << 2 << 3 << "not closed";
         QTest::newRow("text after quote") << header + "current,\"8\"x,1\n"
@@ -165,6 +218,36 @@ private slots:
             if (column > 0)
                 QVERIFY2(what.contains(QStringLiteral(", column %1").arg(column)), qPrintable(what));
         }
+    }
+
+    // The limits of every reader (safe_file.h): a FIFO without a writer, /dev/zero and a file over
+    // 64 MiB are refused at once. Read in a child process that SIGALRM ends, so that a reader
+    // which waits or reads forever fails the test instead of hanging it.
+    void endlessAndHugeFilesAreRefused_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("FIFO") << "fifo" << "not a regular file";
+        QTest::newRow("/dev/zero") << "device" << "not a regular file";
+        QTest::newRow("over 64 MiB") << "huge" << "larger than";
+    }
+    void endlessAndHugeFilesAreRefused()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const std::string file = dir.filePath(QStringLiteral("runs.csv")).toStdString();
+        if (kind == QLatin1String("fifo")) {
+            QCOMPARE(::mkfifo(file.c_str(), 0600), 0); // no writer: opening it for reading would wait
+        } else if (kind == QLatin1String("device")) {
+            QCOMPARE(::symlink("/dev/zero", file.c_str()), 0);
+        } else {
+            write(QString::fromStdString(file), "scenario,measured_iteration_time_s\ncurrent,1\n");
+            std::filesystem::resize_file(file, io::kMaxInputBytes + 1); // sparse
+        }
+        const QString error = QString::fromUtf8(loadErrorInChild(file));
+        QVERIFY2(error.startsWith(QString::fromStdString(file) + QStringLiteral(": ")) && error.contains(message),
+                 qPrintable(error));
     }
 
     void currentNeedsADesign()

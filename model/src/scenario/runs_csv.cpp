@@ -2,17 +2,15 @@
 #include "gapstudio/io/runs_csv.h"
 
 #include "gapstudio/io/preset_json.h"
+#include "gapstudio/io/safe_file.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 
 namespace gapstudio::io {
 
@@ -43,14 +41,6 @@ const scenario::OverrideKey *findOverride(const std::string &name)
         if (key == k.key)
             return &k;
     return nullptr;
-}
-
-/// A bound as people write it: "1", "0.5".
-std::string plain(double value)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%g", value);
-    return text;
 }
 
 std::string trimmed(std::string_view text)
@@ -195,17 +185,13 @@ private:
         return value;
     }
 
+    /// The rule of the key (scenario::overrideTextProblem): its range, and whole keys exactly as written.
     double overrideValue(const scenario::OverrideKey &key, const std::string &text, int line,
                          int column) const
     {
-        const std::string expected = std::string(key.integer ? "a whole number" : "a number")
-                                     + (key.minimumIncluded ? " >= " : " > ") + plain(key.minimum) + " ("
-                                     + key.description + ")";
-        const double value = number(text, line, column, expected);
-        const bool whole = !key.integer || value == std::floor(value);
-        const bool inRange = key.minimumIncluded ? value >= key.minimum : value > key.minimum;
-        if (!whole || !inRange)
-            fail(line, column, "expected " + expected + ", got \"" + text + "\"");
+        double value = 0;
+        if (const auto problem = scenario::overrideTextProblem(key.key, text, value))
+            fail(line, column, *problem + " (" + key.description + ")");
         return value;
     }
 
@@ -322,12 +308,8 @@ std::vector<Measurement> parseRunsCsv(std::string_view text, const std::string &
 
 std::vector<Measurement> loadRunsCsv(const std::string &path, const scenario::Scenario *current)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path, "/", "cannot open the file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseRunsCsv(text.str(), path, current);
+    // The limits of every reader (safe_file.h): a regular file of at most 64 MiB, never a FIFO or a device.
+    return parseRunsCsv(readInputFile(path), path, current);
 }
 
 } // namespace gapstudio::io
