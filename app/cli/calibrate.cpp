@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -52,6 +54,31 @@ void requireOutputIsNoInput(const ValidateArgs &args, const std::vector<io::Meas
     }
 }
 
+/// A preset id as a file name could carry it: a letter or digit, then letters, digits, '.', '_', '-'.
+bool isPresetId(const std::string &id)
+{
+    const auto plain = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; };
+    return !id.empty() && plain(id[0])
+           && std::all_of(id.begin(), id.end(), [&](char ch) { return plain(ch) || ch == '.' || ch == '_' || ch == '-'; });
+}
+
+/// --gpu names a GPU of the presets or of a run; --software a preset id (the entry it is written
+/// under). Usage errors otherwise.
+void requireKnownIds(const ValidateArgs &args, const scenario::PresetLibrary &library,
+                     const std::vector<io::Measurement> &measurements)
+{
+    if (!args.software.empty() && !isPresetId(args.software))
+        throw UsageError{"--software expects a preset id (a letter or digit, then letters, digits, '.', '_' "
+                         "or '-'), got '" + args.software + "'"};
+    if (args.gpu.empty() || library.gpus.count(args.gpu) > 0)
+        return;
+    for (const io::Measurement &m : measurements)
+        if (m.scenario.gpu.presetId == args.gpu
+            || (m.scenario.gpu.inlineBlock && m.scenario.gpu.inlineBlock->info.id == args.gpu))
+            return;
+    throw UsageError{"--gpu: no GPU preset or measured run's GPU with id '" + args.gpu + "'"};
+}
+
 } // namespace
 
 int runCalibrate(const std::vector<std::string> &argv)
@@ -63,6 +90,7 @@ int runCalibrate(const std::vector<std::string> &argv)
         = presetLibrary(args.presetsDir);
     const std::vector<io::Measurement> measurements = io::loadMeasurements(args.paths);
     requireOutputIsNoInput(args, measurements);
+    requireKnownIds(args, library, measurements);
 
     std::optional<scenario::CalibrationSet> start;
     if (!args.calibrationFile.empty())
@@ -71,6 +99,9 @@ int runCalibrate(const std::vector<std::string> &argv)
                                      args.calibrationFile);
     else if (const auto it = library.calibrations.find(scenario::kDefaultCalibrationId); it != library.calibrations.end())
         start = it->second;
+
+    if (args.software.empty()) // else every run's stack is replaced by the one named
+        requireWellFormedRuns(measurements, scenario::validateMeasurements(measurements, library, start ? &*start : nullptr));
 
     scenario::CalibrationFitOptions options;
     options.id = std::filesystem::path(args.outFile).stem().string();

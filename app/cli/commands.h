@@ -6,6 +6,7 @@
 #include "gapstudio/model/diagnostics.h"
 #include "gapstudio/scenario/scenario.h"
 #include "gapstudio/scenario/pipeline.h"
+#include "gapstudio/scenario/validation.h"
 
 #include <string>
 #include <vector>
@@ -57,6 +58,12 @@ struct ValidateArgs {
     std::string presetsDir, calibrationFile, outFile, gpu, software;
 };
 [[nodiscard]] ValidateArgs parseValidateArgs(const std::vector<std::string> &args, const char *command);
+
+/// Throws the InputError (exit 2) of the first run in `rows` (validateMeasurements of
+/// `measurements`) whose scenario is malformed, e.g. names a missing preset: "FILE: /scenario/gpu:
+/// ...", as `eval` names the scenario file's /gpu.
+void requireWellFormedRuns(const std::vector<io::Measurement> &measurements,
+                           const std::vector<scenario::ValidationRow> &rows);
 
 /// `validate FILE_OR_DIR... [--presets DIR] [--calibration FILE]`: a JSON array of
 /// {"id", "family", "measured_s", "predicted_s", "error", ...} (error = measured / predicted - 1);

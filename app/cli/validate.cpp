@@ -2,7 +2,9 @@
 // measured iteration times of real runs (gapstudio.measurement files).
 #include "commands.h"
 
+#include "gapstudio/io/input_error.h"
 #include "gapstudio/io/preset_json.h"
+#include "gapstudio/scenario/locate.h"
 #include "gapstudio/scenario/validation.h"
 
 #include <nlohmann/json.hpp>
@@ -28,14 +30,28 @@ std::string fixed(double value)
 
 } // namespace
 
+void requireWellFormedRuns(const std::vector<io::Measurement> &measurements,
+                           const std::vector<scenario::ValidationRow> &rows)
+{
+    for (std::size_t i = 0; i < rows.size() && i < measurements.size(); ++i) {
+        if (rows[i].status != scenario::RunStatus::Invalid)
+            continue;
+        const io::Measurement &m = measurements[i];
+        for (const model::Diagnostic &d : rows[i].diagnostics)
+            if (scenario::isMalformedScenario({ d }))
+                throw io::InputError(m.file, "/scenario" + scenario::scenarioPointer(m.scenario, d), d.message);
+        throw io::InputError(m.file, "/scenario", rows[i].cause);
+    }
+}
+
 ValidateArgs parseValidateArgs(const std::vector<std::string> &args, const char *command)
 {
     ValidateArgs out;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &arg = args[i];
         const auto value = [&](const char *what) {
-            if (i + 1 >= args.size())
-                throw UsageError{arg + " needs " + what};
+            if (i + 1 >= args.size() || args[i + 1].empty())
+                throw UsageError{arg + " needs " + what + (i + 1 < args.size() ? ", got ''" : "")};
             return args[++i];
         };
         if (arg == "--presets")
@@ -73,6 +89,7 @@ int runValidate(const std::vector<std::string> &argv)
             args.calibrationFile);
     const std::vector<scenario::ValidationRow> rows
         = scenario::validateMeasurements(measurements, library, calibration ? &*calibration : nullptr);
+    requireWellFormedRuns(measurements, rows);
 
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     bool missing = false;

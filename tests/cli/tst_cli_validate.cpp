@@ -107,6 +107,9 @@ private slots:
                                           << "expected an integer";
         QTest::newRow("unknown scenario key") << "scenario/gpu_cout" << "/scenario/gpu_cout" << "unknown key";
         QTest::newRow("wrong file type") << "fileType" << "/fileType" << "expected \"gapstudio.measurement\"";
+        // A run naming a missing preset is malformed (as eval of its scenario), not infeasible.
+        QTest::newRow("missing GPU preset") << "scenario/gpu" << "/scenario/gpu"
+                                            << "no GPU preset with id \"no-such-gpu\"";
     }
     void badMeasurementFiles()
     {
@@ -122,6 +125,8 @@ private slots:
             json["scenario"]["layout"]["tensor_par"] = "eight";
         else if (key == "scenario/gpu_cout")
             json["scenario"]["gpu_cout"] = 512;
+        else if (key == "scenario/gpu")
+            json["scenario"]["gpu"] = "no-such-gpu";
         else
             json["fileType"] = "gapstudio.scenario";
         QTemporaryDir dir;
@@ -137,6 +142,52 @@ private slots:
             QVERIFY2(r.err.startsWith(expected), r.err.constData());
             QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
         }
+    }
+
+    /// Options and calibration files out of their contract: exit 2, "error: ..." naming the option,
+    /// or the file, the JSON pointer, the value and the range.
+    void badOptionsAndCalibrations_data()
+    {
+        QTest::addColumn<QString>("variant");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown --gpu") << "--gpu" << "error: --gpu: no GPU preset or measured run's GPU with id 'no-such-gpu'";
+        QTest::newRow("--software path") << "--software" << "error: --software expects a preset id";
+        QTest::newRow("empty --calibration") << "--calibration" << "error: --calibration needs a calibration file, got ''";
+        QTest::newRow("efficiency 1e-7") << "hbm_efficiency" << "/gpus/ampere/hbm_efficiency: expected a number in [1e-06, 1], got 1e-07";
+        QTest::newRow("overlap 0") << "overlap_efficiency" << "/software/default/overlap_efficiency: expected a number in [1e-06, 1], got 0";
+        QTest::newRow("unknown key") << "unknown key" << "/gpus/ampere/hbm_efficency: unknown key";
+    }
+    void badOptionsAndCalibrations()
+    {
+        QFETCH(QString, variant);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString run0 = measurement("megascale-megatron-baseline-a100", "megascale-mlm-175b-a100-512gpu");
+        const QString out = dir.path() + QStringLiteral("/out.json");
+        QStringList args { QStringLiteral("calibrate"), run0, QStringLiteral("--out"), out };
+        if (variant == QLatin1String("--gpu"))
+            args << variant << QStringLiteral("no-such-gpu");
+        else if (variant == QLatin1String("--software"))
+            args << variant << QStringLiteral("../../etc/passwd");
+        else if (variant == QLatin1String("--calibration"))
+            args = QStringList { QStringLiteral("validate"), run0, variant, QString() };
+        else {
+            nlohmann::json calibration = readJson(QStringLiteral(PRESETS_DIR "/calibrations/shipped.json"));
+            if (variant == QLatin1String("hbm_efficiency"))
+                calibration["gpus"]["ampere"]["hbm_efficiency"] = 1e-7;
+            else if (variant == QLatin1String("overlap_efficiency"))
+                calibration["software"]["default"]["overlap_efficiency"] = 0;
+            else
+                calibration["gpus"]["ampere"]["hbm_efficency"] = 0.8;
+            const QString file = writeVariant(dir, "calibration.json", calibration);
+            args = QStringList { QStringLiteral("validate"), run0, QStringLiteral("--calibration"), file };
+            message = file + QStringLiteral(": ") + message;
+        }
+        const Result r = run(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+        QVERIFY(!QFile::exists(out));
     }
 
     void usage()

@@ -383,8 +383,13 @@ CalibrationFit fitCalibration(const std::vector<io::Measurement> &input, const P
     };
 
     const Problem problem(prepare(measurements, library, options, {}), options);
-    if (problem.runs().empty())
-        throw std::invalid_argument("no measured run could be evaluated, so there is nothing to fit");
+    if (problem.runs().empty()) {
+        std::string files;
+        for (const io::Measurement &m : measurements)
+            files += (files.empty() ? "" : ", ") + (m.file.empty() ? m.id : m.file);
+        throw std::invalid_argument("no measured run could be evaluated (" + files
+                                    + "), so there is nothing to fit");
+    }
     const Eigen::VectorXd x = solve(problem, options.maxIterations);
     fit.calibration = problem.calibration(x);
     fit.after = validateMeasurements(measurements, library, &fit.calibration);

@@ -3,8 +3,11 @@
 //   calibration: gemm_half_depth, gpus {key: {gemm_efficiency {datatype: e}, attention_efficiency,
 //                hbm_efficiency}}, software {key: {compute_efficiency, block_overhead_us,
 //                overlap_efficiency, moe_block_overhead_us}}, networks {key: {efficiency, latency_us}}, optional fit.
-// Efficiencies lie in (0, 1] (overlap efficiency in [0, 1]); overheads and latencies are >= 0.
+// Efficiencies lie in model::limits::kEfficiency, [1e-6, 1], as everywhere else (README, "Input limits");
+// overheads and latencies are >= 0.
 #include "scenario/preset_blocks.h"
+
+#include "gapstudio/model/limits.h"
 
 #include <array>
 #include <string>
@@ -21,6 +24,14 @@ void optionalNumber(const JsonCursor &c, const char *key, std::optional<double> 
 {
     if (c.value().contains(key))
         out = numberIn(c[key], low, lowIncluded, high, true) / unit;
+}
+
+/// An optional efficiency: in model::limits::kEfficiency.
+void optionalEfficiency(const JsonCursor &c, const char *key, std::optional<double> &out)
+{
+    const model::Range &r = model::limits::kEfficiency;
+    if (c.value().contains(key))
+        out = numberIn(c[key], r.low, r.lowIncluded, r.high, r.highIncluded);
 }
 
 void writeOptional(nlohmann::ordered_json &out, const char *key, const std::optional<double> &value, double unit = 1)
@@ -54,15 +65,15 @@ scenario::GpuCalibration parseGpuEntry(const JsonCursor &c)
             bool known = false;
             for (const auto &[name, type] : kDatatypeKeys)
                 if (item.key() == name) {
-                    e.gemmEfficiency[static_cast<std::size_t>(type)] = numberIn(gemm[item.key()], 0, false, 1, true);
+                    optionalEfficiency(gemm, name, e.gemmEfficiency[static_cast<std::size_t>(type)]);
                     known = true;
                 }
             if (!known)
                 gemm[item.key()].fail("unknown datatype \"" + item.key() + "\" (expected fp32, bf16, fp16, fp8 or fp4)");
         }
     }
-    optionalNumber(c, "attention_efficiency", e.attentionEfficiency, 0, false, 1);
-    optionalNumber(c, "hbm_efficiency", e.hbmEfficiency, 0, false, 1);
+    optionalEfficiency(c, "attention_efficiency", e.attentionEfficiency);
+    optionalEfficiency(c, "hbm_efficiency", e.hbmEfficiency);
     return e;
 }
 
@@ -70,9 +81,9 @@ scenario::SoftwareCalibration parseSoftwareEntry(const JsonCursor &c)
 {
     requireKeys(c, {}, { "compute_efficiency", "block_overhead_us", "overlap_efficiency", "moe_block_overhead_us" });
     scenario::SoftwareCalibration e;
-    optionalNumber(c, "compute_efficiency", e.computeEfficiency, 0, false, 1);
+    optionalEfficiency(c, "compute_efficiency", e.computeEfficiency);
     optionalNumber(c, "block_overhead_us", e.blockOverhead_s, 0, true, 1e6, kUsPerSecond);
-    optionalNumber(c, "overlap_efficiency", e.overlapEfficiency, 0, true, 1);
+    optionalEfficiency(c, "overlap_efficiency", e.overlapEfficiency);
     optionalNumber(c, "moe_block_overhead_us", e.moeBlockOverhead_s, 0, true, 1e6, kUsPerSecond);
     return e;
 }
@@ -81,7 +92,7 @@ scenario::NetworkCalibration parseNetworkEntry(const JsonCursor &c)
 {
     requireKeys(c, {}, { "efficiency", "latency_us" });
     scenario::NetworkCalibration e;
-    optionalNumber(c, "efficiency", e.efficiency, 0, false, 1);
+    optionalEfficiency(c, "efficiency", e.efficiency);
     optionalNumber(c, "latency_us", e.latency_s, 0, true, 1e6, kUsPerSecond);
     return e;
 }

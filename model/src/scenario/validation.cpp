@@ -54,6 +54,7 @@ ValidationRow validateOne(const io::Measurement &m, const PresetLibrary &library
     case EvaluationStatus::Malformed:
         row.status = RunStatus::Invalid;
         row.cause = joined(result.diagnostics);
+        row.diagnostics = result.diagnostics;
         return row;
     case EvaluationStatus::Infeasible:
         row.status = RunStatus::Infeasible;

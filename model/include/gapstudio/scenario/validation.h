@@ -32,6 +32,7 @@ struct ValidationRow {
     RunStatus status = RunStatus::Ok;
     std::string cause;           ///< why there is no prediction, or the memory shortfall
     std::string calibrationNote; ///< which calibration entries produced the prediction
+    model::Diagnostics diagnostics; ///< why there is no prediction, to locate in the run's file
 };
 
 struct ErrorStats {
