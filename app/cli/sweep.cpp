@@ -102,6 +102,11 @@ int runSweep(const std::vector<std::string> &args)
 {
     const SweepArgs s = parse(args, true);
     const Loaded l = load(s);
+    // A design eval refuses as malformed is refused here too, with eval's error: its variants and
+    // scaled copies would only repeat the refusal as rows without statistics.
+    if (const scenario::PipelineResult base = scenario::runDesign(l.design, l.options);
+        base.status == scenario::EvaluationStatus::Malformed)
+        return reportDiagnostics(base.diagnostics, s.files[0], s.files[1], s.files[2]);
     std::vector<model::SweepPoint> points;
     if (s.axis == "variants") {
         points = model::sweepVariants(l.design, l.options);
