@@ -4,9 +4,11 @@
 #include "cost_output.h"
 
 #include "gapstudio/io/roadmap_json.h"
+#include "gapstudio/scenario/locate.h"
 #include "gapstudio/scenario/roadmap.h"
 
 #include <cstdio>
+#include <optional>
 #include <iostream>
 
 namespace gapstudio::cli {
@@ -68,6 +70,25 @@ std::string csvField(const std::string &text)
     return out + '"';
 }
 
+/// The first step that is not a valid design, whichever input rule it breaks, as the file's error:
+/// "error: FILE: /steps/I: /pointer: message", exit 2, as the app's headless runs
+/// (views/roadmap/roadmapheadless.cpp). Nothing if every step is a valid design.
+std::optional<int> reportMalformedStep(const std::vector<scenario::RoadmapStepResult> &results,
+                                       const std::string &path)
+{
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const scenario::PipelineResult &r = results[i].result;
+        if (r.status != scenario::EvaluationStatus::Malformed)
+            continue;
+        const model::Diagnostic *cause = r.cause();
+        const std::string pointer = cause ? scenario::scenarioPointer(r.scenario, *cause) : std::string();
+        std::cerr << "error: " << path << ": /steps/" << i << (pointer.empty() ? "" : ": " + pointer) << ": "
+                  << (cause ? cause->message : r.statusText) << '\n';
+        return kExitMalformed;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 int runRoadmap(const std::vector<std::string> &args)
@@ -82,11 +103,8 @@ int runRoadmap(const std::vector<std::string> &args)
     options.explain = true;
     const std::vector<scenario::RoadmapStepResult> results
         = scenario::evaluateRoadmap(designs, presetLibrary(a.presetsDir), options);
-    // A step that is not a valid design is the file's error: report it alone.
-    for (std::size_t i = 0; i < results.size(); ++i)
-        if (results[i].result.status == scenario::EvaluationStatus::Malformed)
-            return reportScenarioDiagnostics(results[i].result.diagnostics, results[i].result.scenario,
-                                             a.path + ": /steps/" + std::to_string(i));
+    if (const std::optional<int> status = reportMalformedStep(results, a.path))
+        return *status;
 
     int exit = kExitOk;
     nlohmann::ordered_json steps = nlohmann::ordered_json::array();
@@ -98,8 +116,8 @@ int runRoadmap(const std::vector<std::string> &args)
         const scenario::RoadmapStepResult &r = results[i];
         const bool ok = r.result.ok();
         if (!ok) {
-            std::cerr << "step " << i + 1 << " (" << roadmap.steps[i].name << "): " << r.result.statusText
-                      << '\n';
+            std::cerr << "error: " << a.path << ": /steps/" << i << ": step " << i + 1 << " ("
+                      << roadmap.steps[i].name << "): " << r.result.statusText << '\n';
             exit = kExitInfeasible;
         }
         const model::Stats &stats = r.result.evaluation.stats;

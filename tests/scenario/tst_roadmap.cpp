@@ -175,6 +175,39 @@ private slots:
         const QByteArray err = process.readAllStandardError();
         QVERIFY2(err.contains("/steps/1") && err.contains("no-such-layout"), err.constData());
     }
+
+    // Every failure is one "error: FILE: /steps/I: ..." line: a step whose layout does not multiply
+    // to its GPU count is malformed, exit 2 as in the app's headless runs (it was 1); a step that
+    // does not fit names its step after "error:" (the prefix was missing), exit 1.
+    void cliStepErrors_data()
+    {
+        QTest::addColumn<QString>("change");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("layout not the GPU count") << R"({"gpu_count": 7})" << 2
+                                                  << "/steps/1: /gpu_count: num_procs 7 must equal";
+        QTest::newRow("over HBM capacity") << R"({"overrides": {"gpu.hbm_capacity_GiB": 1}})" << 1
+                                           << "/steps/1: step 2 (two): Does not fit in memory";
+    }
+    void cliStepErrors()
+    {
+        QFETCH(QString, change);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString file = dir.path() + QStringLiteral("/steps.gapstudio-roadmap.json");
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(smallRoadmap(R"({"name": "two", "source": "s", "change": )" + change.toStdString() + "}").c_str());
+        out.close();
+        QProcess process;
+        process.start(QStringLiteral(GAPSTUDIO_CLI), { "roadmap", file });
+        QVERIFY(process.waitForFinished(300000));
+        QCOMPARE(process.exitCode(), exitCode);
+        const QByteArray err = process.readAllStandardError();
+        QCOMPARE(err.count('\n'), 1);
+        QVERIFY2(err.startsWith("error: " + file.toUtf8() + ": " + message.toUtf8()), err.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(tst_Roadmap)
