@@ -40,6 +40,14 @@ int runImportHf(const std::vector<std::string> &args)
     }
     if (name.empty())
         name = id;
+    // The preset is JSON text: an id or name that is not UTF-8 cannot be written into it.
+    for (const auto &[option, text] : { std::pair { "--id", &id }, std::pair { "--name", &name } })
+        try {
+            (void)nlohmann::json(*text).dump();
+        } catch (const nlohmann::json::type_error &) {
+            throw UsageError { std::string(option) + " expects UTF-8 text, got bytes that are not (give --id and "
+                               "--name in UTF-8)" };
+        }
     const scenario::HfImport imported
         = scenario::importHuggingFaceConfig(io::readJsonFile(path), path, id, name);
     for (const std::string &note : imported.approximations)

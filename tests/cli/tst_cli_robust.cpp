@@ -7,6 +7,8 @@
 
 #include "gapstudio/io/preset_json.h"
 
+#include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -14,6 +16,7 @@
 #include <fstream>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace gapstudio;
 
@@ -172,6 +175,68 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.out.isEmpty());
         QVERIFY2(r.err.contains("--factors"), r.err.constData());
+    }
+
+    // "sweep --axis variants exits 0 with 24 null statistics on a system eval refuses (exit 2)": an
+    // HBM bandwidth of 1e-300 GB/s is inside the file's range but the model's results are not finite.
+    void sweepOfADesignEvalRefuses_data()
+    {
+        QTest::addColumn<QString>("axis");
+        QTest::newRow("variants") << "variants";
+        QTest::newRow("a parameter") << "hbm_bandwidth";
+    }
+    void sweepOfADesignEvalRefuses()
+    {
+        QFETCH(QString, axis);
+        nlohmann::json system = test::readJson(test::caseFile(kCase, "system.json"));
+        system["mem1"]["GBps"] = 1e-300;
+        const QString file = path(QStringLiteral("slow-hbm.json"));
+        writeJson(file, system);
+        const QStringList files { QStringLiteral("--calculon"), caseFile("model.json"), caseFile("execution.json"),
+                                  file };
+        const Result eval = run(QStringList { QStringLiteral("eval") } + files);
+        QCOMPARE(eval.exitCode, 2);
+        const Result sweep = run(QStringList { QStringLiteral("sweep") } + files
+                                 + QStringList { QStringLiteral("--axis"), axis, QStringLiteral("--json") });
+        QCOMPARE(sweep.exitCode, 2);
+        QVERIFY(sweep.out.isEmpty());
+        QCOMPARE(sweep.err, eval.err);
+    }
+
+    // "import-hf --id $'\xff' prints a raw json.exception"; "--presets / prints a raw filesystem
+    // error about /proc/...": a clear message naming the option or the directory, exit 2.
+    void unclearErrorsAreClear_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("--id not UTF-8") << "id" << "error: --id expects UTF-8 text";
+        QTest::newRow("--name not UTF-8") << "name" << "error: --name expects UTF-8 text";
+        QTest::newRow("--presets with a dangling link") << "presets" << "cannot list the directory (at ";
+    }
+    void unclearErrorsAreClear()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, message);
+        // The byte 0xff is no UTF-8 and a QString cannot carry it: the shell's printf writes it.
+        QString program = QStringLiteral("/bin/sh");
+        QStringList arguments { QStringLiteral("-c"), QStringLiteral("exec \"$0\" import-hf \"$1\" \"$2\" \"$(printf '\\377')\""),
+                                QStringLiteral(GAPSTUDIO_CLI), QStringLiteral(TEST_DATA_DIR "/hf/mixtral-8x7b/config.json"),
+                                QStringLiteral("--") + kind };
+        if (kind == QLatin1String("presets")) {
+            program = QStringLiteral(GAPSTUDIO_CLI);
+            const QString dir = path(QStringLiteral("presets-with-a-dangling-link"));
+            QVERIFY(QDir().mkpath(dir));
+            QFile::remove(dir + QStringLiteral("/gone.json"));
+            QCOMPARE(::symlink("/nonexistent/gone.json", (dir + QStringLiteral("/gone.json")).toUtf8().constData()), 0);
+            arguments = { QStringLiteral("eval"), kScenarios + QStringLiteral("default.gapstudio.json"),
+                          QStringLiteral("--presets"), dir };
+            message = QStringLiteral("error: ") + dir + QStringLiteral(": /: ") + message;
+        }
+        const Result r = test::runProcess(program, arguments, {}, 60000);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.startsWith(message.toUtf8()), r.err.constData());
+        QVERIFY2(!r.err.contains("exception") && !r.err.contains("filesystem error"), r.err.constData());
     }
 
     // "every CLI command exits 0 when stdout cannot be written (> /dev/full)".

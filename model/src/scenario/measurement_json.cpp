@@ -76,15 +76,7 @@ std::vector<Measurement> loadMeasurements(const std::vector<std::string> &paths)
             add(loadMeasurement(path));
             continue;
         }
-        std::vector<std::string> files;
-        for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
-             it.increment(ec))
-            if (it->is_regular_file() && it->path().extension() == ".json")
-                files.push_back(it->path().string());
-        if (ec)
-            throw InputError(path, "/", "cannot list the directory: " + ec.message());
-        std::sort(files.begin(), files.end());
-        for (const std::string &file : files) {
+        for (const std::string &file : detail::jsonFilesUnder(path)) {
             const nlohmann::json json = readJsonFile(file);
             if (json.is_object() && json.contains("fileType") && json["fileType"] == kFileType)
                 add(parseMeasurement(json, file));

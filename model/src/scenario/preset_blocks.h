@@ -57,6 +57,10 @@ scenario::BlockInfo parseFixedVersionHeader(const JsonCursor &cursor, std::strin
 /// Writes `text` to `path`; throws InputError(path, "/", ...) if it cannot.
 void writeText(const std::string &text, const std::string &path);
 
+/// The *.json regular files under `directory`, recursively, sorted. Throws InputError(directory, "/",
+/// ...) naming the entry that cannot be listed or examined (e.g. --presets / meeting /proc).
+std::vector<std::string> jsonFilesUnder(const std::string &directory);
+
 // Write a body after `out`'s existing keys (the header is the caller's).
 void writeInfo(nlohmann::ordered_json &out, const scenario::BlockInfo &info);
 void writeBody(nlohmann::ordered_json &out, const scenario::Gpu &gpu);

@@ -359,24 +359,33 @@ void saveScenario(const scenario::Scenario &scenario, const std::string &path)
     detail::writeText(toText(toJson(scenario)), path);
 }
 
-scenario::PresetLibrary loadPresetLibrary(const std::string &directory)
+std::vector<std::string> detail::jsonFilesUnder(const std::string &directory)
 {
     namespace fs = std::filesystem;
-    std::error_code ec;
-    if (!fs::is_directory(directory, ec))
-        throw InputError(directory, "/", "not a directory of presets");
     std::vector<std::string> files;
-    for (auto it = fs::recursive_directory_iterator(directory, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        if (it->is_regular_file() && it->path().extension() == ".json")
+    std::error_code ec;
+    fs::path at = directory;
+    for (auto it = fs::recursive_directory_iterator(directory, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+        at = it->path();
+        if (it->is_regular_file(ec) && it->path().extension() == ".json")
             files.push_back(it->path().string());
+        if (ec)
+            break;
     }
     if (ec)
-        throw InputError(directory, "/", "cannot list the directory: " + ec.message());
+        throw InputError(directory, "/", "cannot list the directory (at " + at.string() + "): " + ec.message());
     std::sort(files.begin(), files.end()); // deterministic order, so duplicate errors are stable
+    return files;
+}
 
+scenario::PresetLibrary loadPresetLibrary(const std::string &directory)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_directory(directory, ec))
+        throw InputError(directory, "/", "not a directory of presets");
     detail::LibraryBuilder library;
-    for (const std::string &file : files)
+    for (const std::string &file : detail::jsonFilesUnder(directory))
         library.addJson(readJsonFile(file), file);
     return library.take();
 }
