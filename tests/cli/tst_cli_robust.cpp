@@ -211,7 +211,7 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("--id not UTF-8") << "id" << "error: --id expects UTF-8 text";
         QTest::newRow("--name not UTF-8") << "name" << "error: --name expects UTF-8 text";
-        QTest::newRow("--presets with a dangling link") << "presets" << "cannot list the directory (at ";
+        QTest::newRow("--presets with a link loop") << "presets" << "cannot list the directory (at ";
     }
     void unclearErrorsAreClear()
     {
@@ -224,10 +224,11 @@ private slots:
                                 QStringLiteral("--") + kind };
         if (kind == QLatin1String("presets")) {
             program = QStringLiteral(GAPSTUDIO_CLI);
-            const QString dir = path(QStringLiteral("presets-with-a-dangling-link"));
+            // A link to itself: its status cannot be read (ELOOP), as /proc/1/task/1/fd/0's under --presets /.
+            const QString dir = path(QStringLiteral("presets-with-a-link-loop"));
             QVERIFY(QDir().mkpath(dir));
-            QFile::remove(dir + QStringLiteral("/gone.json"));
-            QCOMPARE(::symlink("/nonexistent/gone.json", (dir + QStringLiteral("/gone.json")).toUtf8().constData()), 0);
+            QFile::remove(dir + QStringLiteral("/loop.json"));
+            QCOMPARE(::symlink("loop.json", (dir + QStringLiteral("/loop.json")).toUtf8().constData()), 0);
             arguments = { QStringLiteral("eval"), kScenarios + QStringLiteral("default.gapstudio.json"),
                           QStringLiteral("--presets"), dir };
             message = QStringLiteral("error: ") + dir + QStringLiteral(": /: ") + message;

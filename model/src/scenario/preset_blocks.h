@@ -58,7 +58,8 @@ scenario::BlockInfo parseFixedVersionHeader(const JsonCursor &cursor, std::strin
 void writeText(const std::string &text, const std::string &path);
 
 /// The *.json regular files under `directory`, recursively, sorted. Throws InputError(directory, "/",
-/// ...) naming the entry that cannot be listed or examined (e.g. --presets / meeting /proc).
+/// ...) naming the entry that cannot be listed or examined (a link loop; --presets / meeting a /proc
+/// entry it may not examine); a dangling link is no file.
 std::vector<std::string> jsonFilesUnder(const std::string &directory);
 
 // Write a body after `out`'s existing keys (the header is the caller's).

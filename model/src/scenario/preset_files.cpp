@@ -370,6 +370,8 @@ std::vector<std::string> detail::jsonFilesUnder(const std::string &directory)
         at = it->path();
         if (it->is_regular_file(ec) && it->path().extension() == ".json")
             files.push_back(it->path().string());
+        if (ec == std::errc::no_such_file_or_directory)
+            ec.clear(); // a dangling link: no file (as the throwing is_regular_file() says)
         if (ec)
             break;
     }
