@@ -8,8 +8,8 @@
 #include "gapstudio/scenario/roadmap.h"
 
 #include <cstdio>
-#include <optional>
 #include <iostream>
+#include <optional>
 
 namespace gapstudio::cli {
 
