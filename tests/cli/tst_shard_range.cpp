@@ -39,7 +39,8 @@ private slots:
     void handCountedSplits()
     {
         // 10 points in 4 shards: 10 * s / 4 rounded down at s = 0..4 gives 0, 2, 5, 7, 10.
-        const std::pair<std::uint64_t, std::uint64_t> expected[] = { { 0, 2 }, { 2, 5 }, { 5, 7 }, { 7, 10 } };
+        const std::pair<std::uint64_t, std::uint64_t> expected[]
+            = { { 0, 2 }, { 2, 5 }, { 5, 7 }, { 7, 10 } };
         for (std::uint64_t shard = 1; shard <= 4; ++shard)
             QCOMPARE(gapstudio::cli::shardRange(10, shard, 4), expected[shard - 1]);
     }

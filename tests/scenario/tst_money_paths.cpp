@@ -127,7 +127,8 @@ void tst_MoneyPaths::costSearchAgainstEveryLayout()
     every.quirks = every.moeQuirks = c.quirks;
     every.features = c.features;
     every.calibration = c.calibration;
-    const model::SearchResult all = model::searchLayouts(c.application, c.system, scenario::scenarioSearchSpace(c), every);
+    const model::SearchResult all
+        = model::searchLayouts(c.application, c.system, scenario::scenarioSearchSpace(c), every);
     QVERIFY(all.valid > 3);
     QCOMPARE(all.top.size(), std::size_t(all.valid)); // every valid layout kept
     std::vector<double> scores;
@@ -175,7 +176,10 @@ void tst_MoneyPaths::roadmapGainsAreRatiosOfStepTimes()
     // Three steps of the same training (same batch and sequence: the same tokens per step), each
     // evaluated on its own: the gains are ratios of step times, of cluster cost per step and of
     // facility energy per step.
-    std::vector<scenario::Scenario> steps(3, val01(8));
+    // A GPU price, so that the cost per step (capital and energy) differs from the energy.
+    scenario::Scenario first = val01(8);
+    first.overrides["gpu.price_USD"] = 15000;
+    std::vector<scenario::Scenario> steps(3, first);
     steps[1].overrides["gpu.hbm_bandwidth_GBps"] = 4000;
     steps[2] = steps[1];
     steps[2].overrides["gpu.board_power_W"] = 300;
@@ -190,13 +194,15 @@ void tst_MoneyPaths::roadmapGainsAreRatiosOfStepTimes()
         const double t1 = after.evaluation.stats.total_time;
         QVERIFY(std::fabs(road[i].speedup - t0 / t1) < 1e-9 * t0 / t1);
         const double cost = (after.cost->clusterUsdPerHour * t1) / (before.cost->clusterUsdPerHour * t0);
-        QVERIFY2(std::fabs(road[i].costRatio - cost) < 1e-9 * cost, qPrintable(QString::number(road[i].costRatio)));
+        QVERIFY2(std::fabs(road[i].costRatio - cost) < 1e-9 * cost,
+                 qPrintable(QString::number(road[i].costRatio)));
         const double energy = (after.cost->facilityPower_W * t1) / (before.cost->facilityPower_W * t0);
         QVERIFY2(std::fabs(road[i].energyRatio - energy) < 1e-9 * energy,
                  qPrintable(QString::number(road[i].energyRatio)));
     }
-    QVERIFY(road[1].speedup > 1.0);    // faster memory: a faster step
+    QVERIFY(road[1].speedup > 1.0);     // faster memory: a faster step
     QVERIFY(road[2].energyRatio < 1.0); // a lower board power: less energy per step
+    QVERIFY(std::fabs(road[2].costRatio - road[2].energyRatio) > 0.01); // capital does not shrink
 }
 
 void tst_MoneyPaths::bestLayoutWithContextParallelism()
@@ -223,7 +229,8 @@ void tst_MoneyPaths::bestLayoutWithContextParallelism()
     for (const std::int64_t tp : { 1, 2, 4 }) {
         const std::int64_t dp = 4 / tp;
         for (std::int64_t mbs = 1; mbs <= 4 / dp; mbs *= 2) {
-            for (const model::Recompute rc : { model::Recompute::None, model::Recompute::AttnOnly, model::Recompute::Full }) {
+            for (const model::Recompute rc :
+                 { model::Recompute::None, model::Recompute::AttnOnly, model::Recompute::Full }) {
                 variant.execution = compiled.compiled->execution;
                 variant.execution.tensorPar = tp;
                 variant.execution.dataPar = dp;

@@ -1,10 +1,11 @@
 // The calibration fit (calibrate.cpp) against a synthetic truth: "measured" times are the model's
-// own predictions under a calibration whose parameters the test sets, so the fit must find those
-// parameters again (within a few of its standard errors), and a family the leave-one-family-out
-// fold holds back must be predicted as the other families alone predict it. The standard errors
-// are checked against the delta method by hand: Var(value) = slope^2 Var(raw) with the covariance
-// s^2 (J^T J)^-1 of the raw (logit or log) parameters, bounded above by the prior alone and below
-// by the parameter's own information (a finite difference of the predictions).
+// own predictions under a calibration whose parameters the test sets, so the fit must find what
+// the runs determine of them again (the GEMM rate, efficiency x compute efficiency, within a few
+// of its standard errors), and a family the leave-one-family-out fold holds back must be
+// predicted as the other families alone predict it. The standard errors are checked against the
+// delta method by hand: Var(value) = slope^2 Var(raw) with the covariance s^2 (J^T J)^-1 of the
+// raw (logit or log) parameters, bounded above by the prior alone and below by the parameter's
+// own information (a finite difference of the predictions).
 #include "gapstudio/io/measurement_json.h"
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/scenario/calibrate.h"
@@ -21,9 +22,9 @@ namespace {
 
 constexpr auto kFp16 = static_cast<std::size_t>(model::Datatype::Float16);
 constexpr auto kBf16 = static_cast<std::size_t>(model::Datatype::Bfloat16);
-constexpr double kTrueGemm = 0.65; ///< the synthetic truth's 16-bit GEMM efficiency (prior centre 0.8)
-constexpr double kTrueCompute = 0.9;   ///< the software's compute efficiency (its prior centre)
-constexpr double kPriorWeight = 0.05;  ///< calibration_parameters.h: one prior sigma = 5 % off
+constexpr double kTrueGemm = 0.65;    ///< the synthetic truth's 16-bit GEMM efficiency (prior centre 0.8)
+constexpr double kTrueCompute = 0.9;  ///< the software's compute efficiency (its prior centre)
+constexpr double kPriorWeight = 0.05; ///< calibration_parameters.h: one prior sigma = 5 % off
 const char *const kFamilyA = "korthikanti2022-selene-a100";
 const char *const kFamilyB = "megascale-megatron-baseline-a100";
 
@@ -57,7 +58,8 @@ const scenario::FittedParameter *parameter(const scenario::CalibrationFit &fit, 
 }
 
 /// log(predicted / measured) of every run with `calibration`.
-std::vector<double> logResiduals(const std::vector<io::Measurement> &runs, const scenario::PresetLibrary &library,
+std::vector<double> logResiduals(const std::vector<io::Measurement> &runs,
+                                 const scenario::PresetLibrary &library,
                                  const scenario::CalibrationSet &calibration)
 {
     std::vector<double> out;
@@ -72,7 +74,7 @@ class tst_CalibrateSynthetic : public QObject {
     Q_OBJECT
 
 private:
-    scenario::PresetLibrary mLibrary; ///< without calibration presets: the runs use only what is fitted
+    scenario::PresetLibrary mLibrary;   ///< without calibration presets: the runs use only what is fitted
     std::vector<io::Measurement> mRuns; ///< a few runs of two A100 families, "measured" under truth()
 
     /// The runs with family B's measured times multiplied by `factorB`.
@@ -131,11 +133,13 @@ private slots:
         const scenario::FittedParameter *compute = parameter(f, "software/synthetic/compute_efficiency");
         QVERIFY(gemm && compute);
         const double product = gemm->value * compute->value;
-        const double error = product * (gemm->standardError / gemm->value + compute->standardError / compute->value);
+        const double error
+            = product * (gemm->standardError / gemm->value + compute->standardError / compute->value);
         qInfo("GEMM rate %.5g +/- %.3g (GEMM %.4g, compute %.4g), truth %.5g", product, error, gemm->value,
               compute->value, kTrueGemm * kTrueCompute);
         QVERIFY(error > 0);
-        QVERIFY2(std::fabs(product - kTrueGemm * kTrueCompute) <= 3 * error, qPrintable(QString::number(product)));
+        QVERIFY2(std::fabs(product - kTrueGemm * kTrueCompute) <= 3 * error,
+                 qPrintable(QString::number(product)));
         // The prior alone would have it at 0.8 x 0.9 = 0.72: the runs moved it.
         QVERIFY(std::fabs(product - 0.72) > 5 * error);
     }
@@ -200,8 +204,8 @@ void tst_CalibrateSynthetic::standardErrorsByTheDeltaMethod()
     QVERIFY(s2 > 0);
     struct Case {
         const char *name;
-        double sigma;                          ///< prior standard deviation (raw space)
-        std::function<double(double)> slope;   ///< d value / d raw
+        double sigma;                        ///< prior standard deviation (raw space)
+        std::function<double(double)> slope; ///< d value / d raw
         std::function<void(scenario::CalibrationSet &, double)> set;
     };
     const Case cases[] = {
@@ -227,7 +231,7 @@ void tst_CalibrateSynthetic::standardErrorsByTheDeltaMethod()
         double information = std::pow(kPriorWeight / (c.sigma * slope), 2);
         for (std::size_t i = 0; i < ru.size(); ++i)
             information += std::pow((ru[i] - rd[i]) / (2 * h), 2);
-        const double lower = std::sqrt(s2 / information);              // (A^-1)_ii >= 1 / A_ii
+        const double lower = std::sqrt(s2 / information);                    // (A^-1)_ii >= 1 / A_ii
         const double upper = slope * std::sqrt(s2) * c.sigma / kPriorWeight; // A >= the prior alone
         qInfo("%s = %.5g: standard error %.4g, delta-method bounds [%.4g, %.4g]", c.name, v, p->standardError,
               lower, upper);
