@@ -184,7 +184,7 @@ for i in "${!names[@]}"; do
     # is then never taken); an object of a program's own sources replaces the original in that
     # program's link only (the tests do not link it).
     own=$(grep -oE '(gapstudio-cli|gapstudio-grid-mpi|gapstudio)\.dir' <<<"$objects" | head -1 || true)
-    archive=lib$(grep -oE 'gapstudio_[a-z_]+\.dir' <<<"$objects" | head -1 | sed 's/\.dir$//').a
+    archive=lib$(grep -oE 'gapstudio_[a-z_]+\.dir' <<<"$objects" | head -1 | sed 's/\.dir$//' || true).a
     relink()
     { # relink TARGET OUTPUT: TARGET's link with the mutant, or a copy if it does not link it
         local link
