@@ -243,6 +243,11 @@ private slots:
             QStringLiteral("--vary"), QStringLiteral("gpu.hbm_bandwidth_GBps=1000,1500,2000,2500,3000"),
             QStringLiteral("--shard"), QStringLiteral("2/2")
         };
+        // 7 x 6 = 42 points: more than one round of 2 ranks x 16 points (grid_mpi.cpp kPerRank).
+        QTest::newRow("two rounds") << QStringList {
+            QStringLiteral("--vary"), QStringLiteral("gpu.hbm_bandwidth_GBps=1000,1250,1500,1750,2000,2500,3000"),
+            QStringLiteral("--vary"), QStringLiteral("scale_out.bandwidth_GBps=12.5,25,50,100,200,400")
+        };
         QTest::newRow("best layout") << QStringList { QStringLiteral("--vary"),
                                                       QStringLiteral("gpu_count=256,512,1024"),
                                                       QStringLiteral("--best-layout") };

@@ -1,10 +1,13 @@
 // Predicted iteration times against the measurements of Korthikanti et al. 2022, Table 5
-// (tests/data/published/korthikanti2022.json). Acceptance (published/README.md): mean |error|
-// <= 4 % and max |error| <= 9 % over the 8 cases; the reference model achieves 3.65 % / 8.87 %.
+// (tests/data/published/korthikanti2022.json). The error is the product's (predictionError:
+// measured / predicted - 1). Acceptance (published/README.md): mean |error| <= 4 % over the 8
+// cases and every prediction within 9 % of the measured time (error in [-8.26 %, +9.89 %]); the
+// reference model achieves 3.86 % mean, errors from -3.23 % to +9.74 %.
 #include "calculon_cases.h"
 
 #include "gapstudio/io/calculon_json.h"
 #include "gapstudio/model/evaluate.h"
+#include "gapstudio/scenario/validation.h"
 
 #include <QTest>
 
@@ -74,7 +77,8 @@ void tst_Published::table5IterationTime()
     QCOMPARE(table.at("system").get<std::string>(), std::string("a100_80g"));
 
     double sumError = 0;
-    double maxError = 0;
+    double lowest = 0;  // the most negative error (the model too slow), %
+    double highest = 0; // the most positive error (the model too fast), %
     qInfo("%-22s %12s %12s %9s", "case", "predicted_s", "measured_s", "error_%");
     for (const nlohmann::json &entry : cases) {
         const std::string id = entry.at("id").get<std::string>();
@@ -109,16 +113,22 @@ void tst_Published::table5IterationTime()
                                                                : evaluation.diagnostics.front().message.c_str());
         const double predicted = evaluation.stats.total_time;
         const double measured = entry.at("measured_iteration_time_s").get<double>();
-        const double error = 100.0 * (1.0 - predicted / measured);
+        const double error = 100.0 * scenario::predictionError(measured, predicted); // the product's
+        lowest = std::min(lowest, error);
+        highest = std::max(highest, error);
         qInfo("%-22s %12.4f %12.2f %+9.2f", id.c_str(), predicted, measured, error);
         sumError += std::fabs(error);
-        maxError = std::max(maxError, std::fabs(error));
     }
     const double meanError = sumError / static_cast<double>(cases.size());
-    qInfo("mean |error| %.2f %% (limit 4 %%), max |error| %.2f %% (limit 9 %%); reference model: 3.65 %% / 8.87 %%",
-          meanError, maxError);
+    qInfo("mean |error| %.2f %% (limit 4 %%), errors %+.2f %% to %+.2f %% (limits -8.26 %% and +9.89 %%); "
+          "reference model: 3.86 %%, -3.23 %% to +9.74 %%",
+          meanError, lowest, highest);
     QVERIFY2(meanError <= 4.0, qPrintable(QStringLiteral("mean |error| %1 %").arg(meanError)));
-    QVERIFY2(maxError <= 9.0, qPrintable(QStringLiteral("max |error| %1 %").arg(maxError)));
+    // The README's 9 % bound on |1 - predicted / measured| is, in the product's error
+    // e = measured / predicted - 1 = 1 / (1 - x) - 1, the interval [1/1.09 - 1, 1/0.91 - 1]:
+    // -8.26 % (predicted 9 % above measured) to +9.89 % (9 % below).
+    QVERIFY2(lowest >= 100.0 * (1 / 1.09 - 1), qPrintable(QStringLiteral("lowest error %1 %").arg(lowest)));
+    QVERIFY2(highest <= 100.0 * (1 / 0.91 - 1), qPrintable(QStringLiteral("highest error %1 %").arg(highest)));
 }
 
 QTEST_GUILESS_MAIN(tst_Published)

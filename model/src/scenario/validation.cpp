@@ -23,6 +23,11 @@ const char *runStatusName(RunStatus status) noexcept
     return "invalid";
 }
 
+double predictionError(double measured_s, double predicted_s) noexcept
+{
+    return measured_s / predicted_s - 1;
+}
+
 namespace {
 
 std::string joined(const model::Diagnostics &diagnostics)
@@ -69,7 +74,7 @@ ValidationRow validateOne(const io::Measurement &m, const PresetLibrary &library
         break;
     }
     row.predicted_s = result.evaluation.stats.total_time;
-    row.error = m.measuredIterationTime_s / result.evaluation.stats.total_time - 1;
+    row.error = predictionError(m.measuredIterationTime_s, result.evaluation.stats.total_time);
     return row;
 }
 

@@ -24,6 +24,10 @@ enum class RunStatus {
 
 [[nodiscard]] const char *runStatusName(RunStatus status) noexcept; ///< "ok", "over_capacity", ...
 
+/// The error of a prediction, the one definition of every validation (rows, summaries, tests):
+/// measured / predicted - 1 (positive: the model is too fast).
+[[nodiscard]] double predictionError(double measured_s, double predicted_s) noexcept;
+
 struct ValidationRow {
     std::string id, family, name, source, notes;
     double measured_s = 0;

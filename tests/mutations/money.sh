@@ -1,0 +1,100 @@
+# Mutations of the money paths: cost and power, the cost search, roadmaps, the best layout,
+# validation and calibration, the grid's shards and the MPI runner (sourced by
+# tests/mutation-check.sh; see its header for the format).
+# shellcheck shell=bash
+# cost.cpp: power and money per hour
+mutation "IT power without switches and optics" model/src/cost.cpp \
+    'r.itPower_W = gpus_W + hosts_W + scaleUp_W + scaleOut_W;' \
+    'r.itPower_W = gpus_W + hosts_W;' \
+    "tst_money_paths:itPowerFromAHandCountedBom"
+mutation "facility power without the PUE" model/src/cost.cpp \
+    'r.facilityPower_W = r.itPower_W * assumptions.pue;' \
+    'r.facilityPower_W = r.itPower_W;' \
+    "tst_money_paths:itPowerFromAHandCountedBom"
+mutation "waiting GPUs draw nothing" model/src/cost.cpp \
+    '= static_cast<double>(bom.gpus) * gpuBoardPower_W * (idle + (1.0 - idle) * r.gpuActivity);' \
+    '= static_cast<double>(bom.gpus) * gpuBoardPower_W * (0 * idle + r.gpuActivity);' \
+    "tst_money_paths:itPowerFromAHandCountedBom"
+mutation "energy billed on IT power" model/src/cost.cpp \
+    'r.energyUsdPerHour = r.facilityPower_W / kWattsPerKilowatt * assumptions.usdPerKWh;' \
+    'r.energyUsdPerHour = r.itPower_W / kWattsPerKilowatt * assumptions.usdPerKWh;' \
+    "tst_money_paths:itPowerFromAHandCountedBom"
+# cost_bom.cpp: the bill of materials
+mutation "one optic per link" model/src/cost_bom.cpp \
+    'add("_optics", "optics (link ends)", 2.0 * static_cast<double>(count.links), cost.opticsPrice_USD,' \
+    'add("_optics", "optics (link ends)", static_cast<double>(count.links), cost.opticsPrice_USD,' \
+    "tst_money_paths:itPowerFromAHandCountedBom"
+mutation "spines of half radix" model/src/cost_bom.cpp \
+    'out.switchesPerLevel.push_back(ceilDiv(uplinks, radix));' \
+    'out.switchesPerLevel.push_back(ceilDiv(uplinks, half));' \
+    "tst_money_paths:itPowerFromAHandCountedBom"
+# costsearch.cpp: ranking by cost and its exactness
+mutation "cost ranking always exact" model/src/scenario/costsearch.cpp \
+    'out.exact = bound >= out.hits.front().score;' \
+    'out.exact = true || bound >= out.hits.front().score;' \
+    "tst_money_paths:costSearchAgainstEveryLayout"
+mutation "cost candidates cut to top N" model/src/scenario/costsearch.cpp \
+    '= std::max<std::size_t>(1, byCost ? std::max(options.candidates, options.topN) : options.topN);' \
+    '= std::max<std::size_t>(1, options.topN);' \
+    "tst_money_paths:costSearchAgainstEveryLayout"
+# roadmap.cpp: gains between steps
+mutation "roadmap speedup inverted" model/src/scenario/roadmap.cpp \
+    'r.speedup = ratio(r.result.evaluation.stats.sample_rate, before.evaluation.stats.sample_rate);' \
+    'r.speedup = ratio(before.evaluation.stats.sample_rate, r.result.evaluation.stats.sample_rate);' \
+    "tst_money_paths:roadmapGainsAreRatiosOfStepTimes"
+mutation "roadmap energy ratio is the cost ratio" model/src/scenario/roadmap.cpp \
+    'r.energyRatio = ratio(r.result.cost->joulesPerToken, before.cost->joulesPerToken);' \
+    'r.energyRatio = ratio(r.result.cost->usdPerMillionTokens, before.cost->usdPerMillionTokens);' \
+    "tst_money_paths:roadmapGainsAreRatiosOfStepTimes"
+# best_layout.cpp and search.cpp: the layout searches
+mutation "best layout ignores context parallelism" model/src/scenario/best_layout.cpp \
+    'space.numProcs = e.numProcs / std::max<std::int64_t>(1, e.contextPar);' \
+    'space.numProcs = e.numProcs;' \
+    "tst_money_paths:bestLayoutWithContextParallelism"
+mutation "bounded search for corrected-model features" model/src/search.cpp \
+    'const bool bounded = bound && !options.features.any() && space.rankBy == RankBy::SampleRate &&' \
+    'const bool bounded = bound && space.rankBy == RankBy::SampleRate &&' \
+    "tst_search:correctedModelIsSearchedExhaustively"
+# validation.cpp: the error definition
+mutation "error as 1 - predicted / measured" model/src/scenario/validation.cpp \
+    'return measured_s / predicted_s - 1;' \
+    'return 1 - predicted_s / measured_s;' \
+    "tst_calibrate_synthetic:leaveOneFamilyOutHoldsTheFamilyBack"
+mutation "error sign flipped" model/src/scenario/validation.cpp \
+    'return measured_s / predicted_s - 1;' \
+    'return predicted_s / measured_s - 1;' \
+    "tst_published"
+# calibrate.cpp and calibration_parameters.h: objective, priors, folds, standard errors
+mutation "fold fitted with its own family" model/src/scenario/calibrate.cpp \
+    'const Problem without(prepare(measurements, library, held, { family }), held);' \
+    'const Problem without(prepare(measurements, library, held, {}), held);' \
+    "tst_calibrate_synthetic:leaveOneFamilyOutHoldsTheFamilyBack"
+mutation "fold starts from the start calibration" model/src/scenario/calibrate.cpp \
+    'held.start = nullptr;' \
+    'held.start = options.start;' \
+    "tst_calibrate_synthetic:foldsStartFromThePriors"
+mutation "standard errors without the transform's slope" model/src/scenario/calibrate.cpp \
+    'out.push_back({ p.name, v, slope(p.kind, v) * std::sqrt(std::max(0.0, variance)) });' \
+    'out.push_back({ p.name, v, std::sqrt(std::max(0.0, variance)) });' \
+    "tst_calibrate_synthetic:standardErrorsByTheDeltaMethod"
+mutation "objective without the measured time" model/src/scenario/calibrate.cpp \
+    '= std::isfinite(predicted) && predicted > 0 ? std::log(predicted / mRuns[r].measured) : 10.0;' \
+    '= std::isfinite(predicted) && predicted > 0 ? std::log(predicted) : 10.0;' \
+    "tst_calibrate_synthetic:recoversTheKnownParameters"
+mutation "priors ten times stronger" model/src/scenario/calibration_parameters.h \
+    'constexpr double kPriorWeight = 0.05;' \
+    'constexpr double kPriorWeight = 0.5;' \
+    "tst_calibrate_synthetic:recoversTheKnownParameters,standardErrorsByTheDeltaMethod"
+mutation "half-depth prior at 512" model/src/scenario/calibrate.cpp \
+    'b.halfDepth = add("gemm_half_depth", Kind::Positive, 128, 1.0, -1, start(s.gemmHalfDepth));' \
+    'b.halfDepth = add("gemm_half_depth", Kind::Positive, 512, 1.0, -1, start(s.gemmHalfDepth));' \
+    "tst_calibrate_synthetic:recoversTheKnownParameters"
+# app/cli: the grid's shards and the MPI runner
+mutation "shards start at points / shards x (shard - 1)" app/cli/grid.cpp \
+    'return { points * (shard - 1) / shards, points * shard / shards };' \
+    'return { points / shards * (shard - 1), points * shard / shards };' \
+    "tst_shard_range"
+mutation "MPI rounds advance by one rank's points" app/cli/grid_mpi.cpp \
+    'for (std::uint64_t base = first; base < last; base += ranks * kPerRank) {' \
+    'for (std::uint64_t base = first; base < last; base += kPerRank) {' \
+    "tst_cli_grid:mpiMatchesOneProcess"
