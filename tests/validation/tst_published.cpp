@@ -1,8 +1,8 @@
 // Predicted iteration times against the measurements of Korthikanti et al. 2022, Table 5
-// (tests/data/published/korthikanti2022.json). The error is the product's (predictionError:
-// measured / predicted - 1). Acceptance (published/README.md): mean |error| <= 4 % over the 8
-// cases and every prediction within 9 % of the measured time (error in [-8.26 %, +9.89 %]); the
-// reference model achieves 3.86 % mean, errors from -3.23 % to +9.74 %.
+// (tests/data/published/korthikanti2022.json). Acceptance (published/README.md): mean |error|
+// <= 4 % and max |error| <= 9 % over the 8 cases, where that README defines error =
+// |1 - predicted / measured|; the reference model achieves 3.65 % / 8.87 %. The product's one
+// error is predictionError (measured / predicted - 1); the rule's error is computed from it.
 #include "calculon_cases.h"
 
 #include "gapstudio/io/calculon_json.h"
@@ -76,10 +76,9 @@ void tst_Published::table5IterationTime()
     QCOMPARE(cases.size(), std::size_t{8});
     QCOMPARE(table.at("system").get<std::string>(), std::string("a100_80g"));
 
-    double sumError = 0;
-    double lowest = 0;  // the most negative error (the model too slow), %
-    double highest = 0; // the most positive error (the model too fast), %
-    qInfo("%-22s %12s %12s %9s", "case", "predicted_s", "measured_s", "error_%");
+    double sumError = 0; // of the published rule's |1 - predicted / measured|, %
+    double maxError = 0;
+    qInfo("%-22s %12s %12s %9s %9s", "case", "predicted_s", "measured_s", "error_%", "rule_%");
     for (const nlohmann::json &entry : cases) {
         const std::string id = entry.at("id").get<std::string>();
         // "validation/calculon/cases/01_.../" -> the folder name in tests/data/calculon/cases/.
@@ -113,22 +112,18 @@ void tst_Published::table5IterationTime()
                                                                : evaluation.diagnostics.front().message.c_str());
         const double predicted = evaluation.stats.total_time;
         const double measured = entry.at("measured_iteration_time_s").get<double>();
-        const double error = 100.0 * scenario::predictionError(measured, predicted); // the product's
-        lowest = std::min(lowest, error);
-        highest = std::max(highest, error);
-        qInfo("%-22s %12.4f %12.2f %+9.2f", id.c_str(), predicted, measured, error);
-        sumError += std::fabs(error);
+        const double error = scenario::predictionError(measured, predicted); // the product's
+        // The rule's 1 - predicted / measured, from e = measured / predicted - 1: e / (1 + e).
+        const double rule = 100.0 * error / (1.0 + error);
+        qInfo("%-22s %12.4f %12.2f %+9.2f %+9.2f", id.c_str(), predicted, measured, 100.0 * error, rule);
+        sumError += std::fabs(rule);
+        maxError = std::max(maxError, std::fabs(rule));
     }
     const double meanError = sumError / static_cast<double>(cases.size());
-    qInfo("mean |error| %.2f %% (limit 4 %%), errors %+.2f %% to %+.2f %% (limits -8.26 %% and +9.89 %%); "
-          "reference model: 3.86 %%, -3.23 %% to +9.74 %%",
-          meanError, lowest, highest);
+    qInfo("mean |error| %.2f %% (limit 4 %%), max |error| %.2f %% (limit 9 %%); reference model: 3.65 %% / 8.87 %%",
+          meanError, maxError);
     QVERIFY2(meanError <= 4.0, qPrintable(QStringLiteral("mean |error| %1 %").arg(meanError)));
-    // The README's 9 % bound on |1 - predicted / measured| is, in the product's error
-    // e = measured / predicted - 1 = 1 / (1 - x) - 1, the interval [1/1.09 - 1, 1/0.91 - 1]:
-    // -8.26 % (predicted 9 % above measured) to +9.89 % (9 % below).
-    QVERIFY2(lowest >= 100.0 * (1 / 1.09 - 1), qPrintable(QStringLiteral("lowest error %1 %").arg(lowest)));
-    QVERIFY2(highest <= 100.0 * (1 / 0.91 - 1), qPrintable(QStringLiteral("highest error %1 %").arg(highest)));
+    QVERIFY2(maxError <= 9.0, qPrintable(QStringLiteral("max |error| %1 %").arg(maxError)));
 }
 
 QTEST_GUILESS_MAIN(tst_Published)

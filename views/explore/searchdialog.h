@@ -56,9 +56,9 @@ public:
 
     /// What Start runs on the worker thread (default model::searchLayouts). A seam for tests:
     /// one that waits on the cancel flag makes a search that cannot end before Cancel.
-    using SearchFunction = std::function<model::SearchResult(
-        const model::Application &, const model::System &, const model::SearchSpace &,
-        const model::SearchOptions &)>;
+    using SearchFunction
+        = std::function<model::SearchResult(const model::Application &, const model::System &,
+                                            const model::SearchSpace &, const model::SearchOptions &)>;
     void setSearchFunction(SearchFunction search) { mSearchFunction = std::move(search); }
 
 public slots:
