@@ -57,7 +57,8 @@ int printAndExit(const QString &text)
 {
     std::fputs(qPrintable(text), stdout);
     if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
-        std::fprintf(stderr, "gapstudio: standard output: cannot write: %s\n", std::strerror(errno));
+        gapstudio::views::printHeadlessError(QStringLiteral("standard output: cannot write: ")
+                                             + QString::fromLocal8Bit(std::strerror(errno)));
         return gapstudio::views::kHeadlessWriteFailed;
     }
     return 0;
@@ -88,7 +89,7 @@ int screenshot(gapstudio::MainWindow &window, const QString &file, const QString
         png.open(QIODevice::WriteOnly);
         QString error;
         if (!window.grab().save(&png, "PNG") || !gapstudio::views::writeFileSafely(out, png.data(), &error)) {
-            std::fprintf(stderr, "gapstudio: %s\n", qPrintable(error.isEmpty() ? out : error));
+            gapstudio::views::printHeadlessError(error.isEmpty() ? out : error);
             QApplication::exit(gapstudio::views::kHeadlessWriteFailed);
             return;
         }
@@ -119,7 +120,7 @@ int main(int argc, char *argv[])
     if (gapstudio::views::isHeadlessRequest(app.arguments()))
         return gapstudio::views::runHeadless(app.arguments());
     if (!parser.parse(app.arguments())) {
-        std::fprintf(stderr, "gapstudio: %s\n", qPrintable(parser.errorText()));
+        gapstudio::views::printHeadlessError(parser.errorText());
         return gapstudio::views::kHeadlessBadInput;
     }
     if (parser.isSet(QStringLiteral("help")))
@@ -129,9 +130,9 @@ int main(int argc, char *argv[])
                             + QApplication::applicationVersion() + QLatin1Char('\n'));
     const QSize windowSize = parseWindowSize(parser.value(o.windowSize));
     if (windowSize.isEmpty()) {
-        std::fprintf(stderr,
-                     "gapstudio: --window-size %s: expected WxH with W in [320, 7680] and H in [240, 4320]\n",
-                     qPrintable(parser.value(o.windowSize)));
+        gapstudio::views::printHeadlessError(
+            QStringLiteral("--window-size %1: expected WxH with W in [320, 7680] and H in [240, 4320]")
+                .arg(parser.value(o.windowSize)));
         return gapstudio::views::kHeadlessBadInput;
     }
 
@@ -143,12 +144,12 @@ int main(int argc, char *argv[])
         // The picture may not replace the scenario it shows (as no export may replace an input).
         if (!gapstudio::views::isNotAnInput(parser.value(o.screenshot), { parser.value(o.scenario) },
                                             &error)) {
-            std::fprintf(stderr, "gapstudio: %s\n", qPrintable(error));
+            gapstudio::views::printHeadlessError(error);
             return gapstudio::views::kHeadlessBadInput;
         }
         requested = gapstudio::views::restoreScenario(parser.value(o.scenario), &error);
         if (!requested) {
-            std::fprintf(stderr, "gapstudio: %s\n", qPrintable(error));
+            gapstudio::views::printHeadlessError(error);
             return gapstudio::views::kHeadlessBadInput;
         }
     }

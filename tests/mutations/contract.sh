@@ -38,3 +38,11 @@ mutation "grid lines skipped on the way out" app/cli/grid_run.cpp \
     'for (; cursor < count && done[cursor]; ++cursor) {' \
     'for (; cursor < count && done[cursor]; cursor += 2) {' \
     "tst_grid_stream:everyItemOnceInOrder"
+mutation "an infeasible design reported twice" views/report/headlessstatus.cpp \
+    'if (results.diagnostics.empty())' \
+    'if (true)' \
+    "tst_headless_errors:guiAndCliAgreeOnAnInfeasibleScenario"
+mutation "the app's errors off the contract's prefix" views/report/headlessstatus.cpp \
+    'std::fprintf(stderr, "error: %s\n", qPrintable(message));' \
+    'std::fprintf(stderr, "gapstudio: %s\n", qPrintable(message));' \
+    "tst_headless_errors:guiAndCliAgreeOnAnInfeasibleScenario"

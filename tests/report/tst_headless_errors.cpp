@@ -43,6 +43,16 @@ ProcessResult runApp(const QStringList &arguments, const QString &stdoutFile = {
     return test::runProcess(QStringLiteral(GAPSTUDIO_GUI), arguments, stdoutFile, 120000, env);
 }
 
+/// The lines of `err` that report an error: "error: ...", the contract's one line per cause.
+QList<QByteArray> errorLines(const QByteArray &err)
+{
+    QList<QByteArray> lines;
+    for (const QByteArray &line : err.split('\n'))
+        if (line.startsWith("error: "))
+            lines << line;
+    return lines;
+}
+
 } // namespace
 
 class tst_HeadlessErrors : public QObject, private test::ExportFixture {
@@ -337,6 +347,10 @@ private slots:
         const QByteArray cliErr = cli.readAllStandardError();
         QVERIFY2(cliErr.contains(pointer), cliErr.constData());
         QVERIFY(!cliErr.contains("/num_procs") && !gui.err.contains("/num_procs"));
+        // "the app prefixes gapstudio: and prints two lines for one cause": the same error lines.
+        QCOMPARE(errorLines(gui.err), errorLines(cliErr));
+        QCOMPARE(errorLines(gui.err).size(), 1);
+        QVERIFY2(!gui.err.contains("gapstudio: "), gui.err.constData());
     }
 
     // A number the model cannot compute with is malformed input for both, before any output.

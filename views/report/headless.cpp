@@ -42,7 +42,7 @@ const QString kExportRoadmap = QStringLiteral("export-roadmap");
 
 void printError(const QString &message)
 {
-    std::fprintf(stderr, "gapstudio: %s\n", qPrintable(message));
+    printHeadlessError(message);
 }
 
 /// A scenario (file or export) compiled against `library`, or an exit code after a message.

@@ -13,11 +13,6 @@ namespace gapstudio::views {
 
 namespace {
 
-void printLine(const QString &message)
-{
-    std::fprintf(stderr, "gapstudio: %s\n", qPrintable(message));
-}
-
 QString text(const ScenarioResults &results, const QString &file, const model::Diagnostic &d)
 {
     return QString::fromStdString(scenario::scenarioDiagnosticText(file.toStdString(), results.scenario, d));
@@ -25,17 +20,22 @@ QString text(const ScenarioResults &results, const QString &file, const model::D
 
 } // namespace
 
+void printHeadlessError(const QString &message)
+{
+    std::fprintf(stderr, "error: %s\n", qPrintable(message));
+}
+
 int headlessInputStatus(const ScenarioResults &results, const QString &scenarioFile)
 {
     if (results.compiled && !scenario::isMalformedScenario(results.diagnostics))
         return kHeadlessOk;
     for (const model::Diagnostic &d : results.diagnostics) {
         if (scenario::isMalformedScenario({ d })) {
-            printLine(text(results, scenarioFile, d));
+            printHeadlessError(text(results, scenarioFile, d));
             return kHeadlessBadInput;
         }
     }
-    printLine(QObject::tr("%1: the scenario cannot be compiled").arg(scenarioFile));
+    printHeadlessError(QObject::tr("%1: the scenario cannot be compiled").arg(scenarioFile));
     return kHeadlessBadInput;
 }
 
@@ -43,15 +43,17 @@ int headlessFinish(const ScenarioResults &results, const QString &scenarioFile)
 {
     QString error;
     if (!flushStandardOutput(&error)) {
-        printLine(error);
+        printHeadlessError(error);
         return kHeadlessWriteFailed;
     }
     if (results.ok())
         return kHeadlessOk;
-    printLine(QObject::tr("%1: %2; the outputs show why")
-                  .arg(scenarioFile, QString::fromStdString(results.statusText)));
+    // One line per cause, as the CLI prints them (the status text only if there is no diagnostic).
+    if (results.diagnostics.empty())
+        printHeadlessError(
+            QObject::tr("%1: %2").arg(scenarioFile, QString::fromStdString(results.statusText)));
     for (const model::Diagnostic &d : results.diagnostics)
-        printLine(text(results, scenarioFile, d));
+        printHeadlessError(text(results, scenarioFile, d));
     return kHeadlessInfeasible;
 }
 

@@ -4,7 +4,8 @@
  * The exit status of the GUI's headless runs (--export-report, --export-charts, --screenshot),
  * the same contract and messages as gapstudio-cli (scenario/locate.h): 0 ok, 1 infeasible
  * design (outputs still written: they show why), 2 malformed input (nothing written), 3 an
- * output or standard output could not be written. Messages go to stderr as "gapstudio: ...".
+ * output or standard output could not be written. Messages go to stderr as the CLI's do: one
+ * line per cause, "error: ...".
  */
 
 #include "results/scenarioresults.h"
@@ -12,6 +13,10 @@
 #include <QString>
 
 namespace gapstudio::views {
+
+/// The one way a headless run reports a failure: "error: MESSAGE" on one line of stderr, as
+/// gapstudio-cli does (README, Exit status).
+void printHeadlessError(const QString &message);
 
 /// 2 with a message naming the scenario file and the JSON pointer if `results` come from a
 /// malformed scenario (it does not compile, or holds numbers the model cannot compute with),

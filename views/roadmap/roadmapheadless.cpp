@@ -3,6 +3,7 @@
 #include "charts/chartexport.h"
 #include "common/safewrite.h"
 #include "report/headless.h"
+#include "report/headlessstatus.h"
 #include "report/provenance.h"
 #include "roadmap/roadmapchart.h"
 
@@ -16,12 +17,12 @@ RoadmapPtr loadRoadmapHeadless(const QString &file, const scenario::PresetLibrar
     QString error;
     RoadmapPtr roadmap = loadRoadmapFile(file, library, &error);
     if (!roadmap) {
-        std::fprintf(stderr, "gapstudio: %s\n", qPrintable(error));
+        printHeadlessError(error);
         return nullptr;
     }
     if (!roadmap->problems
              .isEmpty()) { // as `gapstudio-cli roadmap`: a step that is no design is the file's error
-        std::fprintf(stderr, "gapstudio: %s\n", qPrintable(roadmap->problems.first()));
+        printHeadlessError(roadmap->problems.first());
         return nullptr;
     }
     return roadmap;
@@ -31,7 +32,7 @@ int exportRoadmapHeadless(const RoadmapData &roadmap, const QString &out, const 
 {
     QString error;
     if (!isNotAnInput(out, inputs, &error)) {
-        std::fprintf(stderr, "gapstudio: %s\n", qPrintable(error));
+        printHeadlessError(error);
         return kHeadlessBadInput;
     }
     RoadmapChart chart;
@@ -40,7 +41,7 @@ int exportRoadmapHeadless(const RoadmapData &roadmap, const QString &out, const 
                                    ? QString()
                                    : scenarioProvenance(roadmap.roadmap.steps.front().scenario);
     if (!exportPlot(chart.exportSource(), out, provenance, 1.0, &error)) {
-        std::fprintf(stderr, "gapstudio: %s: %s\n", qPrintable(out), qPrintable(error));
+        printHeadlessError(out + QStringLiteral(": ") + error);
         return kHeadlessWriteFailed;
     }
     std::printf("gapstudio: wrote %s\n", qPrintable(out));
