@@ -93,7 +93,8 @@ int runValidate(const std::vector<std::string> &argv)
 
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     bool missing = false;
-    for (const scenario::ValidationRow &row : rows) {
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const scenario::ValidationRow &row = rows[i];
         nlohmann::ordered_json item;
         item["id"] = row.id;
         item["family"] = row.family;
@@ -107,7 +108,9 @@ int runValidate(const std::vector<std::string> &argv)
         out.push_back(item);
         if (!row.predicted_s) {
             missing = true;
-            std::cerr << runStatusName(row.status) << ": " << row.id << ": " << row.cause << '\n';
+            // The contract's exit-1 line, "error: FILE: cause": the run's file, id and status.
+            std::cerr << "error: " << measurements[i].file << ": run " << row.id << " is "
+                      << runStatusName(row.status) << ": " << row.cause << '\n';
         }
     }
     std::cout << out.dump(2) << '\n' << std::flush;

@@ -197,6 +197,24 @@ private slots:
         QCOMPARE(run({ QStringLiteral("validate"), kMeasurements, QStringLiteral("--frobnicate") }).exitCode, 2);
     }
 
+    // validate on a run that cannot run said "infeasible: <id>: ..." without "error:" or the
+    // file: the contract's exit-1 line names the file and the run.
+    void runThatCannotRunIsAnErrorLine()
+    {
+        nlohmann::json json
+            = readJson(measurement("megascale-megatron-baseline-a100", "megascale-mlm-175b-a100-512gpu"));
+        // TP 64 in a scale-up domain of 8 GPUs: the layout does not fit the network.
+        json["scenario"]["overrides"]["layout.tensor_par"] = 64;
+        json["scenario"]["overrides"]["layout.data_par"] = 1;
+        QTemporaryDir dir;
+        const QString path = writeVariant(dir, "tp64.json", json);
+        const Result r = run({ QStringLiteral("validate"), path });
+        QCOMPARE(r.exitCode, 1);
+        const QByteArray expected
+            = "error: " + path.toUtf8() + ": run megascale-mlm-175b-a100-512gpu is infeasible: ";
+        QVERIFY2(r.err.startsWith(expected), r.err.constData());
+    }
+
     // "calibrate --out may name one of its inputs ... and replaces it, exit 0": every spelling of
     // an input (the file as given, ./ and ../ forms, a symbolic link to it, a run found inside an
     // input folder, the --calibration start file) is a usage error, and nothing is written.

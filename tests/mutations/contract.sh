@@ -46,3 +46,7 @@ mutation "the app's errors off the contract's prefix" views/report/headlessstatu
     'std::fprintf(stderr, "error: %s\n", qPrintable(message));' \
     'std::fprintf(stderr, "gapstudio: %s\n", qPrintable(message));' \
     "tst_headless_errors:guiAndCliAgreeOnAnInfeasibleScenario"
+mutation "validate's exit-1 line without error: and the file" app/cli/validate.cpp \
+    'std::cerr << "error: " << measurements[i].file << ": run " << row.id << " is "' \
+    'std::cerr << row.id << " is "' \
+    "tst_cli_validate:runThatCannotRunIsAnErrorLine"
