@@ -184,6 +184,11 @@ private slots:
             { QStringLiteral("--vary"), QStringLiteral("gpu_count=18446744073709551616") })
                                    << QStringLiteral("--vary gpu_count: expected a whole number in [1, "
                                                      "9007199254740992], got \"18446744073709551616\"");
+        // 2^64 - 1 fits a 64-bit count but rounds to 2^64 as a double (its check must not convert
+        // 2^64 back to 64 bits: undefined behaviour).
+        QTest::newRow("2^64 - 1 GPUs") << gridArguments(
+            { QStringLiteral("--vary"), QStringLiteral("gpu_count=18446744073709551615") })
+                                       << QStringLiteral("got \"18446744073709551615\"");
         QTest::newRow("2^53 + 1 GPUs") << gridArguments(
             { QStringLiteral("--vary"), QStringLiteral("gpu_count=9007199254740993") })
                                        << QStringLiteral("got \"9007199254740993\"");

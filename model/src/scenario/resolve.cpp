@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <cmath>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -281,7 +281,8 @@ std::optional<std::string> overrideTextProblem(const std::string &key, const std
     const char *first = text.c_str() + (text.rfind('+', 0) == 0 ? 1 : 0);
     const auto [last, error] = std::from_chars(first, text.c_str() + text.size(), digits);
     const bool inexact = k->integer && last == text.c_str() + text.size()
-                         && (error != std::errc() || static_cast<double>(digits) != value
+                         && (error != std::errc() || !(value < 0x1p64) // the cast below needs < 2^64
+                             || static_cast<double>(digits) != value
                              || digits != static_cast<std::uint64_t>(value));
     if (!problem && !inexact)
         return std::nullopt;
