@@ -56,10 +56,10 @@ private:
     std::string mTemporary;
 };
 
-/// The start of this process's temporary file names: ".gapstudio-save-HOST-PID-". The host and
-/// process name the writer, so that a later write can tell a temporary file whose writer was
-/// killed (kill -9, power loss) from one that is being written right now.
-std::string temporaryPrefix(pid_t pid)
+/// The start of the temporary file names of writers on this host: ".gapstudio-save-HOST-". A
+/// writer adds its process id and a unique part ("PID-XXXXXX"), so that a later write can tell a
+/// temporary file whose writer was killed (kill -9, power loss) from one being written right now.
+std::string hostTemporaryPrefix()
 {
     char host[256] = {};
     if (::gethostname(host, sizeof host - 1) != 0)
@@ -67,7 +67,7 @@ std::string temporaryPrefix(pid_t pid)
     for (char *c = host; *c; ++c)
         if (*c == '/' || *c == '-')
             *c = '_';
-    return ".gapstudio-save-" + std::string(host) + "-" + std::to_string(pid) + "-";
+    return ".gapstudio-save-" + std::string(host) + "-";
 }
 
 /// Removes the temporary files that writers on this host left in `folder` when they were killed
@@ -75,8 +75,7 @@ std::string temporaryPrefix(pid_t pid)
 void removeTemporariesOfEndedWriters(const std::string &folder)
 {
     namespace fs = std::filesystem;
-    const std::string mine = temporaryPrefix(0);
-    const std::string hostPrefix = mine.substr(0, mine.size() - 2); // ".gapstudio-save-HOST-"
+    const std::string hostPrefix = hostTemporaryPrefix();
     std::error_code ec;
     for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
@@ -231,7 +230,7 @@ void writeFileAtomically(const std::string &path, std::string_view data)
     // 1. A temporary file next to the target (a rename within one file system is atomic).
     const std::string folder = folderOf(target);
     removeTemporariesOfEndedWriters(folder);
-    std::string temporary = folder + "/" + temporaryPrefix(::getpid()) + "XXXXXX";
+    std::string temporary = folder + "/" + hostTemporaryPrefix() + std::to_string(::getpid()) + "-XXXXXX";
     const int fd = ::mkostemp(temporary.data(), O_CLOEXEC);
     if (fd < 0)
         throw OutputError(path, "cannot create a temporary file in " + folder + ": " + reason(errno));
