@@ -19,8 +19,8 @@ mutation "a live writer's temporary removed" model/src/io/safe_file.cpp \
     'if (pid > 0)' \
     "tst_safe_file:temporariesOfKilledWritersAreRemoved"
 mutation "chart files written in place, not as a set" views/report/headless.cpp \
-    'if (!exportChart(*chart, staging.filePath(names[i]), provenance, 1.0, &error)) {' \
-    'if (!exportChart(*chart, QDir(dir).filePath(names[i]), provenance, 1.0, &error)) {' \
+    'if (!exportChart(*file.chart, staging.filePath(file.name), provenance, 1.0, &error)) {' \
+    'if (!exportChart(*file.chart, QDir(dir).filePath(file.name), provenance, 1.0, &error)) {' \
     "tst_headless_errors:chartSetIsReplacedWholeOrNotAtAll"
 mutation "an infinite token budget accepted" views/report/headless.cpp \
     'if (!ok || !std::isfinite(options.tokenBudget) || !(options.tokenBudget > 0)) {' \

@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <vector>
 
 namespace gapstudio::views {
 
@@ -78,6 +79,42 @@ Loaded load(const QString &path, const scenario::PresetLibrary &library)
     return evaluate(*scenario, path, library);
 }
 
+/// One file of a chart set: the chart and its file name in the set's folder.
+struct ChartFile {
+    const ChartView *chart;
+    QString name;
+};
+
+/// Writes `files` into `dir` whole or not at all: every file goes into a staging folder beside
+/// the charts first (a failure there leaves the old set as it was), then each is renamed into
+/// place (a rename within one file system needs no space and replaces atomically).
+int writeChartSet(const std::vector<ChartFile> &files, const QString &dir, const QString &provenance)
+{
+    QTemporaryDir staging(QDir(dir).filePath(QStringLiteral(".gapstudio-export-XXXXXX")));
+    if (!staging.isValid()) {
+        printError(QObject::tr("%1: cannot write: %2").arg(dir, staging.errorString()));
+        return kHeadlessWriteFailed;
+    }
+    for (const ChartFile &file : files) {
+        QString error;
+        if (!exportChart(*file.chart, staging.filePath(file.name), provenance, 1.0, &error)) {
+            printError(QStringLiteral("%1: %2").arg(QDir(dir).filePath(file.name), error));
+            return kHeadlessWriteFailed;
+        }
+    }
+    for (const ChartFile &file : files) {
+        const QString target = QDir(dir).filePath(file.name);
+        if (std::rename(QFile::encodeName(staging.filePath(file.name)).constData(),
+                        QFile::encodeName(target).constData())
+            != 0) {
+            printError(QObject::tr("%1: cannot replace the file: %2")
+                           .arg(target, QString::fromLocal8Bit(std::strerror(errno))));
+            return kHeadlessWriteFailed;
+        }
+    }
+    return kHeadlessOk;
+}
+
 int exportCharts(const QString &dir, const ScenarioResults &current, const ScenarioResults *baseline,
                  const QStringList &inputs)
 {
@@ -89,46 +126,20 @@ int exportCharts(const QString &dir, const ScenarioResults &current, const Scena
     panel.setResults(std::make_shared<const ScenarioResults>(current));
     if (baseline)
         panel.setBaseline(std::make_shared<const ScenarioResults>(*baseline));
-    QStringList names;
+    std::vector<ChartFile> files;
     for (const ChartView *chart : panel.charts())
         for (const char *suffix : { "png", "pdf", "svg", "csv" })
-            names << chart->id() + QLatin1Char('.') + QLatin1String(suffix);
-    for (const QString &name : names) { // before anything is written
+            files.push_back({ chart, chart->id() + QLatin1Char('.') + QLatin1String(suffix) });
+    for (const ChartFile &file : files) { // before anything is written
         QString error;
-        if (!isNotAnInput(QDir(dir).filePath(name), inputs, &error)) {
+        if (!isNotAnInput(QDir(dir).filePath(file.name), inputs, &error)) {
             printError(error);
             return kHeadlessBadInput;
         }
     }
-    // The set is replaced whole or not at all: every file is written into a staging folder beside
-    // the charts first (a failure there leaves the old set as it was), then each is renamed into
-    // place (a rename within one file system needs no space and replaces atomically).
-    QTemporaryDir staging(QDir(dir).filePath(QStringLiteral(".gapstudio-export-XXXXXX")));
-    if (!staging.isValid()) {
-        printError(QObject::tr("%1: cannot write: %2").arg(dir, staging.errorString()));
-        return kHeadlessWriteFailed;
-    }
-    const QString provenance = scenarioProvenance(current.scenario);
-    int i = 0;
-    for (const ChartView *chart : panel.charts())
-        for (int format = 0; format < 4; ++format, ++i) {
-            QString error;
-            if (!exportChart(*chart, staging.filePath(names[i]), provenance, 1.0, &error)) {
-                printError(QStringLiteral("%1: %2").arg(QDir(dir).filePath(names[i]), error));
-                return kHeadlessWriteFailed;
-            }
-        }
-    for (const QString &name : names) {
-        const QString target = QDir(dir).filePath(name);
-        if (std::rename(QFile::encodeName(staging.filePath(name)).constData(),
-                        QFile::encodeName(target).constData())
-            != 0) {
-            printError(QObject::tr("%1: cannot replace the file: %2")
-                           .arg(target, QString::fromLocal8Bit(std::strerror(errno))));
-            return kHeadlessWriteFailed;
-        }
-    }
-    std::printf("gapstudio: wrote %d chart files to %s\n", int(names.size()), qPrintable(dir));
+    if (const int status = writeChartSet(files, dir, scenarioProvenance(current.scenario)))
+        return status;
+    std::printf("gapstudio: wrote %d chart files to %s\n", int(files.size()), qPrintable(dir));
     return kHeadlessOk;
 }
 
