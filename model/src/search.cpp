@@ -169,10 +169,10 @@ std::vector<std::int64_t> divisors(std::int64_t x)
     return small;
 }
 
-SearchSpace designSearchSpace(const Execution &e)
+SearchSpace designSearchSpace(const Execution &e, const LayoutPins &pins)
 {
     SearchSpace space;
-    space.numProcs = e.numProcs;
+    space.numProcs = e.numProcs / std::max<I>(1, e.contextPar);
     space.maxBatchSize = e.batchSize;
     space.datatype = e.datatype;
     space.mbsBreak = true;
@@ -187,7 +187,21 @@ SearchSpace designSearchSpace(const Execution &e)
         space.moeExperts = e.numExperts;
         space.topKExperts = e.topKExperts;
     }
+    space.pins = pins;
+    space.base = e;
+    if (!pins.pipelinePar || *pins.pipelinePar != e.pipelinePar)
+        space.base->firstStageBlocks = space.base->lastStageBlocks = 0;
     return space;
+}
+
+SearchOptions designSearchOptions(const EvaluateOptions &design)
+{
+    SearchOptions options;
+    options.quirks = design.quirks;
+    options.moeQuirks = design.quirks;
+    options.features = design.features;
+    options.calibration = design.calibration;
+    return options;
 }
 
 namespace {

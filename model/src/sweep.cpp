@@ -142,11 +142,19 @@ std::vector<SweepPoint> sweepGpuCount(const Application &app, const System &sys,
     std::vector<SweepPoint> points;
     SearchOptions best = options;
     best.topN = 1;
+    const std::int64_t cp = space.base ? std::max<std::int64_t>(1, space.base->contextPar) : 1;
     for (std::int64_t n : counts) {
-        space.numProcs = n;
-        const SearchResult result = searchLayouts(app, sys, space, best);
         SweepPoint point;
         point.x = static_cast<double>(n);
+        if (n % cp != 0) {
+            point.evaluation.diagnostics.push_back(
+                { DiagnosticCode::NetworkTooSmall, "num_procs",
+                  std::to_string(n) + " GPUs do not split into context_par " + std::to_string(cp) });
+            points.push_back(std::move(point));
+            continue;
+        }
+        space.numProcs = n / cp;
+        const SearchResult result = searchLayouts(app, sys, space, best);
         if (!result.top.empty()) {
             point.evaluation.ok = true;
             point.evaluation.stats = result.top.front().stats;

@@ -18,6 +18,7 @@
 #include "studio/studioengine.h"
 #include "studio/windowfit.h"
 #include "settle.h"
+#include "test_home.h"
 
 #include <QDockWidget>
 #include <QFile>
@@ -76,15 +77,7 @@ private:
     QTemporaryDir mHome; // settings, autosave and user presets of this test only
 
 private slots:
-    void initTestCase()
-    {
-        QVERIFY(mHome.isValid());
-        qputenv("XDG_DATA_HOME", mHome.filePath(QStringLiteral("data")).toUtf8());
-        qputenv("XDG_CONFIG_HOME", mHome.filePath(QStringLiteral("config")).toUtf8());
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("GapStudioTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
-    }
+    void initTestCase() { QVERIFY(test::useTemporaryHome(mHome, QStringLiteral("tst_mainwindow"))); }
 
     // File > Export chart wrote the Scaling chart while Step time was visible,
     // whenever the Explore dock existed (it is tabbed behind the charts).

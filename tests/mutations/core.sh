@@ -90,6 +90,23 @@ mutation "hit positions not offset by their task" model/src/search.cpp \
     'candidate.hit.index += offsets[candidate.task];' \
     'candidate.hit.index += 0;' \
     "tst_search:largeTopKeepsEveryValidLayoutInOrder"
+mutation "a design's search without its calibration" model/src/search.cpp \
+    'options.calibration = design.calibration;' \
+    'options.calibration = {};' \
+    "tst_searchapply:appliedRowIsTheRow"
+mutation "a design's search forgets its other settings" model/src/search.cpp \
+    'space.base = e;' \
+    'space.base = Execution {};' \
+    "tst_money_paths:bestLayoutWithContextParallelism,gpuCountSweepKeepsContextParallelism"
+# sweep.cpp, explorecompute.cpp: Explore's searches run the design's own model
+mutation "scaling counts ignore context parallelism" model/src/sweep.cpp \
+    'space.numProcs = n / cp;' \
+    'space.numProcs = n;' \
+    "tst_money_paths:gpuCountSweepKeepsContextParallelism"
+mutation "Explore searches with the reference's features" views/explore/explorecompute.cpp \
+    'model::SearchOptions options = model::designSearchOptions(evaluate);' \
+    'model::SearchOptions options; options.quirks = options.moeQuirks = evaluate.quirks;' \
+    "tst_searchapply:appliedRowIsTheRow,sweepPointsAreDesigns"
 # search_bound.cpp: the bounded search's lower bound on the step time must stay a lower bound
 mutation "step-time bound 1.5x too high" model/src/search_bound.cpp \
     'perTier[t] = dbl(exe.batchSize) / (time * (1 - 1e-9));' \

@@ -2,9 +2,10 @@
 // from a hand-counted bill of materials of a small fat tree, the cost search's ranking and its
 // exactness against every layout of a small space evaluated and costed, roadmap gains as ratios
 // of step times, and the best layout of a design with context parallelism and uneven pipeline
-// stages against every layout of a subset of its space.
+// stages against every layout of a subset of its space, and the same design's GPU-count sweep.
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/model/cost.h"
+#include "gapstudio/model/sweep.h"
 #include "gapstudio/scenario/best_layout.h"
 #include "gapstudio/scenario/cost.h"
 #include "gapstudio/scenario/costsearch.h"
@@ -111,6 +112,26 @@ private slots:
     void costSearchAgainstEveryLayout();
     void roadmapGainsAreRatiosOfStepTimes();
     void bestLayoutWithContextParallelism();
+    void gpuCountSweepKeepsContextParallelism();
+
+private:
+    /// Megatron 22B (48 blocks) on 16 GPUs as TP 4 x PP 2 x DP 1 x CP 2, stages of 23 and 25
+    /// blocks, full recompute, microbatch 1.
+    scenario::Scenario contextParallelDesign() const
+    {
+        scenario::Scenario design = val01(16);
+        scenario::Layout layout = mLibrary.layouts.at("val01-megatron-22b-8gpu-full");
+        model::Execution &e = layout.execution;
+        e.tensorPar = 4;
+        e.pipelinePar = 2;
+        e.dataPar = 1;
+        e.contextPar = 2;
+        e.microbatchSize = 1;
+        e.firstStageBlocks = 23;
+        e.lastStageBlocks = 25;
+        design.layout = { "", layout };
+        return design;
+    }
 };
 
 void tst_MoneyPaths::costSearchAgainstEveryLayout()
@@ -211,18 +232,7 @@ void tst_MoneyPaths::bestLayoutWithContextParallelism()
     // blocks, full recompute, microbatch 1. With PP pinned (so the uneven stages stay), the best
     // layout must keep CP 2 on 16 GPUs and be at least every layout of TP x DP x microbatch x
     // recompute evaluated here one by one.
-    scenario::Scenario design = val01(16);
-    scenario::Layout layout = mLibrary.layouts.at("val01-megatron-22b-8gpu-full");
-    model::Execution &e = layout.execution;
-    e.tensorPar = 4;
-    e.pipelinePar = 2;
-    e.dataPar = 1;
-    e.contextPar = 2;
-    e.microbatchSize = 1;
-    e.firstStageBlocks = 23;
-    e.lastStageBlocks = 25;
-    design.layout = { "", layout };
-    const scenario::CompileResult compiled = scenario::compile(design, mLibrary);
+    const scenario::CompileResult compiled = scenario::compile(contextParallelDesign(), mLibrary);
     QVERIFY(compiled.compiled.has_value());
     scenario::CompiledScenario variant = *compiled.compiled;
     double best = 0;
@@ -257,6 +267,39 @@ void tst_MoneyPaths::bestLayoutWithContextParallelism()
     QCOMPARE(x.lastStageBlocks, std::int64_t { 25 });
     QVERIFY2(found.result.evaluation.stats.sample_rate >= best * (1 - 1e-12),
              qPrintable(QString("%1 < %2").arg(found.result.evaluation.stats.sample_rate).arg(best)));
+}
+
+void tst_MoneyPaths::gpuCountSweepKeepsContextParallelism()
+{
+    // The Explore scaling curve of a CP 2 design (the design's own search space and options): each
+    // GPU count is every GPU of the point, CP 2 included, and each best layout is what the
+    // pipeline gives for the design with that layout. An odd count has no layout.
+    const scenario::CompileResult compiled = scenario::compile(contextParallelDesign(), mLibrary);
+    QVERIFY(compiled.compiled.has_value());
+    const scenario::CompiledScenario &design = *compiled.compiled;
+    model::SearchOptions options = model::designSearchOptions(design.evaluateOptions());
+    options.threads = 2;
+    const std::vector<model::SweepPoint> points
+        = model::sweepGpuCount(design.application, design.system, model::designSearchSpace(design.execution),
+                               { 8, 16, 17, 32 }, options);
+    QCOMPARE(points.size(), std::size_t { 4 });
+    for (const model::SweepPoint &p : points) {
+        if (p.x == 17) {
+            QVERIFY(!p.evaluation.ok && !p.layout);
+            QVERIFY(!p.evaluation.diagnostics.empty());
+            continue;
+        }
+        QVERIFY2(p.evaluation.ok && p.layout, qPrintable(QString::number(p.x)));
+        const model::Execution &x = *p.layout;
+        QCOMPARE(x.contextPar, std::int64_t { 2 });
+        QCOMPARE(static_cast<double>(x.numProcs), p.x);
+        QCOMPARE(static_cast<double>(x.tensorPar * x.pipelinePar * x.dataPar * x.contextPar), p.x);
+        scenario::CompiledScenario at = design;
+        at.execution = x;
+        const scenario::PipelineResult own = scenario::runCompiled(at);
+        QVERIFY(own.ok());
+        QCOMPARE(own.evaluation.stats.sample_rate, p.evaluation.stats.sample_rate);
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_MoneyPaths)

@@ -48,10 +48,8 @@ std::string searchNote(const model::SearchSpace &space)
 
 model::SearchOptions searchOptionsFor(const model::EvaluateOptions &evaluate, std::size_t topN)
 {
-    model::SearchOptions options;
+    model::SearchOptions options = model::designSearchOptions(evaluate);
     options.topN = topN;
-    options.quirks = evaluate.quirks;
-    options.moeQuirks = evaluate.quirks;
     return options;
 }
 

@@ -26,14 +26,18 @@ namespace gapstudio::views::explore {
 /// The search space around the design, with the design's own settings: its GPU count, global
 /// batch (as the maximum batch), datatype, TP overlap, DP overlap, TP communication type, fused
 /// activation, attention type and activation function (and, for an MoE execution, its expert count
-/// and top-k); -m on. The search dialog lets the user widen it; the sweeps use it as it is, so the
-/// layouts they compare differ from the design only in what a layout search varies.
+/// and top-k); -m on; every other execution field (context parallelism, the corrected model's
+/// settings) kept as designed (model::designSearchSpace). The search dialog lets the user widen
+/// it; the sweeps use it as it is, so the layouts they compare differ from the design only in
+/// what a layout search varies.
 [[nodiscard]] model::SearchSpace searchSpaceFor(const model::Design &design);
 
 /// One line naming that space, for the charts' subtitles.
 [[nodiscard]] std::string searchNote(const model::SearchSpace &space);
 
-/// Search options with `quirks` for the dense and the MoE search alike.
+/// Search options that evaluate every layout with the design's own model (its quirks, features
+/// and calibration: model::designSearchOptions), keeping the top `topN`. A row or point of a
+/// search is then what the design gives with that layout.
 [[nodiscard]] model::SearchOptions searchOptionsFor(const model::EvaluateOptions &evaluate, std::size_t topN);
 
 /// GPU counts of the scaling curve: powers of two from numProcs/8 to numProcs*2 (at least 8),

@@ -93,6 +93,10 @@ void SearchDialog::buildForm(const model::Design &current)
 
     // 1. The search space, prefilled from the design (calculon-model.md §9 options).
     mGpus = spinBox(QStringLiteral("gpusSpin"), 1, kMaxInt, e.numProcs);
+    if (contextPar() > 1) {
+        mGpus->setSingleStep(static_cast<int>(contextPar()));
+        mGpus->setToolTip(tr("All GPUs: context parallelism %1 stays as designed").arg(contextPar()));
+    }
     mMaxBatch = spinBox(QStringLiteral("maxBatchSpin"), 1, kMaxInt, e.batchSize);
     QList<QPair<QString, int>> datatypes;
     for (std::size_t i = 0; i < model::kDatatypeCount; ++i)
@@ -212,7 +216,7 @@ void SearchDialog::buildForm(const model::Design &current)
 model::SearchSpace SearchDialog::searchSpace() const
 {
     model::SearchSpace s = mDesignSpace; // what the form does not show stays the design's
-    s.numProcs = mGpus->value();
+    s.numProcs = mGpus->value() / contextPar(); // the GPUs the search lays out beside CP
     s.maxBatchSize = mMaxBatch->value();
     s.datatype = static_cast<model::Datatype>(mDatatype->currentData().toInt());
     s.mbsBreak = mMbsBreak->isChecked();
@@ -224,8 +228,16 @@ model::SearchSpace SearchDialog::searchSpace() const
         s.tpCommTypes = { model::TpCommType::Ar, model::TpCommType::P2pRsAg, model::TpCommType::RsAg };
     s.dpOverlap = static_cast<model::OverlapChoice>(mDpOverlap->currentData().toInt());
     s.moeExperts = mExperts->value();
-    if (s.moeExperts != mDesignSpace.moeExperts)
+    if (s.moeExperts != mDesignSpace.moeExperts) {
         s.topKExperts.reset(); // another expert count: the reference's top-k
+        const model::Execution dense;
+        s.base->modelMoE = dense.modelMoE; // a dense search evaluates dense layouts
+        s.base->numExperts = dense.numExperts;
+        s.base->topKExperts = dense.topKExperts;
+        s.base->expertPar = dense.expertPar;
+        s.base->expertSlice = dense.expertSlice;
+        s.base->dataParExp = dense.dataParExp;
+    }
     s.fused = static_cast<model::FusedActivationChoice>(mFused->currentData().toInt());
     s.rankBy = static_cast<model::RankBy>(mRankBy->currentData().toInt());
     return s;
@@ -257,10 +269,21 @@ void SearchDialog::setSearching(bool searching)
     mApply->setEnabled(!searching && mModel->rowCount() > 0);
 }
 
+std::int64_t SearchDialog::contextPar() const
+{
+    return mDesignSpace.base ? std::max<std::int64_t>(1, mDesignSpace.base->contextPar) : 1;
+}
+
 void SearchDialog::start()
 {
     if (isSearching())
         return;
+    if (mGpus->value() % contextPar() != 0) {
+        mStatus->setText(tr("GPUs must be a multiple of the design's context parallelism (%1): the "
+                            "search lays out the GPUs beside it.")
+                             .arg(contextPar()));
+        return;
+    }
     const model::Application app = mApplication;
     const model::System sys = mSystem;
     const model::SearchSpace space = searchSpace();
@@ -271,7 +294,7 @@ void SearchDialog::start()
     };
     mProgressDone = 0;
     mProgress->setValue(0);
-    mStatus->setText(tr("Searching %1 GPUs…").arg(space.numProcs));
+    mStatus->setText(tr("Searching %1 GPUs…").arg(mGpus->value()));
     setSearching(true);
     mJob->start<Outcome>(
         [app, sys, space, options, search = mSearchFunction](const std::atomic<bool> &cancel) mutable {

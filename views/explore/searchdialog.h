@@ -77,6 +77,8 @@ protected:
 
 private:
     void buildForm(const model::Design &current);
+    /// The design's context parallelism, which every layout of the search keeps.
+    [[nodiscard]] std::int64_t contextPar() const;
     void setSearching(bool searching);
     void onProgress(std::size_t done, std::size_t total);
     void onFinished(model::SearchResult result, double seconds);

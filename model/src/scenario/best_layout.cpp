@@ -21,31 +21,14 @@ bool satisfies(const model::LayoutPins &pins, const model::Execution &e)
 
 } // namespace
 
-model::SearchSpace layoutSearchSpace(const CompiledScenario &compiled, const model::LayoutPins &pins)
-{
-    const model::Execution &e = compiled.execution;
-    model::SearchSpace space = model::designSearchSpace(e);
-    // Context parallelism stays as designed: the search lays out the remaining GPUs.
-    space.numProcs = e.numProcs / std::max<std::int64_t>(1, e.contextPar);
-    space.pins = pins;
-    space.base = e;
-    // Uneven first/last stages belong to the designed pipeline depth only.
-    if (!pins.pipelinePar || *pins.pipelinePar != e.pipelinePar)
-        space.base->firstStageBlocks = space.base->lastStageBlocks = 0;
-    return space;
-}
-
 BestLayoutResult findBestLayout(const CompiledScenario &compiled, const BestLayoutOptions &options,
                                 const PipelineOptions &pipeline)
 {
     BestLayoutResult out;
-    out.space = layoutSearchSpace(compiled, options.pins);
-    model::SearchOptions search;
+    out.space = model::designSearchSpace(compiled.execution, options.pins);
+    model::SearchOptions search = model::designSearchOptions(compiled.evaluateOptions());
     search.topN = 1;
     search.threads = options.threads;
-    search.quirks = search.moeQuirks = compiled.quirks;
-    search.features = compiled.features;
-    search.calibration = compiled.calibration;
     search.cancel = options.cancel;
     search.progress = options.progress;
     try {

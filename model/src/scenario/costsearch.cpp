@@ -102,15 +102,11 @@ CostSearchResult searchByCost(const CompiledScenario &compiled, const CostSearch
                       ? ", " + std::to_string(space.moeExperts) + " experts (EP = experts, ES = TP)"
                       : std::string())
                + ", every TP overlap, DP overlap on and off, ranked by " + rankName(options.rank);
-    model::SearchOptions search;
+    model::SearchOptions search = model::designSearchOptions(compiled.evaluateOptions());
     const bool byCost = lowerIsBetter(options.rank);
     search.topN
         = std::max<std::size_t>(1, byCost ? std::max(options.candidates, options.topN) : options.topN);
     search.threads = options.threads;
-    search.quirks = compiled.quirks;
-    search.moeQuirks = compiled.quirks;
-    search.features = compiled.features;
-    search.calibration = compiled.calibration;
     search.cancel = options.cancel;
     search.progress = options.progress;
     const model::SearchResult found

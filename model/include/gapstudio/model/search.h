@@ -100,8 +100,17 @@ struct SearchOptions {
 
 /// The search space that keeps a design's own settings: its GPU count, its global batch as the
 /// largest batch, its datatype, TP and DP overlap, TP communication type, fused activation,
-/// attention type, activation function (MoE: experts and top-k), and -m on.
-[[nodiscard]] SearchSpace designSearchSpace(const Execution &design);
+/// attention type, activation function (MoE: experts and top-k), -m on, and every execution field
+/// the search does not vary (`base`). Context parallelism stays as designed (the search lays out
+/// the remaining num_procs / context_par GPUs); uneven first/last stages belong to the designed
+/// pipeline depth, so they are kept only when `pins` fix that depth.
+[[nodiscard]] SearchSpace designSearchSpace(const Execution &design, const LayoutPins &pins = {});
+
+/// The search options that evaluate every layout with a design's own model: its quirks (for the
+/// dense and the MoE search alike), the corrected model's features and its calibration. Every
+/// search of a design (best layout, cost ranking, the studio's Explore) starts from these, so a
+/// layout it lists is evaluated exactly as the design would be with that layout.
+[[nodiscard]] SearchOptions designSearchOptions(const EvaluateOptions &design);
 
 /// The divisors of `x` in ascending order (the search's candidate degrees).
 [[nodiscard]] std::vector<std::int64_t> divisors(std::int64_t x);

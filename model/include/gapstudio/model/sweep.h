@@ -61,7 +61,9 @@ struct SweepPoint {
                                                      const std::vector<double> &factors,
                                                      const EvaluateOptions &options = {});
 
-/// Throughput against GPU count: at each count the best layout of the search space.
+/// Throughput against GPU count: at each count the best layout of the search space. A count is
+/// every GPU of the point: with a base execution's context parallelism CP the search lays out
+/// count / CP of them, and a count that CP does not divide has no layout.
 [[nodiscard]] std::vector<SweepPoint> sweepGpuCount(const Application &app, const System &sys,
                                                     SearchSpace space, const std::vector<std::int64_t> &counts,
                                                     const SearchOptions &options);

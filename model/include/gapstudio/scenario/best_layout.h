@@ -37,15 +37,9 @@ struct BestLayoutResult {
     std::uint64_t valid = 0;          ///< valid among them
 };
 
-/// The layout search space of a compiled design: its GPU count, its global batch as the largest
-/// batch, its datatype, TP and DP overlap, TP communication type, fused activation, attention
-/// type, activation function (MoE: experts and top-k), every other execution field kept, and -m
-/// on; `pins` keep the choices the user fixed.
-[[nodiscard]] model::SearchSpace layoutSearchSpace(const CompiledScenario &compiled,
-                                                   const model::LayoutPins &pins = {});
-
-/// Searches the best layout (by samples per second) of a compiled design with its own model and
-/// evaluates it through the pipeline (same options as runScenario with `pipeline`).
+/// Searches the best layout (by samples per second) of a compiled design with its own model
+/// (model::designSearchSpace with the pins, model::designSearchOptions) and evaluates it through
+/// the pipeline (same options as runScenario with `pipeline`).
 [[nodiscard]] BestLayoutResult findBestLayout(const CompiledScenario &compiled,
                                               const BestLayoutOptions &options = {},
                                               const PipelineOptions &pipeline = {});

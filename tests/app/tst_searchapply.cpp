@@ -1,0 +1,227 @@
+// Explore lists what the design gives. In the main window, Explore > Search layouts, Start, then
+// each row's "Apply this layout": the design's own results (the studio's pipeline) are the row's
+// statistics, bit for bit; the same for the scaling curve's best point at each GPU count and for
+// every cell of the TP x PP heatmap. On the studio's corrected model (the MoE default design and a
+// shipped dense example), and on a bare design with the reference's semantics.
+#include "mainwindow.h"
+
+#include "calculon_cases.h"
+#include "explore/explorecompute.h"
+#include "explore/explorepanel.h"
+#include "explore/heatmapchart.h"
+#include "explore/scalingchart.h"
+#include "explore/searchdialog.h"
+#include "explore/searchresultsmodel.h"
+#include "settle.h"
+#include "test_home.h"
+#include "studio/recalculator.h"
+#include "studio/scenariodocument.h"
+
+#include "gapstudio/io/calculon_json.h"
+#include "gapstudio/scenario/pipeline.h"
+
+#include <QAction>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace gapstudio;
+using namespace gapstudio::views;
+
+namespace {
+
+constexpr int kRows = 6; // rows of each search applied
+
+/// Every statistic equal, bit for bit (NaN equal to NaN).
+bool sameStats(const model::Stats &a, const model::Stats &b, QString *first = nullptr)
+{
+    std::vector<std::pair<std::string, double>> x;
+    std::vector<double> y;
+    a.forEachMoe([&x](std::string_view name, double v) { x.emplace_back(std::string(name), v); });
+    b.forEachMoe([&y](std::string_view, double v) { y.push_back(v); });
+    for (std::size_t i = 0; i < x.size(); ++i)
+        if (!(x[i].second == y[i] || (std::isnan(x[i].second) && std::isnan(y[i])))) {
+            if (first)
+                *first = QStringLiteral("%1: %2 against %3")
+                             .arg(QString::fromStdString(x[i].first))
+                             .arg(x[i].second, 0, 'g', 17)
+                             .arg(y[i], 0, 'g', 17);
+            return false;
+        }
+    return true;
+}
+
+QAction *actionNamed(QWidget &window, const QString &text)
+{
+    for (QAction *action : window.findChildren<QAction *>())
+        if (action->text() == text)
+            return action;
+    return nullptr;
+}
+
+/// Starts the dialog's search (top kRows) and waits for it to end.
+bool runSearch(SearchDialog &dialog)
+{
+    dialog.findChild<QSpinBox *>(QStringLiteral("topNSpin"))->setValue(kRows);
+    QSignalSpy finished(&dialog, &SearchDialog::searchFinished);
+    QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("startButton")), Qt::LeftButton);
+    return finished.count() == 1 || finished.wait(3'600'000); // a hang guard, not a time limit
+}
+
+/// The hit shown in the table's `row` (the table sorts through a proxy).
+const model::SearchHit &shownHit(SearchDialog &dialog, int row)
+{
+    auto *proxy = dialog.findChild<QSortFilterProxyModel *>(QStringLiteral("searchResultsProxy"));
+    auto *model = dialog.findChild<SearchResultsModel *>(QStringLiteral("searchResultsModel"));
+    return model->hit(proxy->mapToSource(proxy->index(row, 0, {})).row());
+}
+
+/// `compiled` with `layout`, through the studio's pipeline.
+scenario::PipelineResult withLayout(const scenario::CompiledScenario &compiled,
+                                    const model::Execution &layout)
+{
+    scenario::CompiledScenario design = compiled;
+    design.execution = layout;
+    return scenario::runCompiled(design);
+}
+
+} // namespace
+
+class tst_SearchApply : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir mHome; // settings, autosave and user presets of this test only
+
+private slots:
+    void initTestCase() { QVERIFY(test::useTemporaryHome(mHome, QStringLiteral("tst_searchapply"))); }
+
+    void appliedRowIsTheRow_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("moe default, corrected") << QStringLiteral("default.gapstudio.json");
+        QTest::newRow("dense gpt3-175b a100, corrected")
+            << QStringLiteral("gpt3-175b-4096-a100.gapstudio.json");
+    }
+
+    // The user's path: open the design, Explore > Search layouts, Start, select a row, Apply.
+    void appliedRowIsTheRow()
+    {
+        QFETCH(QString, file);
+        MainWindow window(QStringLiteral(PRESETS_DIR "/scenarios/") + file);
+        window.recalculator()->recalculateNow();
+        QVERIFY(window.recalculator()->latest()->ok());
+
+        QAction *search = actionNamed(window, QStringLiteral("&Search layouts…"));
+        QVERIFY(search);
+        search->trigger();
+        auto *dialog = window.findChild<SearchDialog *>(QStringLiteral("searchDialog"));
+        QVERIFY(dialog);
+        QVERIFY(runSearch(*dialog));
+        auto *table = dialog->findChild<QTableView *>(QStringLiteral("resultsTable"));
+        QCOMPARE(table->model()->rowCount(), kRows);
+
+        for (int row = 0; row < kRows; ++row) {
+            const model::SearchHit hit = shownHit(*dialog, row);
+            table->selectRow(row);
+            QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("applyButton")),
+                              Qt::LeftButton);
+            test::settle();
+            window.recalculator()->recalculateNow();
+            const ResultsPtr applied = window.recalculator()->latest();
+            QVERIFY2(applied->ok(), applied->statusText.c_str());
+            QCOMPARE(applied->compiled->execution.tensorPar, hit.execution.tensorPar);
+            QString differs;
+            QVERIFY2(sameStats(applied->evaluation.stats, hit.stats, &differs),
+                     qPrintable(QStringLiteral("row %1, %2").arg(row + 1).arg(differs)));
+        }
+    }
+
+    // Explore > Run sweeps on the default design: the best layout at each GPU count and each
+    // heatmap cell, given to the pipeline, evaluate to what the chart plots.
+    void sweepPointsAreDesigns()
+    {
+        MainWindow window(QStringLiteral(PRESETS_DIR "/scenarios/default.gapstudio.json"));
+        window.recalculator()->recalculateNow();
+        const ResultsPtr design = window.recalculator()->latest();
+        QVERIFY(design->ok());
+        auto *panel = window.findChild<ExplorePanel *>();
+        QVERIFY(panel);
+        test::settle();
+        QSignalSpy finished(panel, &ExplorePanel::sweepsFinished);
+        panel->runSweeps();
+        QVERIFY(finished.count() == 1 || finished.wait(3'600'000)); // a hang guard
+
+        int compared = 0;
+        for (const model::SweepPoint &point : panel->scalingChart()->points()) {
+            if (!point.evaluation.ok || point.label == "this design")
+                continue;
+            const scenario::PipelineResult own = withLayout(*design->compiled, *point.layout);
+            QVERIFY2(own.ok(), qPrintable(QStringLiteral("%1 GPUs").arg(point.x)));
+            QString differs;
+            QVERIFY2(sameStats(own.evaluation.stats, point.evaluation.stats, &differs),
+                     qPrintable(QStringLiteral("%1 GPUs, %2").arg(point.x).arg(differs)));
+            ++compared;
+        }
+        QVERIFY(compared >= 3);
+
+        const explore::HeatmapData &heatmap = panel->heatmapChart()->data();
+        int cells = 0;
+        for (const auto &cell : heatmap.cells)
+            if (cell) {
+                const scenario::PipelineResult own = withLayout(*design->compiled, cell->execution);
+                QVERIFY(own.ok());
+                QString differs;
+                QVERIFY2(sameStats(own.evaluation.stats, cell->stats, &differs),
+                         qPrintable(QStringLiteral("TP %1 PP %2, %3")
+                                        .arg(cell->execution.tensorPar)
+                                        .arg(cell->execution.pipelinePar)
+                                        .arg(differs)));
+                ++cells;
+            }
+        QVERIFY(cells >= 3);
+    }
+
+    // A bare design (Calculon's three files, case 18) is explored with the reference's semantics:
+    // an applied row evaluates, with those semantics, to the row.
+    void referenceRowIsTheRow()
+    {
+        const QString name = QStringLiteral("18_gpt3-175B_4096_h100_fp8");
+        const io::CalculonInputs in = io::loadCalculonInputs(test::caseFile(name, "model.json"),
+                                                             test::caseFile(name, "execution.json"),
+                                                             test::caseFile(name, "system.json"));
+        const model::Design design { in.application, in.execution, in.system };
+        ExplorePanel panel;
+        panel.setDesign(design);
+        model::Execution applied;
+        connect(&panel, &ExplorePanel::layoutApplied, this,
+                [&applied](const model::Execution &e) { applied = e; });
+        panel.openSearchDialog();
+        auto *dialog = panel.findChild<SearchDialog *>(QStringLiteral("searchDialog"));
+        QVERIFY(dialog);
+        QVERIFY(runSearch(*dialog));
+        auto *table = dialog->findChild<QTableView *>(QStringLiteral("resultsTable"));
+        QCOMPARE(table->model()->rowCount(), kRows);
+        const model::EvaluateOptions reference = explore::defaultEvaluateOptions(design);
+        for (int row = 0; row < kRows; ++row) {
+            table->selectRow(row);
+            QTest::mouseClick(dialog->findChild<QPushButton *>(QStringLiteral("applyButton")),
+                              Qt::LeftButton);
+            const model::Evaluation own
+                = model::evaluate(design.application, applied, design.system, reference);
+            QVERIFY(own.ok);
+            QString differs;
+            QVERIFY2(sameStats(own.stats, shownHit(*dialog, row).stats, &differs),
+                     qPrintable(QStringLiteral("row %1, %2").arg(row + 1).arg(differs)));
+        }
+    }
+};
+
+QTEST_MAIN(tst_SearchApply)
+#include "tst_searchapply.moc"
