@@ -169,6 +169,16 @@ std::vector<SweepPoint> sweepGpuCount(const Application &app, const System &sys,
     return points;
 }
 
+bool isFullFlat(const System &system) noexcept
+{
+    if (system.networks.size() < 2)
+        return false;
+    const NetworkTier &up = system.networks.front();
+    return std::all_of(system.networks.begin() + 1, system.networks.end(), [&up](const NetworkTier &n) {
+        return n.bandwidth_Bps >= up.bandwidth_Bps && n.efficiency >= up.efficiency;
+    });
+}
+
 std::vector<SweepPoint> sweepVariants(const Design &design, const EvaluateOptions &options)
 {
     std::vector<SweepPoint> points;

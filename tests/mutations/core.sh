@@ -107,6 +107,10 @@ mutation "Explore searches with the reference's features" views/explore/explorec
     'model::SearchOptions options = model::designSearchOptions(evaluate);' \
     'model::SearchOptions options; options.quirks = options.moeQuirks = evaluate.quirks;' \
     "tst_searchapply:appliedRowIsTheRow,sweepPointsAreDesigns"
+mutation "every fabric called two-tier in the variants chart" views/explore/variantschart.cpp \
+    'mFlat = model::isFullFlat(system);' \
+    'mFlat = false;' \
+    "tst_explorecharts:variantsNameTheDesignsFabric"
 # search_bound.cpp: the bounded search's lower bound on the step time must stay a lower bound
 mutation "step-time bound 1.5x too high" model/src/search_bound.cpp \
     'perTier[t] = dbl(exe.batchSize) / (time * (1 - 1e-9));' \

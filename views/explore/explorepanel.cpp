@@ -176,7 +176,7 @@ void ExplorePanel::updateFastCharts()
         mTornado->setData(model::sensitivity(d, mOptions), d, mBase->evaluation.stats);
     else
         mTornado->showMessage(tr("No sensitivity: %1").arg(QString::fromStdString(mBase->statusText)));
-    mVariants->setData(model::sweepVariants(d, mOptions));
+    mVariants->setData(model::sweepVariants(d, mOptions), d.system);
     mDomain->setData(
         explore::sweepDomainSize(d, mOptions),
         static_cast<std::int64_t>(model::parameterValue(d, model::HardwareParameter::ScaleUpDomainSize)));

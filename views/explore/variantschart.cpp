@@ -53,9 +53,15 @@ VariantsChart::VariantsChart(QWidget *parent)
     showMessage(tr("Set a design to compare its variants"));
 }
 
-void VariantsChart::setData(std::vector<model::SweepPoint> points)
+void VariantsChart::setData(std::vector<model::SweepPoint> points, const model::System &system)
 {
     mPoints = std::move(points);
+    const std::size_t tiers = system.networks.size();
+    mFlat = model::isFullFlat(system);
+    mFabric = mFlat        ? tr("full-flat")
+              : tiers == 2 ? tr("two-tier")
+              : tiers > 2  ? tr("%1-tier").arg(tiers)
+                           : QString();
     rebuild();
 }
 
@@ -127,8 +133,9 @@ void VariantsChart::rebuild()
 
     std::array<std::vector<const model::SweepPoint *>, GroupCount> groups;
     for (const model::SweepPoint &point : mPoints)
-        groups[groupOf(point)].push_back(&point);
-    // Fabric: as designed (two-tier) first, then full-flat.
+        if (!(mFlat && point.label == "full-flat fabric")) // on a full-flat design: the design itself
+            groups[groupOf(point)].push_back(&point);
+    // Fabric: as designed first, then full-flat.
     std::stable_sort(groups[Fabric].begin(), groups[Fabric].end(),
                      [](const model::SweepPoint *a, const model::SweepPoint *) { return a->label == "as designed"; });
 
@@ -136,7 +143,9 @@ void VariantsChart::rebuild()
     for (const model::SweepPoint *point : groups[DatatypeGroup])
         types << QString::fromStdString(point->label);
     const std::array<QString, GroupCount> headers {
-        groups[Fabric].size() > 1 ? tr("Fabric: two-tier (as designed) vs full-flat") : tr("Fabric: as designed"),
+        groups[Fabric].size() > 1 ? tr("Fabric: %1 (as designed) vs full-flat").arg(mFabric)
+        : mFabric.isEmpty()       ? tr("Fabric: as designed")
+                                  : tr("Fabric: %1 (as designed)").arg(mFabric),
         tr("Collectives: hardware (in-network) vs software (ring)"),
         tr("Overlap: compute/communication on vs off"),
         tr("Datatype: %1").arg(types.join(QStringLiteral(", "))),
@@ -188,7 +197,7 @@ void VariantsChart::rebuild()
             mKeys.insert(label, key);
             QString tick = label;
             if (point->label == "as designed")
-                tick = groups[Fabric].size() > 1 ? tr("two-tier (as designed)") : tr("as designed");
+                tick = mFabric.isEmpty() ? tr("as designed") : tr("%1 (as designed)").arg(mFabric);
             else if (g == DatatypeGroup && label == designedType)
                 tick = tr("%1 (as designed)").arg(label);
             ticker->addTick(key, tick);

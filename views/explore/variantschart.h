@@ -29,9 +29,11 @@ public:
 
     explicit VariantsChart(QWidget *parent = nullptr);
 
-    /// Shows `points` as model::sweepVariants returns them (its labels select the groups;
-    /// unknown labels go to "Other").
-    void setData(std::vector<model::SweepPoint> points);
+    /// Shows `points` as model::sweepVariants returns them for a design on `system` (its labels
+    /// select the groups; unknown labels go to "Other"). The fabric is named after the system's
+    /// (full-flat, two-tier, N-tier); on a full-flat system the "full-flat fabric" variant is the
+    /// design itself and gets no bar of its own (it stays in csvRows()).
+    void setData(std::vector<model::SweepPoint> points, const model::System &system);
     void setMetric(Metric metric);
     [[nodiscard]] Metric metric() const { return mMetric; }
     /// The variants in the model's order (the order of csvRows()).
@@ -54,6 +56,8 @@ private:
     void fitLabels();
 
     std::vector<model::SweepPoint> mPoints;
+    QString mFabric;    ///< the design's fabric in words ("full-flat", "two-tier"); empty: one tier
+    bool mFlat = false; ///< the design is full-flat (model::isFullFlat)
     QMap<QString, double> mKeys;
     double mExtent = 0; ///< the value axis' range before fitLabels()
     Metric mMetric = Metric::SampleRate;

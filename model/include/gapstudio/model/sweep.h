@@ -68,6 +68,11 @@ struct SweepPoint {
                                                     SearchSpace space, const std::vector<std::int64_t> &counts,
                                                     const SearchOptions &options);
 
+/// Whether `system` is already a full-flat fabric (Tithi et al.): it has tiers beyond the scale-up
+/// one, each at least the scale-up tier's bandwidth and efficiency. sweepVariants' "full-flat
+/// fabric" variant of such a system is the system itself.
+[[nodiscard]] bool isFullFlat(const System &system) noexcept;
+
 /// Categorical variants of one design: hardware versus software collectives (in-network
 /// [1,0]/[1,1] against ring [1.5,-1]/[2,-1] scalars on every tier), a full-flat fabric (every
 /// tier at the scale-up bandwidth, next to the two-tier "as designed"), compute/communication
