@@ -46,9 +46,9 @@ mutation "roadmap energy ratio is the cost ratio" model/src/scenario/roadmap.cpp
     'r.energyRatio = ratio(r.result.cost->joulesPerToken, before.cost->joulesPerToken);' \
     'r.energyRatio = ratio(r.result.cost->usdPerMillionTokens, before.cost->usdPerMillionTokens);' \
     "tst_money_paths:roadmapGainsAreRatiosOfStepTimes"
-# best_layout.cpp and search.cpp: the layout searches
-mutation "best layout ignores context parallelism" model/src/scenario/best_layout.cpp \
-    'space.numProcs = e.numProcs / std::max<std::int64_t>(1, e.contextPar);' \
+# search.cpp: the layout searches (a design's search space, the bounded search)
+mutation "best layout ignores context parallelism" model/src/search.cpp \
+    'space.numProcs = e.numProcs / std::max<I>(1, e.contextPar);' \
     'space.numProcs = e.numProcs;' \
     "tst_money_paths:bestLayoutWithContextParallelism"
 mutation "bounded search for corrected-model features" model/src/search.cpp \
