@@ -44,6 +44,11 @@ struct StageExtras {
     double embeddingStatic_B = 0;  ///< embedding weights, gradients, optimizer state
     double headStatic_B = 0;       ///< LM head weights, gradients, optimizer state
     double headActivations_B = 0;  ///< logits and loss buffers of one microbatch
+    /// Dense blocks of an MoE model on the first and last stage, and what one of them holds
+    /// beyond the MoE block the per-block memory is counted with (weights, gradients and
+    /// optimizer state; activations of one microbatch).
+    double firstDense = 0, lastDense = 0;
+    double denseWeights_B = 0, denseGrads_B = 0, denseOptimizer_B = 0, denseActivations_B = 0;
 };
 
 

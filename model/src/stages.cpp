@@ -78,6 +78,32 @@ double staticBytes(const Run &run, const Stats &s)
     return s.block_weight_space + (run.exe.training ? grads + s.block_optimizer_space : 0);
 }
 
+/// Weights, gradients and optimizer state of one transformer block.
+struct BlockState {
+    double weights = 0, grads = 0, optimizer = 0;
+};
+
+/// One transformer block's state as the per-processor memory counts it (memory_stats.cpp): with
+/// the corrected recipe, 16-bit weights plus Transformer Engine's low-precision copy and FP32
+/// main gradients, parameters and gradients sharded over DP under parameter sharding.
+BlockState transformerState(const Run &run, const Stats &s)
+{
+    BlockState state { s.block_weight_space, s.block_weight_grad_space, s.block_optimizer_space };
+    if (run.ctx.recipe) {
+        const double params = s.block_weight_space / run.ctx.bytesPerElement;
+        state.weights
+            = params * (run.ctx.bytesPerElement + (run.ctx.matrixLow ? run.ctx.lowBytesPerElement : 0));
+        state.grads = params * 4;
+        if (run.exe.parameterSharding && run.exe.dataPar > 1) {
+            state.weights /= dbl(run.exe.dataPar);
+            state.grads /= dbl(run.exe.dataPar);
+        }
+    }
+    if (!run.exe.training)
+        state.grads = state.optimizer = 0;
+    return state;
+}
+
 /// Blocks on stage `i`: the first and last stage may be set; the other stages share the rest
 /// evenly, the earliest taking the remainder (as Megatron-LM splits layers).
 std::int64_t stageBlocks(const Application &app, const Execution &exe, std::int64_t i)
@@ -131,6 +157,13 @@ void applyStages(Run &run, Stats &o) noexcept
                                       run);
         dense = t.parts;
         denseUsefulDelta = t.usefulFlops - blockUseful;
+        // A dense block's own memory: its FFN is replicated over data parallelism only, so its
+        // optimizer state shards over DP, not expert DP (Megatron-Core's distributed optimizer).
+        const BlockState denseState = transformerState(run, t.stats), moeState = transformerState(run, o);
+        run.stages.denseWeights_B = denseState.weights - moeState.weights;
+        run.stages.denseGrads_B = denseState.grads - moeState.grads;
+        run.stages.denseOptimizer_B = denseState.optimizer - moeState.optimizer;
+        run.stages.denseActivations_B = t.stats.block_act_storage_space - o.block_act_storage_space;
     }
     const double denseDelta = dense.sum() - block.sum();
     const double mtpSeconds = mtpLayers * (mtp.seconds() + block.sum() + head.seconds());
@@ -156,10 +189,14 @@ void applyStages(Run &run, Stats &o) noexcept
         }
         stagesSum += x;
         before += blocks;
-        if (i == 0)
+        if (i == 0) {
             run.stages.firstBlocks = blocks;
-        if (i == exe.pipelinePar - 1)
+            run.stages.firstDense = denseHere;
+        }
+        if (i == exe.pipelinePar - 1) {
             run.stages.lastBlocks = blocks + mtpLayers; // an MTP layer holds one block's state
+            run.stages.lastDense = denseHere;
+        }
     }
     // The critical stage's own blocks (count and kind) in every component it is made of ...
     const auto adjust = [&](double &stat, double Parts::*part) {
@@ -225,20 +262,24 @@ double stageTier1Bytes(const Run &run, Stats &o, const CapacityNeeds &firstStage
     };
     const double extra = s.firstBlocks - Lp;
     const bool single = run.exe.pipelinePar == 1;
-    const Need first{firstStage.weights.tier1 + extra * weights,
-                     firstStage.weightGrads.tier1 + extra * grads,
-                     firstStage.optimizer.tier1 + extra * optimizer,
-                     firstStage.activations.tier1 + extra * activations * inFlight,
-                     firstStage.checkpoints.tier1 + extra * checkpoints * inFlight,
-                     firstStage.activationGrads.tier1,
-                     s.embeddingStatic_B + (single ? s.headStatic_B + s.headActivations_B : 0)};
-    const Need last{s.lastBlocks * weights,
-                    s.lastBlocks * grads,
-                    s.lastBlocks * optimizer,
-                    o.block_act_working_space + s.lastBlocks * activations,
-                    s.lastBlocks * checkpoints,
-                    firstStage.activationGrads.tier1,
-                    s.headStatic_B + s.headActivations_B};
+    // Dense blocks of an MoE model hold their own state, not an MoE block's (and their own
+    // activations, unless full recompute keeps only block inputs, the same for both kinds).
+    const double denseActivations = full ? 0 : s.denseActivations_B;
+    const Need first { firstStage.weights.tier1 + extra * weights + s.firstDense * s.denseWeights_B,
+                       firstStage.weightGrads.tier1 + extra * grads + s.firstDense * s.denseGrads_B,
+                       firstStage.optimizer.tier1 + extra * optimizer + s.firstDense * s.denseOptimizer_B,
+                       firstStage.activations.tier1
+                           + (extra * activations + s.firstDense * denseActivations) * inFlight,
+                       firstStage.checkpoints.tier1 + extra * checkpoints * inFlight,
+                       firstStage.activationGrads.tier1,
+                       s.embeddingStatic_B + (single ? s.headStatic_B + s.headActivations_B : 0) };
+    const Need last { s.lastBlocks * weights + s.lastDense * s.denseWeights_B,
+                      s.lastBlocks * grads + s.lastDense * s.denseGrads_B,
+                      s.lastBlocks * optimizer + s.lastDense * s.denseOptimizer_B,
+                      o.block_act_working_space + s.lastBlocks * activations + s.lastDense * denseActivations,
+                      s.lastBlocks * checkpoints,
+                      firstStage.activationGrads.tier1,
+                      s.headStatic_B + s.headActivations_B };
     const Need &fullest = single || first.sum() >= last.sum() ? first : last;
     o.stage_weight_space = fullest.weights;
     o.stage_weight_grad_space = fullest.grads;

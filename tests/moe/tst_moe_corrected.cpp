@@ -55,6 +55,7 @@ private slots:
     void expertComputeConservedAcrossEs_data();
     void expertComputeConservedAcrossEs();
     void expertOptimizerShardedOverExpertDp();
+    void denseBlocksHoldTheirOwnOptimizerState();
     void expertDpTrafficKeptWhenDpIsOne();
     void activationMemoryHasInFlightMicrobatches();
     void noNegativeActivationContributions();
@@ -131,6 +132,35 @@ void tst_MoeCorrected::expertOptimizerShardedOverExpertDp()
                                   12 * params / static_cast<double>(exe.dataParExp), 1e-12));
     QVERIFY(test::withinTolerance(layerSum(reference, "MlpBlock_Mlp1_MoE", &model::LayerStats::optimizer),
                                   12 * params / static_cast<double>(exe.dataPar), 1e-12));
+}
+
+void tst_MoeCorrected::denseBlocksHoldTheirOwnOptimizerState()
+{
+    // Four leading dense blocks (all on the first, fullest stage) instead of MoE blocks, in the
+    // corrected model with its stage memory. Per GPU both kinds of FFN hold 2 h F / 8 weights: the
+    // dense FFN split by TP 8, the one expert of each GPU (16 experts over EP 16) split by ES 8.
+    // Their optimizer state, 12 bytes per weight (FP32 master copy, Adam m and v), shards over DP
+    // 128 for the dense FFN and over expert DP 8 for the expert (Megatron-Core's distributed
+    // optimizer, docs/references.md); attention is the same in both kinds of block.
+    const io::CalculonInputs in = load("moe18_4096_fullflat_base");
+    QCOMPARE(in.application.hidden, std::int64_t { 10752 });
+    QCOMPARE(in.application.feedforward, std::int64_t { 43008 });
+    const model::Execution &exe = in.execution;
+    QVERIFY(exe.tensorPar == 8 && exe.expertSlice == 8 && exe.numExperts == exe.expertPar);
+    QVERIFY(exe.dataPar == 128 && exe.dataParExp == 8 && exe.optimizerSharding);
+    model::EvaluateOptions options;
+    options.quirks = kCorrected;
+    options.features = model::Features::corrected();
+    const auto firstStageOptimizer = [&](std::int64_t denseBlocks) {
+        model::Application app = in.application;
+        app.denseBlocks = denseBlocks;
+        return model::evaluate(app, exe, in.system, options).stats.stage_optimizer_space;
+    };
+    const double perGpuFfn = 2.0 * 10752 * 43008 / 8;
+    const double expected = 4 * 12 * perGpuFfn * (1.0 / 128 - 1.0 / 8);
+    const double actual = firstStageOptimizer(4) - firstStageOptimizer(0);
+    QVERIFY2(test::withinTolerance(actual, expected, 1e-3),
+             qPrintable(QStringLiteral("%1 against %2 by hand").arg(actual).arg(expected)));
 }
 
 void tst_MoeCorrected::expertDpTrafficKeptWhenDpIsOne()

@@ -111,6 +111,15 @@ mutation "every fabric called two-tier in the variants chart" views/explore/vari
     'mFlat = model::isFullFlat(system);' \
     'mFlat = false;' \
     "tst_explorecharts:variantsNameTheDesignsFabric"
+# stages.cpp: the memory of each pipeline stage
+mutation "dense blocks of an MoE model keep an MoE block's optimizer state" model/src/stages.cpp \
+    'run.stages.denseOptimizer_B = denseState.optimizer - moeState.optimizer;' \
+    'run.stages.denseOptimizer_B = 0;' \
+    "tst_real_runs:predictedMemoryFitsTheGpu"
+mutation "the first stage's dense blocks not counted" model/src/stages.cpp \
+    'run.stages.firstDense = denseHere;' \
+    'run.stages.firstDense = 0;' \
+    "tst_moe_corrected:denseBlocksHoldTheirOwnOptimizerState"
 # search_bound.cpp: the bounded search's lower bound on the step time must stay a lower bound
 mutation "step-time bound 1.5x too high" model/src/search_bound.cpp \
     'perTier[t] = dbl(exe.batchSize) / (time * (1 - 1e-9));' \

@@ -1,10 +1,12 @@
 // The corrected model against published training runs (presets/measurements): the files agree
 // with the published data they were made from (tests/data/published), and the model's error
-// with the shipped calibration and in leave-one-family-out cross-validation. Prints the error
-// per family (the README's "How accurate is it" table).
+// with the shipped calibration and in leave-one-family-out cross-validation, and each run's
+// predicted memory against its GPU's capacity. Prints the error per family (the README's "How
+// accurate is it" table) and the memory per run.
 #include "gapstudio/io/measurement_json.h"
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/scenario/calibrate.h"
+#include "gapstudio/scenario/pipeline.h"
 #include "gapstudio/scenario/validation.h"
 
 #include <QTest>
@@ -114,6 +116,34 @@ private slots:
         QVERIFY2(table5.maxAbsError <= 0.09, qPrintable(QString::number(table5.maxAbsError)));
         // The goal on the whole set: 8 %.
         QVERIFY2(summary.all.meanAbsError <= 0.08, qPrintable(QString::number(summary.all.meanAbsError)));
+    }
+
+    // Every published run did run, so its GPUs held it: the predicted peak memory per GPU
+    // (corrected model, shipped calibration) against the GPU's capacity, printed for each run.
+    // A run the model still puts over capacity is an expected failure with what is known of its
+    // cause; once the model is fixed the test reports it as an unexpected pass.
+    void predictedMemoryFitsTheGpu()
+    {
+        const std::map<std::string, const char *> knownOver = {
+            { "megascale-mlm-530b-a100-11200gpu",
+              "activations of 35 interleaved stages without recompute (102 GiB); the source does not say "
+              "which recompute or attention kernel the Megatron-LM baseline used" },
+        };
+        qInfo("predicted peak memory per GPU against capacity (GiB):");
+        for (const io::Measurement &m : mRuns) {
+            const scenario::PipelineResult r = scenario::runScenario(m.scenario, mLibrary);
+            QVERIFY2(r.compiled && r.analysis, m.id.c_str());
+            const double need = r.evaluation.stats.proc_mem_tier1_cap_req / (1024.0 * 1024.0 * 1024.0);
+            const double capacity = r.compiled->system.mem1.capacity_B / (1024.0 * 1024.0 * 1024.0);
+            qInfo("  %-48s %6.1f of %6.1f%s", m.id.c_str(), need, capacity, need > capacity ? "  OVER" : "");
+            const auto known = knownOver.find(m.id);
+            if (known != knownOver.end())
+                QEXPECT_FAIL("", known->second, Continue);
+            QVERIFY2(need <= capacity, qPrintable(QStringLiteral("%1: %2 GiB on a %3 GiB GPU")
+                                                      .arg(QString::fromStdString(m.id))
+                                                      .arg(need, 0, 'f', 1)
+                                                      .arg(capacity, 0, 'f', 1)));
+        }
     }
 
     void fitIgnoresTheLibrarysCalibration()
