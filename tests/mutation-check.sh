@@ -38,6 +38,19 @@ for list in "$root"/tests/mutations/*.sh; do
     # shellcheck source=/dev/null
     source "$list"
 done
+# Every entry's text must occur exactly once in its file, filtered or not: a list that drifted
+# from the code fails here, before anything is built, naming every stale entry.
+drifted=0
+for i in "${!names[@]}"; do
+    count=$(grep -c -F -- "${originals[$i]}" "$root/${files[$i]}" 2>/dev/null || true)
+    if [[ $count != 1 ]]; then
+        echo "mutation-check: '${names[$i]}': the original text occurs ${count:-0} times in" \
+            "${files[$i]} (the code drifted; update tests/mutations/):" >&2
+        echo "    ${originals[$i]}" >&2
+        drifted=1
+    fi
+done
+((drifted == 0)) || exit 1
 if [[ -n ${MUTATION_FILTER:-} ]]; then
     keep=()
     for i in "${!names[@]}"; do
@@ -174,7 +187,7 @@ for i in "${!names[@]}"; do
     count=$(grep -c -F -- "$original" "$copy" || true)
     if [[ $count != 1 ]]; then
         echo "mutation-check: '${names[$i]}': the original text occurs $count times in $file (the code" \
-            "drifted; update tests/mutation-check.sh):" >&2
+            "drifted; update tests/mutations/):" >&2
         echo "    $original" >&2
         exit 1
     fi
