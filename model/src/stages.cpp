@@ -104,6 +104,18 @@ BlockState transformerState(const Run &run, const Stats &s)
     return state;
 }
 
+/// What a dense block of an MoE model (`dense`) holds beyond the MoE block (`moe`) the per-block
+/// memory is counted with. Its FFN is replicated over data parallelism only, so its optimizer
+/// state shards over DP, not expert DP (Megatron-Core's distributed optimizer, docs/references.md).
+void recordDenseBlockMemory(Run &run, const Stats &dense, const Stats &moe)
+{
+    const BlockState denseState = transformerState(run, dense), moeState = transformerState(run, moe);
+    run.stages.denseWeights_B = denseState.weights - moeState.weights;
+    run.stages.denseGrads_B = denseState.grads - moeState.grads;
+    run.stages.denseOptimizer_B = denseState.optimizer - moeState.optimizer;
+    run.stages.denseActivations_B = dense.block_act_storage_space - moe.block_act_storage_space;
+}
+
 /// Blocks on stage `i`: the first and last stage may be set; the other stages share the rest
 /// evenly, the earliest taking the remainder (as Megatron-LM splits layers).
 std::int64_t stageBlocks(const Application &app, const Execution &exe, std::int64_t i)
@@ -157,13 +169,7 @@ void applyStages(Run &run, Stats &o) noexcept
                                       run);
         dense = t.parts;
         denseUsefulDelta = t.usefulFlops - blockUseful;
-        // A dense block's own memory: its FFN is replicated over data parallelism only, so its
-        // optimizer state shards over DP, not expert DP (Megatron-Core's distributed optimizer).
-        const BlockState denseState = transformerState(run, t.stats), moeState = transformerState(run, o);
-        run.stages.denseWeights_B = denseState.weights - moeState.weights;
-        run.stages.denseGrads_B = denseState.grads - moeState.grads;
-        run.stages.denseOptimizer_B = denseState.optimizer - moeState.optimizer;
-        run.stages.denseActivations_B = t.stats.block_act_storage_space - o.block_act_storage_space;
+        recordDenseBlockMemory(run, t.stats, o);
     }
     const double denseDelta = dense.sum() - block.sum();
     const double mtpSeconds = mtpLayers * (mtp.seconds() + block.sum() + head.seconds());

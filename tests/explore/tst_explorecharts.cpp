@@ -7,7 +7,7 @@
 // grid (checkCosmetics).
 // With GAPSTUDIO_RENDER_DIR set, the charts and the panel are also written there as PNGs.
 #include "exploredesigns.h"
-#include "shippedresults.h"
+#include "varianttexts.h"
 
 #include "explore/domainsweepchart.h"
 #include "explore/explorecompute.h"
@@ -153,20 +153,6 @@ void checkCosmetics(views::ExploreChart &chart, QSize size)
     }
 }
 
-/// The texts down the variants chart's category axis, and its group headers.
-QStringList categoryTexts(const views::VariantsChart &chart)
-{
-    QStringList texts;
-    QCustomPlot *p = chart.plot();
-    if (const auto ticker = p->yAxis->ticker().dynamicCast<QCPAxisTickerText>())
-        texts << ticker->ticks().values();
-    for (int i = 0; i < p->itemCount(); ++i)
-        if (const auto *text = qobject_cast<QCPItemText *>(p->item(i)))
-            if (text->text().startsWith(QStringLiteral("Fabric:")))
-                texts << text->text();
-    return texts;
-}
-
 } // namespace
 
 class tst_ExploreCharts : public QObject {
@@ -179,7 +165,6 @@ private slots:
     void domainSweepGapsCarryDiagnostics();
     void scalingPointsAreBestLayouts();
     void variantsAreSweepVariants();
-    void variantsNameTheDesignsFabric();
     void panelRunsSweepsOnWorkerThread();
     void panelOpensSearchDialogAndForwardsApply();
 
@@ -392,7 +377,7 @@ void tst_ExploreCharts::variantsAreSweepVariants()
     const std::optional<double> flat = barValue(QStringLiteral("full-flat fabric"));
     QVERIFY(designed && flat);
     QVERIFY2(*flat > *designed, qPrintable(QStringLiteral("%1 <= %2").arg(*flat).arg(*designed)));
-    const QStringList texts = categoryTexts(chart); // case 18's system has two tiers, not flat
+    const QStringList texts = test::categoryTexts(chart); // case 18's system has two tiers, not flat
     QVERIFY2(texts.contains(QStringLiteral("two-tier (as designed)")), qPrintable(texts.join(u'|')));
     QVERIFY(texts.contains(QStringLiteral("Fabric: two-tier (as designed) vs full-flat")));
     render(&chart, QStringLiteral("variants"));
@@ -404,31 +389,6 @@ void tst_ExploreCharts::variantsAreSweepVariants()
     render(&chart, QStringLiteral("variants_step_time"));
     for (const QSize size : { QSize(1000, 600), QSize(640, 300) })
         checkCosmetics(chart, size);
-}
-
-/// The studio's default design runs on a FullFlat fabric: its Explore > Variants chart calls it
-/// full-flat, never two-tier, and draws no "full-flat fabric" bar beside it (that variant is the
-/// design itself; the CSV keeps the model's row).
-void tst_ExploreCharts::variantsNameTheDesignsFabric()
-{
-    const views::ResultsPtr studio = test::shippedResults(test::shippedScenario(test::kMoeScenario));
-    QVERIFY2(studio->ok(), studio->statusText.c_str());
-    QVERIFY(studio->compiled->resolved.topology.kind == scenario::TopologyKind::FullFlat);
-    views::ExplorePanel panel;
-    panel.setResults(studio);
-    const views::VariantsChart &chart = *panel.variantsChart();
-    QVERIFY(chart.message().isEmpty());
-    const QStringList texts = categoryTexts(chart);
-    QVERIFY2(texts.contains(QStringLiteral("full-flat (as designed)")), qPrintable(texts.join(u'|')));
-    QVERIFY(texts.contains(QStringLiteral("Fabric: full-flat (as designed)")));
-    for (const QString &text : texts)
-        QVERIFY2(!text.contains(QStringLiteral("two-tier")), qPrintable(text));
-    QVERIFY(!chart.keyOf(QStringLiteral("full-flat fabric")));
-    QVERIFY(chart.keyOf(QStringLiteral("as designed")));
-    const QList<QStringList> rows = chart.csvRows();
-    QVERIFY(std::any_of(rows.begin(), rows.end(), [](const QStringList &row) {
-        return row.front() == QStringLiteral("full-flat fabric");
-    }));
 }
 
 void tst_ExploreCharts::panelRunsSweepsOnWorkerThread()

@@ -10,6 +10,7 @@
 #include "explore/scalingchart.h"
 #include "explore/tornadochart.h"
 #include "explore/variantschart.h"
+#include "varianttexts.h"
 
 #include <qcustomplot.h>
 
@@ -128,6 +129,31 @@ private slots:
                  best.tensorPar > 1 ? layout.tensorParOverlap : model::TpOverlap::None);
         QCOMPARE(best.dataParOverlap, best.dataPar > 1 && layout.dataParOverlap);
         QCOMPARE(best.tensorParCommType, layout.tensorParCommType);
+    }
+
+    // The studio's default design runs on a FullFlat fabric: its Explore > Variants chart calls it
+    // full-flat, never two-tier, and draws no "full-flat fabric" bar beside it (that variant is the
+    // design itself; the CSV keeps the model's row).
+    void variantsNameTheDesignsFabric()
+    {
+        const views::ResultsPtr studio = test::shippedResults(test::shippedScenario(test::kMoeScenario));
+        QVERIFY2(studio->ok(), studio->statusText.c_str());
+        QVERIFY(studio->compiled->resolved.topology.kind == scenario::TopologyKind::FullFlat);
+        views::ExplorePanel panel;
+        panel.setResults(studio);
+        const views::VariantsChart &chart = *panel.variantsChart();
+        QVERIFY(chart.message().isEmpty());
+        const QStringList texts = test::categoryTexts(chart);
+        QVERIFY2(texts.contains(QStringLiteral("full-flat (as designed)")), qPrintable(texts.join(u'|')));
+        QVERIFY(texts.contains(QStringLiteral("Fabric: full-flat (as designed)")));
+        for (const QString &text : texts)
+            QVERIFY2(!text.contains(QStringLiteral("two-tier")), qPrintable(text));
+        QVERIFY(!chart.keyOf(QStringLiteral("full-flat fabric")));
+        QVERIFY(chart.keyOf(QStringLiteral("as designed")));
+        const QList<QStringList> rows = chart.csvRows();
+        QVERIFY(std::any_of(rows.begin(), rows.end(), [](const QStringList &row) {
+            return row.front() == QStringLiteral("full-flat fabric");
+        }));
     }
 };
 

@@ -110,7 +110,7 @@ mutation "Explore searches with the reference's features" views/explore/explorec
 mutation "every fabric called two-tier in the variants chart" views/explore/variantschart.cpp \
     'mFlat = model::isFullFlat(system);' \
     'mFlat = false;' \
-    "tst_explorecharts:variantsNameTheDesignsFabric"
+    "tst_exploredesign:variantsNameTheDesignsFabric"
 # stages.cpp: the memory of each pipeline stage
 mutation "dense blocks of an MoE model keep an MoE block's optimizer state" model/src/stages.cpp \
     'run.stages.denseOptimizer_B = denseState.optimizer - moeState.optimizer;' \
