@@ -3,6 +3,7 @@
 #include "charts/chartexporter.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
+#include "common/wheelguard.h"
 #include "compare/comparemenu.h"
 #include "compare/pinnedscenarios.h"
 #include "designspace/gridpanel.h"
@@ -52,6 +53,7 @@ MainWindow::MainWindow(const QString &scenarioPath, QWidget *parent)
     , mRecalculator(new Recalculator(mDocument, this))
     , mAutoSaver(new AutoSaver(mDocument, this))
 {
+    installWheelGuard(); // before any editor is polished: the wheel scrolls docks, it never edits them
     mCanvas = new CanvasScene(mDocument, this);
     mCanvasView = new CanvasView(mCanvas, this);
     setCentralWidget(mCanvasView);

@@ -18,7 +18,9 @@ namespace gapstudio::views {
 class ScenarioDocument;
 
 /// Merge ids, one per kind of mergeable edit (Tiled's undocommands.h).
-enum CommandId { Cmd_SetOverride = 1, Cmd_SetGpuCount };
+/// Cmd_EditLayout: consecutive edits of one layout field (spin box steps, a burst of wheel ticks on
+/// a focused field) are one step, as a slider drag is.
+enum CommandId { Cmd_SetOverride = 1, Cmd_SetGpuCount, Cmd_EditLayout };
 
 class ChangeScenario final : public QUndoCommand {
 public:

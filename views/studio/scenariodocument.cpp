@@ -311,7 +311,7 @@ void ScenarioDocument::editLayout(const std::string &field, const std::function<
     }
     setCustomLayout(s, *layout);
     s.overrides.erase("layout." + field); // the field now says what the user typed
-    push(std::move(s), tr("Change %1").arg(parameterLabel(field)));
+    push(std::move(s), tr("Change %1").arg(parameterLabel(field)), Cmd_EditLayout, "layout." + field);
 }
 
 bool ScenarioDocument::editBlock(Slot slot, const std::function<void(scenario::ResolvedScenario &)> &edit,

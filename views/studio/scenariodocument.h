@@ -46,7 +46,7 @@ public:
     void setGpuCount(std::int64_t gpuCount);
     /// Edits the layout's execution (the layout becomes inline, "custom"); `field` is the JSON key.
     /// TP, CP, PP, EP and ES edits rebalance DP and expert DP to the GPU count; a DP edit sets the
-    /// GPU count to TP x CP x PP x DP.
+    /// GPU count to TP x CP x PP x DP. Consecutive edits of one field merge into one undo step.
     void editLayout(const std::string &field, const std::function<void(model::Execution &)> &edit);
 
     /// The design's name and notes (Scenario properties); one command. A name set here is kept:
