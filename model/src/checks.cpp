@@ -278,6 +278,13 @@ bool checkCorrectedRules(const Application &app, const Execution &e, Checker &c,
     return ok;
 }
 
+bool networksFit(const Execution &exe, const System &sys, const Features &features)
+{
+    Diagnostics unexplained;
+    Checker c(unexplained, false);
+    return checkNetworks(exe, sys, c, features);
+}
+
 Diagnostics checkConfiguration(const Application &app, const Execution &exe, const System &sys, bool explain,
                                const Features &features)
 {

@@ -16,6 +16,10 @@ namespace gapstudio::model {
                                              bool explain, const Features &features,
                                              bool systemRanges);
 
+/// The network checks of checkConfiguration alone: the degrees mapped onto each tier fit it (and
+/// fill it where it must be filled), and every tier named exists (network_tiers.cpp).
+[[nodiscard]] bool networksFit(const Execution &exe, const System &sys, const Features &features);
+
 /// Integer inputs whose products (element and flop counts of one layer, microbatches times
 /// blocks) would exceed limits::kMaxCount: one OutOfRange diagnostic naming the largest input.
 /// Needs positive inputs (range_checks.cpp).
