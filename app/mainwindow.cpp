@@ -31,6 +31,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
@@ -57,6 +58,11 @@ MainWindow::MainWindow(const QString &scenarioPath, QWidget *parent)
     mCanvas = new CanvasScene(mDocument, this);
     mCanvasView = new CanvasView(mCanvas, this);
     setCentralWidget(mCanvasView);
+    // The results' one-line summary is a widget of the status bar, not a temporary message: a menu's
+    // status tips and notices cover it for a while, and it comes back.
+    mStatusSummary = new QLabel(this);
+    mStatusSummary->setObjectName(QStringLiteral("statusSummary"));
+    statusBar()->addWidget(mStatusSummary, 1);
     mExporter = new ChartExporter(this);
     mExporter->setProvenance(
         [this] {
@@ -75,6 +81,9 @@ MainWindow::MainWindow(const QString &scenarioPath, QWidget *parent)
     createDocks();
     createMenus();
     connect(mRecalculator, &Recalculator::resultsReady, this, &MainWindow::showResults);
+    connect(mDocument, &ScenarioDocument::notice, this, [this](const QString &text) {
+        statusBar()->showMessage(text, 20'000); // over the summary, which comes back after it
+    });
     connect(mDocument, &ScenarioDocument::fileNameChanged, this, &MainWindow::updateTitle);
     connect(mDocument, &ScenarioDocument::changed, this, &MainWindow::updateTitle); // the name may follow
     connect(mDocument->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
@@ -181,7 +190,7 @@ void MainWindow::createMenus()
 
 void MainWindow::showResults(const ResultsPtr &results)
 {
-    statusBar()->showMessage(statusLine(*results));
+    mStatusSummary->setText(statusLine(*results));
 }
 
 void MainWindow::updateTitle()

@@ -6,6 +6,7 @@
 
 class QAction;
 class QDockWidget;
+class QLabel;
 class QMenu;
 
 namespace gapstudio {
@@ -85,6 +86,7 @@ private:
     views::ChartExporter *mExporter = nullptr;
     views::RecentFiles *mRecent = nullptr;
     views::HelpMenu *mHelp = nullptr;
+    QLabel *mStatusSummary = nullptr; ///< the results in one line (statusLine), in the status bar
     views::ChartsPanel *mCharts = nullptr;
     views::ExplorePanel *mExplore = nullptr;
     views::RoadmapPanel *mRoadmap = nullptr; ///< the open roadmap, if any (the report's roadmap section)

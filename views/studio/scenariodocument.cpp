@@ -4,6 +4,10 @@
 #include "studio/layoutrules.h"
 #include "studio/parameternames.h"
 
+#include "gapstudio/model/network_tiers.h"
+
+#include <QStringList>
+
 #include <algorithm>
 #include <array>
 
@@ -66,6 +70,17 @@ void setCustomLayout(scenario::Scenario &s, scenario::Layout layout)
     }
     s.layout = { std::string(), std::move(layout) };
 }
+
+/// The layout fields naming a network tier, by their JSON key.
+constexpr std::array<std::pair<const char *, std::int64_t model::Execution::*>, 7> kTierFields = { {
+    { "tensor_par_net", &model::Execution::tensorParNet },
+    { "context_par_net", &model::Execution::contextParNet },
+    { "pipeline_par_net", &model::Execution::pipelineParNet },
+    { "data_par_net", &model::Execution::dataParNet },
+    { "expert_par_net", &model::Execution::expertParNet },
+    { "expert_slice_net", &model::Execution::expertSliceNet },
+    { "data_par_exp_net", &model::Execution::dataParExpNet },
+} };
 
 } // namespace
 
@@ -223,9 +238,53 @@ bool ScenarioDocument::applyPreset(BlockKind kind, const std::string &id, bool s
         what = tr("layout");
         break;
     }
-    if (known)
-        push(std::move(s), tr("Set %1 to %2").arg(what, QString::fromStdString(presetName(kind, id))));
-    return known;
+    if (!known)
+        return false;
+    QString text = tr("Set %1 to %2").arg(what, QString::fromStdString(presetName(kind, id)));
+    const QString moved = kind == BlockKind::Topology ? refitNetworkTiers(s) : QString();
+    if (!moved.isEmpty())
+        text += tr("; network tiers remapped: %1").arg(moved);
+    push(std::move(s), text);
+    if (!moved.isEmpty())
+        emit notice(tr("The layout's network tiers were remapped to the new topology (innermost first): %1. "
+                       "Edit > Undo takes the topology and the remapping back together.")
+                        .arg(moved));
+    return true;
+}
+
+QString ScenarioDocument::refitNetworkTiers(scenario::Scenario &s) const
+{
+    model::Diagnostics diagnostics;
+    const auto resolvedScenario = scenario::resolve(s, mLibrary, diagnostics);
+    auto layout = currentLayout();
+    if (!resolvedScenario || !layout)
+        return {};
+    // The new topology's tiers: compiled with every parallelism on tier 0, which always exists
+    // (a tier the old layout names may not), then the layout's own tiers put back to be fitted.
+    scenario::ResolvedScenario probe = *resolvedScenario;
+    for (const auto &[key, member] : kTierFields)
+        if (probe.layout.execution.*member > 0)
+            probe.layout.execution.*member = 0;
+    const auto compiled = scenario::compileResolved(probe, diagnostics);
+    if (!compiled)
+        return {};
+    model::Execution given = compiled->execution;
+    for (const auto &[key, member] : kTierFields)
+        if (resolvedScenario->layout.execution.*member >= 0) // CP's -1: the tier compile picked
+            given.*member = resolvedScenario->layout.execution.*member;
+    const auto fitted = model::fitNetworkTiers(given, compiled->system, compiled->features);
+    if (!fitted) // no mapping fits: the degrees must change, and the diagnostics say so
+        return {};
+    QStringList moved;
+    for (const auto &[key, member] : kTierFields) {
+        if ((*fitted).*member == given.*member)
+            continue;
+        moved << tr("%1 %2 → %3").arg(parameterLabel(key)).arg(given.*member).arg((*fitted).*member);
+        layout->execution.*member = (*fitted).*member;
+    }
+    if (!moved.isEmpty())
+        setCustomLayout(s, *layout);
+    return moved.join(QStringLiteral(", "));
 }
 
 void ScenarioDocument::setOverride(const std::string &key, std::optional<double> value)

@@ -36,7 +36,9 @@ public:
 
     // Edits: each pushes one command (sliders merge per key while dragging).
     /// Sets the block of `kind` to preset `presetId`; interconnects go to the scale-out link
-    /// unless `scaleUp`. False if the library has no such preset.
+    /// unless `scaleUp`. False if the library has no such preset. A topology whose tiers the
+    /// layout no longer fits remaps the layout's network tiers in the same command, and says so
+    /// (notice()).
     bool applyPreset(BlockKind kind, const std::string &presetId, bool scaleUp = false);
     /// Sets (or, with nullopt, removes) a designer override, e.g. {"gpu.hbm_bandwidth_GBps", 4000}.
     void setOverride(const std::string &key, std::optional<double> value);
@@ -101,8 +103,15 @@ signals:
     void fileNameChanged(const QString &fileName);
     /// addToLibrary() added presets (the palette and pickers rebuild).
     void libraryChanged();
+    /// Something an edit did beyond what the user asked, in words for the status bar (e.g. the
+    /// layout's network tiers remapped to a new topology).
+    void notice(const QString &text);
 
 private:
+    /// After a topology change in `s`: the layout's network tiers fitted to the new topology's
+    /// (model::fitNetworkTiers) and the layout made custom; the moves in words ("DP network tier
+    /// 2 → 1"), empty when nothing moves (the tiers fit, or no mapping fits).
+    [[nodiscard]] QString refitNetworkTiers(scenario::Scenario &s) const;
     void push(scenario::Scenario after, const QString &text, int mergeId = -1, std::string mergeKey = {});
     /// Renames `after` as "Custom: ..." when the edit changes the design of one whose name follows
     /// edits; an edit back to where a merged gesture started gets that start's name back.

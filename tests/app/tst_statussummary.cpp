@@ -1,0 +1,64 @@
+// The status bar's one-line summary of the results outlasts what covers it for a while: a menu's
+// status tips (as the user moves over a menu, then closes it) and the studio's notices. Before,
+// the summary was itself a temporary message, and the first tip erased it for good.
+#include "mainwindow.h"
+
+#include "settle.h"
+#include "studio/recalculator.h"
+#include "studio/statusline.h"
+#include "test_home.h"
+
+#include <QApplication>
+#include <QLabel>
+#include <QStatusBar>
+#include <QStatusTipEvent>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace gapstudio;
+using namespace gapstudio::views;
+
+class tst_StatusSummary : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir mHome;
+
+private slots:
+    void initTestCase() { QVERIFY(test::useTemporaryHome(mHome, QStringLiteral("tst_statussummary"))); }
+
+    void summaryComesBackAfterAMenu()
+    {
+        MainWindow window(QString {});
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.recalculator()->recalculateNow();
+        test::settle();
+        const ResultsPtr results = window.recalculator()->latest();
+        QVERIFY(results);
+        // What the status bar shows, whichever way it shows it.
+        const auto shown = [&window] {
+            if (!window.statusBar()->currentMessage().isEmpty())
+                return window.statusBar()->currentMessage();
+            auto *label = window.statusBar()->findChild<QLabel *>(QStringLiteral("statusSummary"));
+            return label && label->isVisible() ? label->text() : QString();
+        };
+        const QString summary = statusLine(*results);
+        QVERIFY(!summary.isEmpty());
+        QCOMPARE(shown(), summary);
+
+        // Over a menu entry (its status tip), then out of the menu (an empty tip): QMainWindow
+        // shows each in the status bar.
+        QStatusTipEvent over(QStringLiteral("Open a scenario file"));
+        QApplication::sendEvent(&window, &over);
+        QCOMPARE(shown(), QStringLiteral("Open a scenario file"));
+        QStatusTipEvent out { QString() };
+        QApplication::sendEvent(&window, &out);
+        test::settle();
+        QCOMPARE(shown(), summary);
+    }
+};
+
+QTEST_MAIN(tst_StatusSummary)
+#include "tst_statussummary.moc"
