@@ -150,6 +150,37 @@ private slots:
         QVERIFY(!chart->headline().contains(QStringLiteral("baseline")));
     }
 
+    // The part of a bar above capacity has a look of its own, named in the legend: red hatching
+    // (the components stay visible beneath it), never a solid tint, which mixed with the
+    // activations' yellow into the checkpoints' orange on a design without recompute.
+    void overflowHasItsOwnPatternAndLegend()
+    {
+        const views::ResultsPtr over = test::overCapacityResults();
+        views::MemoryChart chart;
+        chart.setResults(over);
+        QCustomPlot *plot = chart.plot();
+        QList<QCPItemRect *> overflow;
+        for (int i = 0; i < plot->itemCount(); ++i)
+            if (auto *rect = qobject_cast<QCPItemRect *>(plot->item(i)))
+                overflow << rect;
+        QVERIFY(!overflow.isEmpty());
+        auto *key = qobject_cast<QCPBars *>(test::plottableNamed(plot, QStringLiteral("Over capacity")));
+        QVERIFY2(key, "no legend entry for the overflow");
+        QVERIFY(plot->legend->hasItemWithPlottable(key));
+        QCOMPARE(key->dataCount(), 0); // a legend entry only
+        for (QCPItemRect *rect : overflow) {
+            QCOMPARE(rect->brush(), key->brush());
+            QVERIFY(rect->brush().style() != Qt::SolidPattern && rect->brush().style() != Qt::NoBrush);
+        }
+        // The hatching's colour is no component's.
+        for (int i = 0; i < plot->plottableCount(); ++i)
+            if (auto *bars = qobject_cast<QCPBars *>(plot->plottable(i)); bars && bars != key)
+                QVERIFY2(bars->brush().color().rgb() != key->brush().color().rgb(), qPrintable(bars->name()));
+        // A design that fits has no overflow entry.
+        chart.setResults(mDense);
+        QVERIFY(!test::plottableNamed(chart.plot(), QStringLiteral("Over capacity")));
+    }
+
     void toolTipShowsValueAndShare()
     {
         views::StepTimeChart chart;

@@ -15,6 +15,10 @@ namespace {
 
 const QColor kTier2(0x76, 0xB7, 0xB2);
 const QColor kOverflow(0xD6, 0x27, 0x28);
+/// The part of a bar above capacity: red hatching over the components, which stay visible beneath
+/// it. A translucent red tint mixed with the components' colours into another component's
+/// (activations' yellow under it read as the checkpoints' orange).
+const QBrush kOverflowBrush(kOverflow, Qt::BDiagPattern);
 constexpr double kWidth = 0.6;
 
 /// One bar: a run's tier 1 or tier 2, drawn at `position`.
@@ -102,6 +106,7 @@ void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis 
     const QPen capacityPen(QColor(0x30, 0x30, 0x30), 2, Qt::DashLine);
     capacityKey->setPen(capacityPen);
 
+    QCPBars *overflowKey = nullptr;
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double top_GiB[3] = {0, 0, 0}; // per tier
     for (const Bar &bar : bars) {
@@ -130,7 +135,14 @@ void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis 
             rect->topLeft->setCoords(bar.position - kWidth / 2, need);
             rect->bottomRight->setCoords(bar.position + kWidth / 2, capacity);
             rect->setPen(QPen(kOverflow, 2.5));
-            rect->setBrush(QColor(kOverflow.red(), kOverflow.green(), kOverflow.blue(), 90));
+            rect->setBrush(kOverflowBrush);
+            if (!overflowKey) { // its legend entry (bars without data), once
+                overflowKey = new QCPBars(p->xAxis, p->yAxis);
+                overflowKey->setObjectName(QStringLiteral("overflowKey"));
+                overflowKey->setName(tr("Over capacity"));
+                overflowKey->setPen(QPen(kOverflow, 2.5));
+                overflowKey->setBrush(kOverflowBrush);
+            }
             text = tr("needs %1,\nhas %2").arg(cf::gib(bar.need_B()), cf::gib(bar.capacity_B()));
         }
         if (baseline && bar.run == QLatin1String("current")) {
