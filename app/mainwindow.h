@@ -63,7 +63,7 @@ private:
     void placeDocks(Panels &panels);
     void connectPanels(const Panels &panels);
     void createMenus();
-    /// The Cost & power and Roadmap docks (tabbed with `tabbedWith`) and the roadmap entries of
+    /// The Cost and power dock and the Roadmap dock (tabbed with `tabbedWith`) and the roadmap entries of
     /// the File menu (before `before`): mainwindowcost.cpp.
     void createCostAndRoadmap(QDockWidget *tabbedWith, QMenu *file, QAction *before);
     void showResults(const views::ResultsPtr &results);

@@ -1,4 +1,5 @@
-// The main window's Cost & power and Roadmap docks and their File menu entries (wiring only).
+// The main window's docks for cost and power and for the roadmap, and the roadmap's File menu entries
+// (wiring only).
 #include "mainwindow.h"
 
 #include "charts/chartexporter.h"
@@ -25,7 +26,7 @@ void MainWindow::createCostAndRoadmap(QDockWidget *tabbedWith, QMenu *file, QAct
     mRoadmap = new RoadmapPanel(mDocument, this);
     mRoadmap->setOpenGuard([this] { return maybeSave(); });
     QDockWidget *docks[2]
-        = { new QDockWidget(tr("Cost && power"), this), new QDockWidget(tr("Roadmap"), this) };
+        = { new QDockWidget(tr("Cost and power"), this), new QDockWidget(tr("Roadmap"), this) };
     docks[0]->setObjectName(QStringLiteral("costDock"));
     docks[0]->setWidget(cost);
     docks[1]->setObjectName(QStringLiteral("roadmapDock"));

@@ -326,7 +326,7 @@ private slots:
         QVERIFY(charts);
         QVERIFY(charts->charts().front()->baseline());
         QCOMPARE(QString::fromStdString(charts->charts().front()->baseline()->scenario.info.name), names[0]);
-        // The Cost & power chart compares with the same pin as the other charts.
+        // The Cost and power chart compares with the same pin as the other charts.
         auto *cost = window.findChild<CostPanel *>();
         QVERIFY(cost);
         QVERIFY(cost->chart()->baseline());

@@ -1,4 +1,4 @@
-// The Cost & power panel and the efficiency gap in dollars read the pipeline's cost result
+// The Cost and power panel and the efficiency gap in dollars read the pipeline's cost result
 // (model/cost.h through scenario::runScenario): the panel's figures and its $/hour bar are the
 // model's numbers for the studio's default design; a changed electricity price is one undoable
 // override that changes them; a design over memory capacity shows no cost at all.

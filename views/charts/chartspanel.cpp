@@ -31,7 +31,7 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     auto *dollars = new QCheckBox(tr("Gap in $ per training run"), corner);
     dollars->setObjectName(QStringLiteral("gap_in_dollars"));
     dollars->setToolTip(tr("Show the efficiency gap as what each loss costs in one training run of the token "
-                           "budget (set in Cost & power)"));
+                           "budget (set in Cost and power)"));
     cornerLayout->addWidget(dollars);
     cornerLayout->addWidget(mCalibration);
     mTabs->setCornerWidget(corner, Qt::TopRightCorner);

@@ -1,4 +1,4 @@
-# The Cost & power panel and its $/hour chart (included by views/CMakeLists.txt).
+# The Cost and power panel and its $/hour chart (included by views/CMakeLists.txt).
 target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/cost/costchart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/cost/costchart.h
     ${CMAKE_CURRENT_SOURCE_DIR}/cost/costfigures.cpp ${CMAKE_CURRENT_SOURCE_DIR}/cost/costfigures.h

@@ -1,7 +1,7 @@
 #pragma once
 /**
  * @file costfigures.h
- * The Cost & power panel's key figures, read from the pipeline's cost result
+ * The Cost and power panel's key figures, read from the pipeline's cost result
  * (model::CostResult): $/hour, $/million tokens, J/token, MW, tokens/s per MW, and one training
  * run of the token budget (time, $, MWh, GPU-hours). Nothing is computed here but display units.
  */

@@ -1,7 +1,7 @@
 #pragma once
 /**
  * @file costpanel.h
- * The Cost & power panel: the cost model's inputs as fields (electricity price, PUE,
+ * The Cost and power panel: the cost model's inputs as fields (electricity price, PUE,
  * depreciation, facility charge, the token budget of a training run and the main prices), each an
  * undoable override of the design (ScenarioDocument::setOverride, the keys `eval --cost` takes);
  * the key figures of the pipeline's cost result ($/hour, $/million tokens, J/token, MW, time and

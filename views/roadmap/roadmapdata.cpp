@@ -138,34 +138,73 @@ QStringList shippedRoadmaps()
     return names;
 }
 
-RoadmapPtr loadShippedRoadmap(const QString &relativePath, const scenario::PresetLibrary &library,
-                              QString *error)
+namespace {
+
+/// Where shipped roadmap `relativePath` is, as io::loadShippedScenario looks: a file of the first
+/// preset folder of the search order that has it, else the embedded copy. Neither: both empty.
+struct ShippedRoadmap {
+    QString path;                                     ///< a file on disk
+    const io::EmbeddedPresetFile *embedded = nullptr; ///< or the embedded copy
+};
+
+ShippedRoadmap locateShippedRoadmap(const QString &relativePath)
 {
-    // The first folder of the search order that has the file, as io::loadShippedScenario.
     for (const io::PresetFolder &folder : io::presetSearchOrder()) {
         if (folder.source != io::PresetSource::Embedded) {
             const QString path = QDir(QString::fromStdString(folder.path)).filePath(relativePath);
             if (QFileInfo(path).isFile())
-                return loadRoadmapFile(path, library, error);
+                return { path, nullptr };
             continue;
         }
         for (const io::EmbeddedPresetFile &file : io::embeddedPresetFiles())
-            if (file.path == relativePath.toStdString()) {
-                const std::string origin = "<embedded>/" + std::string(file.path);
-                try {
-                    return evaluateRoadmapFile(
-                        io::parseRoadmap(io::parseJsonText(std::string(file.text), origin), origin),
-                        QString::fromStdString(origin), library);
-                } catch (const std::exception &e) {
-                    if (error)
-                        *error = QString::fromUtf8(e.what());
-                    return nullptr;
-                }
-            }
+            if (file.path == relativePath.toStdString())
+                return { QString(), &file };
+    }
+    return {};
+}
+
+/// The embedded roadmap parsed (io::InputError naming "<embedded>/..." if it is broken).
+io::Roadmap parseEmbeddedRoadmap(const io::EmbeddedPresetFile &file)
+{
+    const std::string origin = "<embedded>/" + std::string(file.path);
+    return io::parseRoadmap(io::parseJsonText(std::string(file.text), origin), origin);
+}
+
+} // namespace
+
+RoadmapPtr loadShippedRoadmap(const QString &relativePath, const scenario::PresetLibrary &library,
+                              QString *error)
+{
+    const ShippedRoadmap found = locateShippedRoadmap(relativePath);
+    if (!found.path.isEmpty())
+        return loadRoadmapFile(found.path, library, error);
+    if (found.embedded) {
+        try {
+            return evaluateRoadmapFile(parseEmbeddedRoadmap(*found.embedded),
+                                       QStringLiteral("<embedded>/") + relativePath, library);
+        } catch (const std::exception &e) {
+            if (error)
+                *error = QString::fromUtf8(e.what());
+            return nullptr;
+        }
     }
     if (error)
         *error = QObject::tr("%1: no preset folder has this roadmap").arg(relativePath);
     return nullptr;
+}
+
+QString shippedRoadmapName(const QString &relativePath)
+{
+    const ShippedRoadmap found = locateShippedRoadmap(relativePath);
+    try {
+        const io::Roadmap roadmap = !found.path.isEmpty() ? io::loadRoadmap(found.path.toStdString())
+                                    : found.embedded      ? parseEmbeddedRoadmap(*found.embedded)
+                                                          : io::Roadmap {};
+        if (!roadmap.name.empty())
+            return QString::fromStdString(roadmap.name);
+    } catch (const std::exception &) { // a broken file keeps its file name; opening it says why
+    }
+    return QFileInfo(relativePath).fileName();
 }
 
 } // namespace gapstudio::views

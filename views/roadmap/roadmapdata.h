@@ -60,5 +60,8 @@ using RoadmapPtr = std::shared_ptr<const RoadmapData>;
 /// Reads and evaluates shipped roadmap `relativePath` (from shippedRoadmaps()).
 [[nodiscard]] RoadmapPtr loadShippedRoadmap(const QString &relativePath,
                                             const scenario::PresetLibrary &library, QString *error);
+/// The name shipped roadmap `relativePath` gives itself (its "name"), for menus; its file name if
+/// it has none or cannot be read.
+[[nodiscard]] QString shippedRoadmapName(const QString &relativePath);
 
 } // namespace gapstudio::views

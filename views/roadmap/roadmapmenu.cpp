@@ -37,11 +37,13 @@ void addRoadmapActions(QMenu *file, QAction *before, RoadmapPanel *panel, QWidge
         const QStringList shipped = shippedRoadmaps();
         if (shipped.isEmpty())
             examples->addAction(QObject::tr("(none found in the preset folders)"))->setEnabled(false);
-        for (const QString &path : shipped)
-            examples->addAction(QFileInfo(path).fileName(), panel, [panel, path, showDock] {
+        for (const QString &path : shipped) {
+            QAction *example = examples->addAction(shippedRoadmapName(path), panel, [panel, path, showDock] {
                 panel->openShipped(path);
                 showDock();
             });
+            example->setStatusTip(QFileInfo(path).fileName());
+        }
     });
 }
 
