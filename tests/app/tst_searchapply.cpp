@@ -126,6 +126,23 @@ private slots:
         QVERIFY(runSearch(*dialog));
         auto *table = dialog->findChild<QTableView *>(QStringLiteral("resultsTable"));
         QCOMPARE(table->model()->rowCount(), kRows);
+        // Rows can be told apart: any two differ in a shown column besides rank and statistics.
+        const QList<int> statistics { SearchResultsModel::Rank, SearchResultsModel::SampleRate,
+                                      SearchResultsModel::Mfu, SearchResultsModel::StepTime,
+                                      SearchResultsModel::HbmGiB };
+        const auto shown
+            = [table](int row, int column) { return table->model()->index(row, column).data().toString(); };
+        for (int a = 0; a < kRows; ++a)
+            for (int b = a + 1; b < kRows; ++b) {
+                bool differ = false;
+                for (int column = 0; column < SearchResultsModel::ColumnCount && !differ; ++column)
+                    differ = !statistics.contains(column) && !table->isColumnHidden(column)
+                             && shown(a, column) != shown(b, column);
+                QVERIFY2(differ,
+                         qPrintable(QStringLiteral("rows %1 and %2 read the same").arg(a + 1).arg(b + 1)));
+                QVERIFY(table->model()->index(a, 0).data(Qt::ToolTipRole)
+                        != table->model()->index(b, 0).data(Qt::ToolTipRole));
+            }
 
         for (int row = 0; row < kRows; ++row) {
             const model::SearchHit hit = shownHit(*dialog, row);
@@ -208,6 +225,23 @@ private slots:
         QVERIFY(runSearch(*dialog));
         auto *table = dialog->findChild<QTableView *>(QStringLiteral("resultsTable"));
         QCOMPARE(table->model()->rowCount(), kRows);
+        // Rows can be told apart: any two differ in a shown column besides rank and statistics.
+        const QList<int> statistics { SearchResultsModel::Rank, SearchResultsModel::SampleRate,
+                                      SearchResultsModel::Mfu, SearchResultsModel::StepTime,
+                                      SearchResultsModel::HbmGiB };
+        const auto shown
+            = [table](int row, int column) { return table->model()->index(row, column).data().toString(); };
+        for (int a = 0; a < kRows; ++a)
+            for (int b = a + 1; b < kRows; ++b) {
+                bool differ = false;
+                for (int column = 0; column < SearchResultsModel::ColumnCount && !differ; ++column)
+                    differ = !statistics.contains(column) && !table->isColumnHidden(column)
+                             && shown(a, column) != shown(b, column);
+                QVERIFY2(differ,
+                         qPrintable(QStringLiteral("rows %1 and %2 read the same").arg(a + 1).arg(b + 1)));
+                QVERIFY(table->model()->index(a, 0).data(Qt::ToolTipRole)
+                        != table->model()->index(b, 0).data(Qt::ToolTipRole));
+            }
         const model::EvaluateOptions reference = explore::defaultEvaluateOptions(design);
         for (int row = 0; row < kRows; ++row) {
             table->selectRow(row);

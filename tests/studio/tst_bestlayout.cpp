@@ -186,6 +186,17 @@ private:
         QCOMPARE(gapStep(*mCharts, QStringLiteral("mfu"))->value, ownMfu);
         QVERIFY(tableHas(*mTable, QStringLiteral("Layout choice loss")));
         QVERIFY(mPanel->comparisonText().contains(QStringLiteral("Best layout")));
+        // The text names where each parallelism communicates, and the offloads when they are on.
+        const model::Execution &e = best.compiled->execution;
+        const QString text = mPanel->comparisonText();
+        if (e.tensorPar > 1)
+            QVERIFY2(text.contains(QStringLiteral("tiers TP %1").arg(e.tensorParNet)), qPrintable(text));
+        if (e.dataPar > 1)
+            QVERIFY2(text.contains(QStringLiteral("DP %1").arg(e.dataParNet)), qPrintable(text));
+        QCOMPARE(text.contains(QStringLiteral("offload")),
+                 e.weightOffload || e.activationsOffload || e.optimizerOffload
+                     || own.compiled->execution.weightOffload || own.compiled->execution.activationsOffload
+                     || own.compiled->execution.optimizerOffload);
     }
 
     std::unique_ptr<ScenarioDocument> mDocument;

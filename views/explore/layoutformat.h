@@ -49,16 +49,50 @@ namespace gapstudio::views::layoutformat {
     return parts.isEmpty() ? QStringLiteral("none") : parts.join(QStringLiteral(", "));
 }
 
-/// "TP 8 · PP 16 · DP 32 · EP 1 · ES 1 · microbatch 1 · interleaving 2 · recompute attn_only"
+/// The network tier each communicating parallelism (degree > 1) uses, 0 = scale-up:
+/// "TP 0, PP 1, DP 2"; "none" when every degree is 1.
+[[nodiscard]] inline QString tiers(const model::Execution &e)
+{
+    struct Use {
+        const char *name;
+        std::int64_t degree, tier;
+    };
+    const Use uses[] = {
+        { "TP", e.tensorPar, e.tensorParNet },
+        { "CP", e.contextPar, e.contextParNet },
+        { "PP", e.pipelinePar, e.pipelineParNet },
+        { "DP", e.dataPar, e.dataParNet },
+        { "EP", e.modelMoE ? e.expertPar : 1, e.expertParNet },
+        { "ES", e.modelMoE ? e.expertSlice : 1, e.expertSliceNet },
+        { "expert DP", e.modelMoE ? e.dataParExp : 1, e.dataParExpNet },
+    };
+    QStringList parts;
+    for (const Use &u : uses)
+        if (u.degree > 1)
+            parts << QStringLiteral("%1 %2").arg(QLatin1String(u.name)).arg(u.tier);
+    return parts.isEmpty() ? QStringLiteral("none") : parts.join(QStringLiteral(", "));
+}
+
+/// "TP 8 · PP 16 · DP 32 · microbatch 1 · interleaving 2 · recompute full · tiers TP 0, PP 1, DP 1",
+/// with CP, EP, ES and expert DP when they apply, and ZeRO-1 and the offloads when they are on:
+/// every choice a layout search makes, so that two different layouts never read the same.
 [[nodiscard]] inline QString summary(const model::Execution &e)
 {
-    QStringList parts { QStringLiteral("TP %1").arg(e.tensorPar), QStringLiteral("PP %1").arg(e.pipelinePar),
-                        QStringLiteral("DP %1").arg(e.dataPar) };
+    QStringList parts { QStringLiteral("TP %1").arg(e.tensorPar) };
+    if (e.contextPar > 1)
+        parts << QStringLiteral("CP %1").arg(e.contextPar);
+    parts << QStringLiteral("PP %1").arg(e.pipelinePar) << QStringLiteral("DP %1").arg(e.dataPar);
     if (e.modelMoE)
-        parts << QStringLiteral("EP %1").arg(e.expertPar) << QStringLiteral("ES %1").arg(e.expertSlice);
+        parts << QStringLiteral("EP %1").arg(e.expertPar) << QStringLiteral("ES %1").arg(e.expertSlice)
+              << QStringLiteral("expert DP %1").arg(e.dataParExp);
     parts << QStringLiteral("microbatch %1").arg(e.microbatchSize)
           << QStringLiteral("interleaving %1").arg(e.pipelineInterleaving)
           << QStringLiteral("recompute %1").arg(recompute(e.activationRecompute));
+    if (e.optimizerSharding)
+        parts << QStringLiteral("ZeRO-1");
+    if (e.weightOffload || e.activationsOffload || e.optimizerOffload)
+        parts << QStringLiteral("offload %1").arg(offload(e));
+    parts << QStringLiteral("tiers %1").arg(tiers(e));
     return parts.join(QStringLiteral(" · "));
 }
 

@@ -27,9 +27,14 @@ constexpr ColumnInfo kColumns[] = {
     { "Recompute", "Activation recompute (activation_recompute)" },
     { "TP comm", "Tensor-parallel communication (tensor_par_comm_type)" },
     { "TP overlap", "Tensor-parallel overlap (tensor_par_overlap)" },
+    { "All-gather redo",
+      "Sequence-parallel all-gather redone in the backward pass instead of kept (seq_par_ag_redo)" },
+    { "Fused activation", "Fused activation function kernel (fused_activation)" },
     { "DP overlap", "Data-parallel overlap (data_par_overlap)" },
     { "ZeRO-1", "Optimizer sharding over DP (optimizer_sharding)" },
     { "Offload", "What is kept in the offload (host) memory: weights, activations, optimizer, or none" },
+    { "Network tiers", "The network tier each parallelism of degree > 1 communicates over (0 = scale-up; "
+                       "tensor_par_net, pipeline_par_net, data_par_net, ...)" },
     { "Samples/s", "Training throughput (sample_rate)" },
     { "MFU %", "Model FLOPs utilisation (total_efficiency)" },
     { "Step (ms)", "Time of one training step (total_time)" },
@@ -107,12 +112,18 @@ QVariant SearchResultsModel::sortValue(const model::SearchHit &h, int column, in
         return static_cast<int>(e.tensorParCommType);
     case TpOverlap:
         return static_cast<int>(e.tensorParOverlap);
+    case AgRedo:
+        return e.seqParAgRedo;
+    case Fused:
+        return e.fusedActivation;
     case DpOverlap:
         return e.dataParOverlap;
     case Zero1:
         return e.optimizerSharding;
     case Offload:
         return lf::offload(e);
+    case Tiers:
+        return lf::tiers(e);
     case SampleRate:
         return s.sample_rate;
     case Mfu:
@@ -137,6 +148,10 @@ QString SearchResultsModel::text(const model::SearchHit &h, int column, int row)
         return lf::tpCommType(e.tensorParCommType);
     case TpOverlap:
         return lf::tpOverlap(e.tensorParOverlap);
+    case AgRedo:
+        return lf::yesNo(e.seqParAgRedo);
+    case Fused:
+        return lf::yesNo(e.fusedActivation);
     case DpOverlap:
         return lf::yesNo(e.dataParOverlap);
     case Zero1:
