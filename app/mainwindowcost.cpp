@@ -4,9 +4,9 @@
 
 #include "charts/chartexporter.h"
 #include "charts/chartinteraction.h"
-#include "compare/pinnedscenarios.h"
 #include "cost/costchart.h"
 #include "cost/costpanel.h"
+#include "results/pinnedscenarios.h"
 #include "roadmap/roadmapchart.h"
 #include "roadmap/roadmapmenu.h"
 #include "roadmap/roadmappanel.h"

@@ -5,14 +5,14 @@
 
 #include "roadmap/roadmappanel.h"
 
+#include "common/lastfolder.h"
 #include "common/safewrite.h"
-#include "compare/pinnedscenarios.h"
 #include "report/provenance.h"
 #include "report/report.h"
 #include "results/calibrationtext.h"
+#include "results/pinnedscenarios.h"
 #include "studio/autosaver.h"
 #include "studio/examplemenu.h"
-#include "studio/lastfolder.h"
 #include "studio/recalculator.h"
 #include "studio/recentfiles.h"
 #include "studio/scenariodocument.h"

@@ -72,7 +72,7 @@ std::string csvField(const std::string &text)
 
 /// The first step that is not a valid design, whichever input rule it breaks, as the file's error:
 /// "error: FILE: /steps/I: /pointer: message", exit 2, as the app's headless runs
-/// (views/roadmap/roadmapheadless.cpp). Nothing if every step is a valid design.
+/// (views/report/roadmapheadless.cpp). Nothing if every step is a valid design.
 std::optional<int> reportMalformedStep(const std::vector<scenario::RoadmapStepResult> &results,
                                        const std::string &path)
 {

@@ -1,9 +1,9 @@
 #pragma once
 // A layer's memory footprints and a stage's memory traffic in bytes (Calculon `llm/layers.py`
 // at caa4b11; calculon-model.md §3.3, §7), inline: an evaluation sums them over every layer of
-// the block. Included at the end of layers.h. Internal to the model.
+// the block. Included by layers.h. Internal to the model.
 
-#include "layers.h"
+#include "layer_types.h"
 
 namespace gapstudio::model::detail {
 

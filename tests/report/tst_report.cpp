@@ -6,6 +6,7 @@
 #include "headlessrun.h"
 
 #include "charts/chartexport.h"
+#include "charts/chartformat.h"
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
 #include "gapstudio/model/trainingtime.h"
@@ -88,10 +89,10 @@ private slots:
 
     void formatValueKeepsFourDigits()
     {
-        QCOMPARE(views::report::formatValue(1234567.8), QStringLiteral("1,234,568"));
-        QCOMPARE(views::report::formatValue(12.34567), QStringLiteral("12.35"));
-        QCOMPARE(views::report::formatValue(0.0123456), QStringLiteral("0.01235"));
-        QCOMPARE(views::report::formatValue(0.0), QStringLiteral("0"));
+        QCOMPARE(views::chartformat::significant(1234567.8), QStringLiteral("1,234,568"));
+        QCOMPARE(views::chartformat::significant(12.34567), QStringLiteral("12.35"));
+        QCOMPARE(views::chartformat::significant(0.0123456), QStringLiteral("0.01235"));
+        QCOMPARE(views::chartformat::significant(0.0), QStringLiteral("0"));
     }
 
     void headlessRequestIsRecognised()
@@ -329,7 +330,7 @@ private slots:
             const scenario::PipelineResult own = scenario::runScenario(designs[i], library);
             QVERIFY2(own.ok(), own.statusText.c_str());
             QCOMPARE(stepRow->at(static_cast<qsizetype>(i + 1)),
-                     views::report::formatValue(own.evaluation.stats.total_time));
+                     views::chartformat::significant(own.evaluation.stats.total_time));
             distinct.insert(stepRow->at(static_cast<qsizetype>(i + 1)));
         }
         QCOMPARE(distinct.size(), 3); // three designs, three step times: no column repeats another

@@ -3,7 +3,7 @@
 #include "common/safewrite.h"
 
 #include "charts/chartinteraction.h"
-#include "studio/lastfolder.h"
+#include "common/lastfolder.h"
 
 #include <QEvent>
 #include <QFileDialog>

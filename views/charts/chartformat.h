@@ -12,11 +12,25 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
 
 namespace gapstudio::views::chartformat {
+
+/// A value with about four significant digits and thousands separators ("1,234,568", "12.35",
+/// "0.4567"); a dash for a value that is not finite. Tables, the report and the cost figures.
+[[nodiscard]] inline QString significant(double value)
+{
+    if (!std::isfinite(value))
+        return QStringLiteral("\u2014");
+    const double magnitude = std::abs(value);
+    const int digits = magnitude < 1e-12 ? 0 : static_cast<int>(std::floor(std::log10(magnitude)));
+    const int decimals = std::clamp(3 - digits, 0, 6);
+    const QLocale english(QLocale::English, QLocale::UnitedStates);
+    return english.toString(value, 'f', magnitude < 1e-12 ? 0 : decimals);
+}
 
 inline constexpr double kMsPerSecond = 1e3;
 inline constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;

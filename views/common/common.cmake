@@ -1,6 +1,8 @@
-# What every part of the views shares (included by views/CMakeLists.txt): data-safe writes and the
-# wheel guard (the wheel scrolls a dock instead of editing the field under the pointer).
+# What every part of the views shares (included by views/CMakeLists.txt): data-safe writes, the
+# wheel guard (the wheel scrolls a dock instead of editing the field under the pointer), the
+# studio's settings and the folder file dialogs open in.
 target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/common/safewrite.cpp ${CMAKE_CURRENT_SOURCE_DIR}/common/safewrite.h
     ${CMAKE_CURRENT_SOURCE_DIR}/common/wheelguard.cpp ${CMAKE_CURRENT_SOURCE_DIR}/common/wheelguard.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/common/studiosettings.h ${CMAKE_CURRENT_SOURCE_DIR}/common/lastfolder.h
 )

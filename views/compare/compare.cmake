@@ -1,5 +1,4 @@
-# N-way comparison: pinned scenarios, the Compare menu.
+# N-way comparison: the Compare menu (the pinned scenarios are results/pinnedscenarios).
 target_sources(gapstudio_views PRIVATE
-    ${CMAKE_CURRENT_SOURCE_DIR}/compare/pinnedscenarios.cpp compare/pinnedscenarios.h
     ${CMAKE_CURRENT_SOURCE_DIR}/compare/comparemenu.cpp compare/comparemenu.h
 )

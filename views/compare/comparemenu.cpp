@@ -1,6 +1,6 @@
 #include "compare/comparemenu.h"
 
-#include "compare/pinnedscenarios.h"
+#include "results/pinnedscenarios.h"
 
 #include <QMainWindow>
 #include <QStatusBar>

@@ -1,6 +1,6 @@
 #include "cost/costfigures.h"
 
-#include "report/reportcontent.h"
+#include "charts/chartformat.h"
 
 #include <QObject>
 
@@ -12,13 +12,13 @@ constexpr double kSecondsPerDay = 86400;
 
 QString money(double usd)
 {
-    return QStringLiteral("$") + report::formatValue(usd);
+    return QStringLiteral("$") + chartformat::significant(usd);
 }
 
 QList<CostFigure> figuresOf(const model::CostResult &c)
 {
     const auto fmt
-        = [](double v, const QString &unit) { return report::formatValue(v) + QLatin1Char(' ') + unit; };
+        = [](double v, const QString &unit) { return chartformat::significant(v) + QLatin1Char(' ') + unit; };
     return {
         { QStringLiteral("cluster_usd_per_hour"), QObject::tr("Cluster cost per hour"), c.clusterUsdPerHour,
           money(c.clusterUsdPerHour) },
@@ -29,7 +29,7 @@ QList<CostFigure> figuresOf(const model::CostResult &c)
         { QStringLiteral("megawatts"), QObject::tr("Power at the meter"), c.megawatts,
           fmt(c.megawatts, QStringLiteral("MW")) },
         { QStringLiteral("tokens_per_second_per_megawatt"), QObject::tr("Tokens per second per MW"),
-          c.tokensPerSecondPerMegawatt, report::formatValue(c.tokensPerSecondPerMegawatt) },
+          c.tokensPerSecondPerMegawatt, chartformat::significant(c.tokensPerSecondPerMegawatt) },
         { QStringLiteral("run_seconds"), QObject::tr("Time to train the token budget"), c.runSeconds,
           fmt(c.runSeconds / kSecondsPerDay, QObject::tr("days")) },
         { QStringLiteral("run_usd"), QObject::tr("Cost to train the token budget"), c.runUsd,
@@ -37,7 +37,7 @@ QList<CostFigure> figuresOf(const model::CostResult &c)
         { QStringLiteral("run_megawatt_hours"), QObject::tr("Energy to train the token budget"),
           c.runMegawattHours, fmt(c.runMegawattHours, QStringLiteral("MWh")) },
         { QStringLiteral("gpu_hours"), QObject::tr("GPU-hours to train the token budget"), c.gpuHours,
-          report::formatValue(c.gpuHours) },
+          chartformat::significant(c.gpuHours) },
     };
 }
 

@@ -3,7 +3,7 @@
 #include "charts/chartformat.h"
 #include "charts/chartspanel.h"
 #include "designspace/bestlayoutsearch.h"
-#include "explore/layoutformat.h"
+#include "results/layoutformat.h"
 #include "results/resultstable.h"
 #include "studio/scenariodocument.h"
 

@@ -3,7 +3,6 @@
 target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/explore/backgroundjob.cpp ${CMAKE_CURRENT_SOURCE_DIR}/explore/backgroundjob.h
     ${CMAKE_CURRENT_SOURCE_DIR}/explore/explorecompute.cpp ${CMAKE_CURRENT_SOURCE_DIR}/explore/explorecompute.h
-    ${CMAKE_CURRENT_SOURCE_DIR}/explore/layoutformat.h
     ${CMAKE_CURRENT_SOURCE_DIR}/explore/searchresultsmodel.cpp ${CMAKE_CURRENT_SOURCE_DIR}/explore/searchresultsmodel.h
     ${CMAKE_CURRENT_SOURCE_DIR}/explore/searchdialog.cpp ${CMAKE_CURRENT_SOURCE_DIR}/explore/searchdialog.h
     ${CMAKE_CURRENT_SOURCE_DIR}/explore/explorechart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/explore/explorechart.h

@@ -1,7 +1,7 @@
 #include "explore/heatmapchart.h"
 
 #include "charts/chartformat.h"
-#include "explore/layoutformat.h"
+#include "results/layoutformat.h"
 
 #include <qcustomplot.h>
 

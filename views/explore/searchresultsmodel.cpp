@@ -1,7 +1,7 @@
 #include "explore/searchresultsmodel.h"
 
 #include "charts/chartformat.h"
-#include "explore/layoutformat.h"
+#include "results/layoutformat.h"
 
 namespace gapstudio::views {
 

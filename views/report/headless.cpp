@@ -9,7 +9,7 @@
 #include "report/headlessstatus.h"
 #include "report/provenance.h"
 #include "report/report.h"
-#include "roadmap/roadmapheadless.h"
+#include "report/roadmapheadless.h"
 
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/io/preset_locations.h"

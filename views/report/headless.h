@@ -8,7 +8,7 @@
  *   gapstudio [--scenario FILE] [--baseline FILE] [--presets DIR] --export-charts DIR
  *   gapstudio --roadmap FILE.gapstudio-roadmap.json [--presets DIR] --export-roadmap OUT.png
  *
- * (--roadmap with --export-report adds the roadmap's section to the report; roadmap/roadmapheadless.h)
+ * (--roadmap with --export-report adds the roadmap's section to the report; report/roadmapheadless.h)
  * (both exports may be given at once). The presets are those of --presets DIR alone, else of the
  * search order of io/preset_locations.h. Without --scenario the default scenario
  * (scenarios/default.gapstudio.json of DIR, else of the first preset folder that has it) is used.

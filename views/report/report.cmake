@@ -1,4 +1,4 @@
-# Reports, headless exports and restoring a scenario from an export (included by
+# Reports, headless exports (the roadmap's too) and restoring a scenario from an export (included by
 # views/CMakeLists.txt).
 target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/report/provenance.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/provenance.h
@@ -7,4 +7,5 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/report/report.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/report.h
     ${CMAKE_CURRENT_SOURCE_DIR}/report/headless.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/headless.h
     ${CMAKE_CURRENT_SOURCE_DIR}/report/headlessstatus.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/headlessstatus.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/report/roadmapheadless.cpp ${CMAKE_CURRENT_SOURCE_DIR}/report/roadmapheadless.h
 )

@@ -1,7 +1,8 @@
 #include "report/reportcontent.h"
 
-#include "studio/layoutrules.h"
+#include "charts/chartformat.h"
 #include "results/calibrationtext.h"
+#include "studio/layoutrules.h"
 
 #include "gapstudio/model/trainingtime.h"
 
@@ -105,21 +106,11 @@ QString metricText(const Metric &m)
 {
     if (!m.available)
         return QStringLiteral("\u2014");
-    return m.unit.isEmpty() ? formatValue(m.value) : formatValue(m.value) + QLatin1Char(' ') + m.unit;
+    return m.unit.isEmpty() ? chartformat::significant(m.value)
+                            : chartformat::significant(m.value) + QLatin1Char(' ') + m.unit;
 }
 
 } // namespace
-
-QString formatValue(double value)
-{
-    if (!std::isfinite(value))
-        return QStringLiteral("\u2014");
-    const double magnitude = std::abs(value);
-    const int digits = magnitude < 1e-12 ? 0 : static_cast<int>(std::floor(std::log10(magnitude)));
-    const int decimals = std::clamp(3 - digits, 0, 6);
-    QLocale english(QLocale::English, QLocale::UnitedStates);
-    return english.toString(value, 'f', magnitude < 1e-12 ? 0 : decimals);
-}
 
 Table blocksTable(const ScenarioResults &results)
 {
@@ -179,7 +170,7 @@ QList<Metric> keyMetrics(const ScenarioResults &results, double tokenBudget)
         = ok ? model::trainingTime(tokenBudget, st.total_time, results.compiled->execution.batchSize,
                             results.compiled->application.seqSize, gpus)
              : model::TrainingTime {};
-    const QString budget = formatValue(tokenBudget / 1e9) + QStringLiteral("B tokens");
+    const QString budget = chartformat::significant(tokenBudget / 1e9) + QStringLiteral("B tokens");
     QList<Metric> m {
         { QStringLiteral("GPUs"), QString(), double(gpus), results.compiled.has_value() },
         { QStringLiteral("Step time"), QStringLiteral("s"), st.total_time, ok },
@@ -241,15 +232,16 @@ Table comparisonTable(const ScenarioResults &baseline, const ScenarioResults &cu
         QString change = QStringLiteral("\u2014"), percent = QStringLiteral("\u2014");
         if (b.available && c.available) {
             const double d = c.value - b.value;
-            change = (d > 0 ? QStringLiteral("+") : QString()) + formatValue(d);
+            change = (d > 0 ? QStringLiteral("+") : QString()) + chartformat::significant(d);
             if (b.value != 0)
                 percent = (d > 0 ? QStringLiteral("+") : QString())
                           + QLocale::c().toString(100 * d / b.value, 'f', 1) + QStringLiteral(" %");
         }
         const QString name = c.unit.isEmpty() ? c.name : QStringLiteral("%1 (%2)").arg(c.name, c.unit);
-        table.rows << QStringList { name, b.available ? formatValue(b.value) : QStringLiteral("\u2014"),
-                                    c.available ? formatValue(c.value) : QStringLiteral("\u2014"), change,
-                                    percent };
+        table.rows << QStringList {
+            name, b.available ? chartformat::significant(b.value) : QStringLiteral("\u2014"),
+            c.available ? chartformat::significant(c.value) : QStringLiteral("\u2014"), change, percent
+        };
     }
     return table;
 }
@@ -277,7 +269,8 @@ Table comparisonTable(const std::vector<const ScenarioResults *> &pinned, const 
         const Metric &c = columns.back()[i];
         QStringList row { c.unit.isEmpty() ? c.name : QStringLiteral("%1 (%2)").arg(c.name, c.unit) };
         for (const QList<Metric> &column : std::as_const(columns))
-            row << (column[i].available ? formatValue(column[i].value) : QStringLiteral("\u2014"));
+            row << (column[i].available ? chartformat::significant(column[i].value)
+                                        : QStringLiteral("\u2014"));
         table.rows << row;
     }
     return table;

@@ -61,7 +61,4 @@ struct Metric {
 /// One line per diagnostic ("field: message"), empty when there are none.
 [[nodiscard]] QStringList diagnosticLines(const ScenarioResults &results);
 
-/// A value with about four significant digits and thousands separators ("1,234", "0.4567").
-[[nodiscard]] QString formatValue(double value);
-
 } // namespace gapstudio::views::report

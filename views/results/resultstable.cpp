@@ -1,7 +1,7 @@
 #include "results/resultstable.h"
 
-#include "explore/layoutformat.h"
 #include "results/calibrationtext.h"
+#include "results/layoutformat.h"
 
 #include "gapstudio/scenario/best_layout.h"
 

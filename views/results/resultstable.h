@@ -9,7 +9,7 @@
  * one first, then each pin with its own results.
  */
 
-#include "compare/pinnedscenarios.h"
+#include "results/pinnedscenarios.h"
 #include "results/scenarioresults.h"
 
 #include <QPair>

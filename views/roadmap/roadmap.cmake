@@ -5,5 +5,4 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/roadmap/roadmaptable.cpp ${CMAKE_CURRENT_SOURCE_DIR}/roadmap/roadmaptable.h
     ${CMAKE_CURRENT_SOURCE_DIR}/roadmap/roadmappanel.cpp ${CMAKE_CURRENT_SOURCE_DIR}/roadmap/roadmappanel.h
     ${CMAKE_CURRENT_SOURCE_DIR}/roadmap/roadmapmenu.cpp ${CMAKE_CURRENT_SOURCE_DIR}/roadmap/roadmapmenu.h
-    ${CMAKE_CURRENT_SOURCE_DIR}/roadmap/roadmapheadless.cpp ${CMAKE_CURRENT_SOURCE_DIR}/roadmap/roadmapheadless.h
 )

@@ -1,8 +1,8 @@
 #include "roadmap/roadmapmenu.h"
 
+#include "common/lastfolder.h"
 #include "roadmap/roadmapdata.h"
 #include "roadmap/roadmappanel.h"
-#include "studio/lastfolder.h"
 
 #include <QAction>
 #include <QFileDialog>

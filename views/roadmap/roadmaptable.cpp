@@ -1,7 +1,6 @@
 #include "roadmap/roadmaptable.h"
 
 #include "charts/chartformat.h"
-#include "report/reportcontent.h"
 
 #include <QHeaderView>
 
@@ -13,7 +12,7 @@ QString shown(std::optional<double> value, RoadmapMetric metric)
 {
     if (!value)
         return QStringLiteral("\u2014");
-    return metric == RoadmapMetric::Mfu ? chartformat::percent(*value) : report::formatValue(*value);
+    return metric == RoadmapMetric::Mfu ? chartformat::percent(*value) : chartformat::significant(*value);
 }
 
 QString ratio(std::optional<double> value)
@@ -49,7 +48,7 @@ QList<QStringList> RoadmapTable::rowsOf(const RoadmapData &roadmap)
                           r.ok() ? tr("runs") : QString::fromStdString(r.statusText) };
         for (const RoadmapMetric metric : kRoadmapMetrics)
             row << shown(roadmap.value(i, metric), metric);
-        row << (r.ok() && r.cost ? report::formatValue(r.cost->megawatts) : QStringLiteral("\u2014"));
+        row << (r.ok() && r.cost ? chartformat::significant(r.cost->megawatts) : QStringLiteral("\u2014"));
         for (const RoadmapMetric metric :
              { RoadmapMetric::Throughput, RoadmapMetric::UsdPerMillionTokens, RoadmapMetric::JoulesPerToken })
             row << ratio(roadmap.gain(i, metric));

@@ -1,9 +1,9 @@
 #include "studio/blockactions.h"
 
+#include "common/lastfolder.h"
 #include "gapstudio/io/calculon_json.h"
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/scenario/hf_import.h"
-#include "studio/lastfolder.h"
 #include "studio/userpresets.h"
 
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 #include "studio/helpmenu.h"
 
 #include "charts/chartexport.h"
-#include "studio/studiosettings.h"
+#include "common/studiosettings.h"
 #include "studio/userpresets.h"
 
 #include <QApplication>

@@ -1,6 +1,6 @@
 #include "studio/recentfiles.h"
 
-#include "studio/studiosettings.h"
+#include "common/studiosettings.h"
 
 #include <QFileInfo>
 

@@ -23,7 +23,6 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/collapsiblesection.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/collapsiblesection.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/docksizer.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/docksizer.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/valuefield.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/valuefield.h
-    ${CMAKE_CURRENT_SOURCE_DIR}/studio/lastfolder.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/userpresets.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/userpresets.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/blockactions.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/blockactions.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/newblockdialog.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/newblockdialog.h
@@ -48,5 +47,4 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/statusline.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/overridekeys.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/studioformat.h
-    ${CMAKE_CURRENT_SOURCE_DIR}/studio/studiosettings.h
 )

@@ -1,4 +1,4 @@
-#include "roadmap/roadmapheadless.h"
+#include "report/roadmapheadless.h"
 
 #include "charts/chartexport.h"
 #include "common/safewrite.h"

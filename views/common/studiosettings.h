@@ -18,7 +18,10 @@ public:
         , mDefault(std::move(defaultValue))
     {
     }
-    [[nodiscard]] T get() const { return QSettings().value(mKey, QVariant::fromValue(mDefault)).template value<T>(); }
+    [[nodiscard]] T get() const
+    {
+        return QSettings().value(mKey, QVariant::fromValue(mDefault)).template value<T>();
+    }
     void set(const T &value) const { QSettings().setValue(mKey, QVariant::fromValue(value)); }
 
 private:

@@ -5,7 +5,7 @@
  * folder (never `/`).
  */
 
-#include "studio/studiosettings.h"
+#include "common/studiosettings.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,4 +1,4 @@
-#include "compare/pinnedscenarios.h"
+#include "results/pinnedscenarios.h"
 
 #include <algorithm>
 
