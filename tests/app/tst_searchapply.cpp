@@ -82,6 +82,28 @@ const model::SearchHit &shownHit(SearchDialog &dialog, int row)
     return model->hit(proxy->mapToSource(proxy->index(row, 0, {})).row());
 }
 
+/// "rows a and b read the same" for the first two rows of `table` that differ in no shown column
+/// besides rank and statistics, nor in their tool tips; empty when every row can be told apart.
+QString sameReadingRows(const QTableView &table)
+{
+    const QList<int> statistics { SearchResultsModel::Rank, SearchResultsModel::SampleRate,
+                                  SearchResultsModel::Mfu, SearchResultsModel::StepTime,
+                                  SearchResultsModel::HbmGiB };
+    const QAbstractItemModel *model = table.model();
+    const auto shown = [model](int row, int column) { return model->index(row, column).data().toString(); };
+    for (int a = 0; a < model->rowCount(); ++a)
+        for (int b = a + 1; b < model->rowCount(); ++b) {
+            bool differ = false;
+            for (int column = 0; column < SearchResultsModel::ColumnCount && !differ; ++column)
+                differ = !statistics.contains(column) && !table.isColumnHidden(column)
+                         && shown(a, column) != shown(b, column);
+            if (!differ
+                || model->index(a, 0).data(Qt::ToolTipRole) == model->index(b, 0).data(Qt::ToolTipRole))
+                return QStringLiteral("rows %1 and %2 read the same").arg(a + 1).arg(b + 1);
+        }
+    return {};
+}
+
 /// `compiled` with `layout`, through the studio's pipeline.
 scenario::PipelineResult withLayout(const scenario::CompiledScenario &compiled,
                                     const model::Execution &layout)
@@ -127,22 +149,8 @@ private slots:
         auto *table = dialog->findChild<QTableView *>(QStringLiteral("resultsTable"));
         QCOMPARE(table->model()->rowCount(), kRows);
         // Rows can be told apart: any two differ in a shown column besides rank and statistics.
-        const QList<int> statistics { SearchResultsModel::Rank, SearchResultsModel::SampleRate,
-                                      SearchResultsModel::Mfu, SearchResultsModel::StepTime,
-                                      SearchResultsModel::HbmGiB };
-        const auto shown
-            = [table](int row, int column) { return table->model()->index(row, column).data().toString(); };
-        for (int a = 0; a < kRows; ++a)
-            for (int b = a + 1; b < kRows; ++b) {
-                bool differ = false;
-                for (int column = 0; column < SearchResultsModel::ColumnCount && !differ; ++column)
-                    differ = !statistics.contains(column) && !table->isColumnHidden(column)
-                             && shown(a, column) != shown(b, column);
-                QVERIFY2(differ,
-                         qPrintable(QStringLiteral("rows %1 and %2 read the same").arg(a + 1).arg(b + 1)));
-                QVERIFY(table->model()->index(a, 0).data(Qt::ToolTipRole)
-                        != table->model()->index(b, 0).data(Qt::ToolTipRole));
-            }
+        const QString same = sameReadingRows(*table);
+        QVERIFY2(same.isEmpty(), qPrintable(same));
 
         for (int row = 0; row < kRows; ++row) {
             const model::SearchHit hit = shownHit(*dialog, row);
@@ -226,22 +234,8 @@ private slots:
         auto *table = dialog->findChild<QTableView *>(QStringLiteral("resultsTable"));
         QCOMPARE(table->model()->rowCount(), kRows);
         // Rows can be told apart: any two differ in a shown column besides rank and statistics.
-        const QList<int> statistics { SearchResultsModel::Rank, SearchResultsModel::SampleRate,
-                                      SearchResultsModel::Mfu, SearchResultsModel::StepTime,
-                                      SearchResultsModel::HbmGiB };
-        const auto shown
-            = [table](int row, int column) { return table->model()->index(row, column).data().toString(); };
-        for (int a = 0; a < kRows; ++a)
-            for (int b = a + 1; b < kRows; ++b) {
-                bool differ = false;
-                for (int column = 0; column < SearchResultsModel::ColumnCount && !differ; ++column)
-                    differ = !statistics.contains(column) && !table->isColumnHidden(column)
-                             && shown(a, column) != shown(b, column);
-                QVERIFY2(differ,
-                         qPrintable(QStringLiteral("rows %1 and %2 read the same").arg(a + 1).arg(b + 1)));
-                QVERIFY(table->model()->index(a, 0).data(Qt::ToolTipRole)
-                        != table->model()->index(b, 0).data(Qt::ToolTipRole));
-            }
+        const QString same = sameReadingRows(*table);
+        QVERIFY2(same.isEmpty(), qPrintable(same));
         const model::EvaluateOptions reference = explore::defaultEvaluateOptions(design);
         for (int row = 0; row < kRows; ++row) {
             table->selectRow(row);
