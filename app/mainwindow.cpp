@@ -67,7 +67,7 @@ MainWindow::MainWindow(const QString &scenarioPath, QWidget *parent)
     mExporter->setProvenance(
         [this] {
             try {
-                return QString::fromStdString(scenarioToJsonText(mDocument->scenario()));
+                return QString::fromStdString(scenarioToJsonText(mDocument->selfContained()));
             } catch (const std::exception &) { // a design the file format cannot express: no provenance
                 return QString();
             }

@@ -136,6 +136,7 @@ void MainWindow::exportReport()
     rememberFolder(path);
     ReportOptions options;
     options.roadmap = mRoadmap ? mRoadmap->roadmap() : nullptr; // an open roadmap gets its section
+    options.embedded = mDocument->selfContained(current->scenario);
     // The saved file reproduces the design only when it holds these changes; else the report does.
     if (!mDocument->isModified())
         options.scenarioFile = QFileInfo(mDocument->fileName()).fileName();

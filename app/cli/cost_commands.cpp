@@ -43,6 +43,8 @@ CostCommand parse(const std::vector<std::string> &args, const char *command, boo
             c.options.rank = *rank;
         } else if (a == "--top" && !sweep) {
             c.options.topN = static_cast<std::size_t>(positiveInteger(value(), "--top"));
+        } else if (a == "--widen") {
+            c.options.widen = true;
         } else if (a == "--threads") {
             c.options.threads = static_cast<unsigned>(positiveInteger(value(), "--threads"));
         } else if (a == "--presets") {
@@ -110,7 +112,10 @@ int runRank(const std::vector<std::string> &args)
     out["layouts"] = layouts;
     std::cout << out.dump(2) << '\n';
     if (found.hits.empty()) {
-        std::cerr << "error: no feasible layout among " << found.configurations << " configurations\n";
+        if (found.configurations == 0)
+            std::cerr << "error: " << found.note << '\n';
+        else
+            std::cerr << "error: no feasible layout among " << found.configurations << " configurations\n";
         return kExitInfeasible;
     }
     return kExitOk;

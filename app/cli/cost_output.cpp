@@ -62,6 +62,9 @@ nlohmann::ordered_json costToJson(const model::CostResult &c)
     out["bill_of_materials"] = bom;
     out["assumptions"] = assumptionsToJson(c.assumptions);
     out["notes"] = c.bom.notes;
+    // After every earlier key: whether the $ figures count every part, and the parts they leave out.
+    out["complete"] = c.bom.complete();
+    out["unpriced"] = c.bom.unpriced;
     return out;
 }
 

@@ -1,4 +1,5 @@
 #include "json_output.h"
+#include "gapstudio/model/enum_names.h"
 
 #include <string>
 
@@ -18,9 +19,6 @@ nlohmann::ordered_json statsToJson(const model::Stats &stats, StatsFormat format
 
 nlohmann::ordered_json executionToJson(const model::Execution &e, StatsFormat format)
 {
-    static constexpr const char *recompute[] = {"none", "attn_only", "full"};
-    static constexpr const char *commType[] = {"ar", "p2p_rs_ag", "rs_ag"};
-    static constexpr const char *overlap[] = {"none", "ring", "pipe"};
     const bool moe = format == StatsFormat::CalculonMoe;
     nlohmann::ordered_json j;
     j["num_procs"] = e.numProcs;
@@ -44,12 +42,12 @@ nlohmann::ordered_json executionToJson(const model::Execution &e, StatsFormat fo
     }
     j["datatype"] = model::datatypeName(e.datatype);
     j["fused_activation"] = e.fusedActivation;
-    j["attention_type"] = e.attentionType == model::AttentionType::MultiQuery ? "multiquery" : "multihead";
-    j["activation_recompute"] = recompute[static_cast<int>(e.activationRecompute)];
+    j["attention_type"] = model::names::of(model::names::kAttentionType, e.attentionType);
+    j["activation_recompute"] = model::names::of(model::names::kRecompute, e.activationRecompute);
     j["pipeline_interleaving"] = e.pipelineInterleaving;
     j["optimizer_sharding"] = e.optimizerSharding;
-    j["tensor_par_comm_type"] = commType[static_cast<int>(e.tensorParCommType)];
-    j["tensor_par_overlap"] = overlap[static_cast<int>(e.tensorParOverlap)];
+    j["tensor_par_comm_type"] = model::names::of(model::names::kTpCommType, e.tensorParCommType);
+    j["tensor_par_overlap"] = model::names::of(model::names::kTpOverlap, e.tensorParOverlap);
     j["seq_par_ag_redo"] = e.seqParAgRedo;
     j["data_par_overlap"] = e.dataParOverlap;
     j["weight_offload"] = e.weightOffload;

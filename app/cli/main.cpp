@@ -32,8 +32,8 @@ constexpr const char *kUsage
        gapstudio-cli grid SCENARIO.gapstudio.json --vary KEY=v1,v2,... [--vary ...]
                           [--best-layout] [--shard K/N] [--threads N]
                           [--reference-quirks] [--presets DIR]
-       gapstudio-cli rank SCENARIO.gapstudio.json [--by KEY] [--top N] [--threads N] [--presets DIR]
-       gapstudio-cli cost-sweep SCENARIO.gapstudio.json --gpus N1,N2,... [--by KEY] [--threads N]
+       gapstudio-cli rank SCENARIO.gapstudio.json [--by KEY] [--top N] [--widen] [--threads N] [--presets DIR]
+       gapstudio-cli cost-sweep SCENARIO.gapstudio.json --gpus N1,N2,... [--by KEY] [--widen] [--threads N]
                                 [--presets DIR] [--json]
        gapstudio-cli roadmap ROADMAP.gapstudio-roadmap.json [--json] [--presets DIR] [--reference-quirks]
        gapstudio-cli validate FILE_OR_DIR... [--presets DIR] [--calibration CALIBRATION.json]
@@ -99,7 +99,10 @@ Commands:
           usd_per_million_tokens (default), joules_per_token, sample_rate or mfu. Prints
           {"by", "search", "configurations", "valid", "exact", "layouts": [...]}, best
           first, each with its key numbers and the layout as a preset file; "exact" says
-          whether the cost ranking provably covers the whole search space.
+          whether the cost ranking provably covers the whole search space. The space is the
+          scenario's own (its overlaps and context parallelism kept), the one the studio's
+          Best layout and Explore search, so all name the same best layout; --widen adds
+          every TP overlap and DP overlap on and off.
   cost-sweep  The scenario at each GPU count of --gpus, each at its best layout by KEY:
           time and cost to train the token budget, $/million tokens, J/token, MFU, and
           whether the point is on the Pareto front of time against cost (CSV, or --json).

@@ -5,7 +5,9 @@
 
 #include "gapstudio/io/calculon_json.h"
 #include "gapstudio/model/search_bounded.h"
+#include "gapstudio/model/enum_names.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -36,14 +38,11 @@ std::vector<model::TpCommType> commTypes(const std::string &list)
     std::stringstream in(list);
     std::string item;
     while (std::getline(in, item, ',')) {
-        if (item == "ar")
-            out.push_back(model::TpCommType::Ar);
-        else if (item == "p2p_rs_ag")
-            out.push_back(model::TpCommType::P2pRsAg);
-        else if (item == "rs_ag")
-            out.push_back(model::TpCommType::RsAg);
-        else
+        const auto &names = model::names::kTpCommType;
+        const auto found = std::find(names.begin(), names.end(), std::string_view(item));
+        if (found == names.end())
             throw UsageError{"--tp-comm expects a comma list of ar, p2p_rs_ag, rs_ag, got '" + item + "'"};
+        out.push_back(static_cast<model::TpCommType>(found - names.begin()));
     }
     if (out.empty())
         throw UsageError{"--tp-comm needs at least one type"};

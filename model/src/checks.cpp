@@ -22,11 +22,26 @@ std::string str(std::int64_t v)
 }
 
 /// a * b, saturated at INT64_MAX: products of unchecked inputs must not overflow (positive only).
-std::int64_t times(std::int64_t a, std::int64_t b)
+std::int64_t times(std::int64_t a, std::int64_t b) noexcept
 {
     std::int64_t product = 0;
     return __builtin_mul_overflow(a, b, &product) ? INT64_MAX : product;
 }
+
+} // namespace
+
+std::int64_t layoutGpuCount(const Execution &e, bool contextParallel) noexcept
+{
+    const std::int64_t cp = contextParallel ? e.contextPar : 1;
+    return times(times(times(e.tensorPar, cp), e.pipelinePar), e.dataPar);
+}
+
+std::int64_t expertLayoutGpuCount(const Execution &e) noexcept
+{
+    return times(times(times(e.expertPar, e.expertSlice), e.pipelinePar), e.dataParExp);
+}
+
+namespace {
 
 class Checker {
 public:
@@ -78,7 +93,7 @@ bool checkExecutionRules(const Execution &e, Checker &c, const Features &feature
         return false;
     // Context parallelism (a corrected-model feature) is one more factor of the GPUs.
     const std::int64_t cp = features.attention ? e.contextPar : 1;
-    const std::int64_t procs = times(times(times(e.tensorPar, cp), e.pipelinePar), e.dataPar);
+    const std::int64_t procs = layoutGpuCount(e, features.attention);
     ok &= c.malformed(e.numProcs == procs, "num_procs", [&] {
         return "num_procs " + str(e.numProcs) + " must equal tensor_par * "
                + (cp > 1 ? std::string("context_par * ") : std::string()) + "pipeline_par * data_par = " + str(procs);
@@ -215,9 +230,7 @@ bool checkMoeRules(const Execution &e, const Application &app, Checker &c)
         ok &= c.malformed(e.numExperts % e.expertPar == 0, "expert_par", [&] {
             return "The number of experts should be multiples of expert parallelism (num_experts " + str(e.numExperts) + ", expert_par " + str(e.expertPar) + ")";
         });
-    ok &= c.malformed(e.numProcs
-                          == times(times(times(e.expertPar, e.expertSlice), e.pipelinePar), e.dataParExp),
-                      "num_procs", [&] {
+    ok &= c.malformed(e.numProcs == expertLayoutGpuCount(e), "num_procs", [&] {
                           return "expert_par " + str(e.expertPar) + " * expert_slice " + str(e.expertSlice)
                                  + " * pipeline_par " + str(e.pipelinePar) + " * data_par_exp "
                                  + str(e.dataParExp) + " != num_procs " + str(e.numProcs);

@@ -2,6 +2,7 @@
 #include "gapstudio/model/cost.h"
 
 #include "gapstudio/model/trainingtime.h"
+#include "gapstudio/model/units.h"
 
 #include <algorithm>
 
@@ -27,11 +28,11 @@ constexpr double kDefaultDepreciationYears = 5;
 /// Management Opportunities for LLMs in the Cloud", ASPLOS 2024).
 constexpr double kDefaultGpuIdlePowerFraction = 0.4;
 /// Hours in a year (365.25 days): capital per year -> per hour.
-constexpr double kHoursPerYear = 365.25 * 24;
-constexpr double kSecondsPerHour = 3600;
-constexpr double kWattsPerKilowatt = 1e3;
-constexpr double kWattsPerMegawatt = 1e6;
-constexpr double kJoulesPerMegawattHour = 3.6e9;
+using units::kHoursPerYear;
+using units::kSecondsPerHour;
+using units::kWattsPerKilowatt;
+using units::kWattsPerMegawatt;
+using units::kJoulesPerMegawattHour;
 
 /// Sum of the BOM lines whose key starts with `prefix`.
 double sumOf(const BillOfMaterials &bom, const std::string &prefix, double (BomLine::*of)() const noexcept)

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
 
 namespace gapstudio::model {
 
@@ -157,6 +159,23 @@ const BomLine *BillOfMaterials::line(const std::string &key) const noexcept
     return it == lines.end() ? nullptr : &*it;
 }
 
+std::string unpricedWarning(const BillOfMaterials &bom)
+{
+    if (bom.complete())
+        return {};
+    static const std::map<std::string, std::string> kWords = { { "gpus", "the GPUs" },
+                                                               { "servers", "the servers" },
+                                                               { "scale_up", "the scale-up network" },
+                                                               { "scale_out", "the scale-out network" } };
+    std::string parts;
+    for (std::size_t i = 0; i < bom.unpriced.size(); ++i) {
+        const auto word = kWords.find(bom.unpriced[i]);
+        parts += (i == 0 ? "" : i + 1 == bom.unpriced.size() ? " and " : ", ")
+                 + (word == kWords.end() ? bom.unpriced[i] : word->second);
+    }
+    return "Incomplete: $ figures leave out parts without a price: " + parts + ".";
+}
+
 BillOfMaterials billOfMaterials(const ClusterSpec &spec)
 {
     BillOfMaterials bom;
@@ -174,10 +193,14 @@ BillOfMaterials billOfMaterials(const ClusterSpec &spec)
     bom.lines.push_back({ "servers", "Servers (CPUs, memory, chassis; without GPUs and network)",
                           static_cast<double>(bom.servers), spec.gpu.serverPrice_USD, spec.gpu.serverPower_W,
                           spec.gpu.source });
-    if (!(spec.gpu.price_USD > 0))
+    if (!(spec.gpu.price_USD > 0)) {
         bom.notes.push_back("The GPU has no price: the GPUs count as free.");
-    if (!spec.gpuHasCost)
+        bom.unpriced.emplace_back("gpus");
+    }
+    if (!spec.gpuHasCost) {
         bom.notes.push_back("The GPU has no server figures: the servers count as free and draw no power.");
+        bom.unpriced.emplace_back("servers");
+    }
 
     // Scale-up: a network per domain (none for domains of one GPU).
     if (domain > 1) {
@@ -187,6 +210,7 @@ BillOfMaterials billOfMaterials(const ClusterSpec &spec)
         } else {
             bom.notes.push_back(
                 "The scale-up links have no cost figures: their switches and cables are not counted.");
+            bom.unpriced.emplace_back("scale_up");
         }
     }
     // Scale-out: one network over every GPU, needed when there is more than one domain.
@@ -197,6 +221,7 @@ BillOfMaterials billOfMaterials(const ClusterSpec &spec)
         } else {
             bom.notes.push_back("The scale-out links have no cost figures: their switches, adapters, optics "
                                 "and cables are not counted.");
+            bom.unpriced.emplace_back("scale_out");
         }
     }
     return bom;

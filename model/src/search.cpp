@@ -194,6 +194,28 @@ SearchSpace designSearchSpace(const Execution &e, const LayoutPins &pins)
     return space;
 }
 
+std::string describeSearchSpace(const SearchSpace &space)
+{
+    static constexpr const char *kOverlap[] = { "none", "ring", "pipe" };
+    static constexpr const char *kCommType[]
+        = { "all-reduce", "p2p reduce-scatter/all-gather", "reduce-scatter/all-gather" };
+    std::string words = "batch up to " + std::to_string(space.maxBatchSize) + ", " + datatypeName(space.datatype);
+    if (space.moeExperts > 0)
+        words += ", " + std::to_string(space.moeExperts) + " experts (EP = experts, ES = TP)";
+    if (space.base && space.base->contextPar > 1)
+        words += ", context parallel " + std::to_string(space.base->contextPar);
+    if (space.tpOverlap)
+        words += std::string(", TP overlap ") + kOverlap[static_cast<int>(*space.tpOverlap)];
+    else
+        words += space.tpOverlapVariants ? ", every TP overlap" : ", TP overlap none";
+    words += space.dpOverlap == OverlapChoice::On    ? ", DP overlap on"
+             : space.dpOverlap == OverlapChoice::Off ? ", DP overlap off"
+                                                     : ", DP overlap on and off";
+    if (space.tpCommTypes.size() == 1)
+        words += std::string(", TP ") + kCommType[static_cast<int>(space.tpCommTypes.front())];
+    return words;
+}
+
 SearchOptions designSearchOptions(const EvaluateOptions &design)
 {
     SearchOptions options;

@@ -2,10 +2,14 @@
 // each row's "Apply this layout": the design's own results (the studio's pipeline) are the row's
 // statistics, bit for bit; the same for the scaling curve's best point at each GPU count and for
 // every cell of the TP x PP heatmap. On the studio's corrected model (the MoE default design and a
-// shipped dense example), and on a bare design with the reference's semantics.
+// shipped dense example), and on a bare design with the reference's semantics. One best layout
+// everywhere: Explore's first row, the Best layout tab and `gapstudio-cli rank --by sample_rate`
+// name the same layout at the same rate.
 #include "mainwindow.h"
 
 #include "calculon_cases.h"
+#include "designspace/bestlayoutpanel.h"
+#include "designspace/bestlayoutsearch.h"
 #include "explore/explorecompute.h"
 #include "explore/explorepanel.h"
 #include "explore/heatmapchart.h"
@@ -18,9 +22,12 @@
 #include "studio/scenariodocument.h"
 
 #include "gapstudio/io/calculon_json.h"
+#include "gapstudio/io/preset_json.h"
 #include "gapstudio/scenario/pipeline.h"
 
 #include <QAction>
+#include <QCheckBox>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -28,6 +35,8 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 
@@ -113,6 +122,36 @@ scenario::PipelineResult withLayout(const scenario::CompiledScenario &compiled,
     return scenario::runCompiled(design);
 }
 
+/// A layout as its preset file, without the preset's name and source.
+nlohmann::ordered_json layoutJson(const model::Execution &execution)
+{
+    scenario::Layout layout;
+    layout.execution = execution;
+    return io::toJson(layout);
+}
+
+struct RankedFirst {
+    double sampleRate = 0;
+    model::Execution execution;
+};
+
+/// `gapstudio-cli rank FILE --by sample_rate --top 1`: the first layout it prints.
+std::optional<RankedFirst> rankFirst(const QString &file, QString *error)
+{
+    QProcess process;
+    process.start(QStringLiteral(GAPSTUDIO_CLI), { QStringLiteral("rank"), file, QStringLiteral("--by"),
+                                                   QStringLiteral("sample_rate"), QStringLiteral("--top"),
+                                                   QStringLiteral("1") });
+    if (!process.waitForFinished(3'600'000) || process.exitCode() != 0) { // a hang guard
+        *error = QString::fromUtf8(process.readAllStandardError());
+        return std::nullopt;
+    }
+    const nlohmann::json out = nlohmann::json::parse(process.readAllStandardOutput().toStdString());
+    const nlohmann::json &first = out.at("layouts").at(0);
+    const auto preset = io::parsePresetFile(first.at("layout"), "rank output");
+    return RankedFirst { first.at("sample_rate").get<double>(), std::get<scenario::Layout>(preset).execution };
+}
+
 } // namespace
 
 class tst_SearchApply : public QObject {
@@ -166,6 +205,41 @@ private slots:
             QVERIFY2(sameStats(applied->evaluation.stats, hit.stats, &differs),
                      qPrintable(QStringLiteral("row %1, %2").arg(row + 1).arg(differs)));
         }
+    }
+
+    void oneBestLayoutEverywhere_data() { appliedRowIsTheRow_data(); }
+
+    // The same design searched three ways, each as the user starts it: Explore > Search layouts
+    // (its first row, by sample rate), the Best layout tab's toggle, and the CLI's rank by sample
+    // rate. All three search the design's own space with its own model, so they name one layout.
+    void oneBestLayoutEverywhere()
+    {
+        QFETCH(QString, file);
+        const QString path = QStringLiteral(PRESETS_DIR "/scenarios/") + file;
+        QString error;
+        const std::optional<RankedFirst> ranked = rankFirst(path, &error);
+        QVERIFY2(ranked, qPrintable(error));
+
+        MainWindow window(path);
+        window.recalculator()->recalculateNow();
+        QVERIFY(window.recalculator()->latest()->ok());
+        actionNamed(window, QStringLiteral("&Search layouts…"))->trigger();
+        auto *dialog = window.findChild<SearchDialog *>(QStringLiteral("searchDialog"));
+        QVERIFY(dialog);
+        QVERIFY(runSearch(*dialog));
+        const model::SearchHit explored = shownHit(*dialog, 0);
+        dialog->close();
+
+        auto *panel = window.findChild<BestLayoutPanel *>();
+        QVERIFY(panel);
+        panel->toggle()->setChecked(true);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->search()->best(), 3'600'000); // a hang guard
+        const ResultsPtr best = panel->search()->best();
+
+        QCOMPARE(layoutJson(explored.execution).dump(), layoutJson(ranked->execution).dump());
+        QCOMPARE(layoutJson(best->compiled->execution).dump(), layoutJson(ranked->execution).dump());
+        QCOMPARE(explored.stats.sample_rate, ranked->sampleRate);
+        QCOMPARE(best->evaluation.stats.sample_rate, ranked->sampleRate);
     }
 
     // Explore > Run sweeps on the default design: the best layout at each GPU count and each

@@ -92,7 +92,7 @@ private slots:
         QVERIFY(!message.contains(QStringLiteral("DP network tier"))); // DP stayed on tier 1
 
         document->undoStack()->undo();
-        QVERIFY(sameScenario(document->scenario(), before));
+        QVERIFY(document->scenario() == before);
     }
 };
 

@@ -12,6 +12,7 @@
 #include <qcustomplot.h>
 
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QRegularExpression>
 #include <QTest>
 
@@ -81,6 +82,7 @@ private slots:
     void electricityPriceIsAnUndoableEdit();
     void overCapacityShowsNoCost();
     void gapInDollarsIsTheModels();
+    void unpricedPartsAreFlagged();
 };
 
 void TestCostPanel::figuresAreTheModels()
@@ -159,6 +161,43 @@ void TestCostPanel::overCapacityShowsNoCost()
     QVERIFY(panel.statusText().startsWith(QStringLiteral("No cost")));
     QVERIFY(!panel.chart()->message().isEmpty());
     QCOMPARE(panel.chart()->csvRows().size(), 1); // the header only
+}
+
+// A design with a part that has no price (here the GPU, its price set to 0) counts it as free:
+// the panel's banner says which part, every $ figure is marked incomplete (energy figures are
+// not: the GPUs' power still counts), and the gap in dollars says so in its headline. A design
+// whose parts all have prices shows no banner.
+void TestCostPanel::unpricedPartsAreFlagged()
+{
+    views::ScenarioDocument document(test::shippedLibrary());
+    document.reset(test::shippedScenario(test::kMoeScenario));
+    CostPanel panel(&document);
+    const views::ResultsPtr priced = test::shippedResults(document.scenario());
+    QVERIFY(priced->ok() && priced->cost && priced->cost->bom.complete());
+    panel.setResults(priced);
+    auto *banner = panel.findChild<QLabel *>(QStringLiteral("cost_banner"));
+    QVERIFY(banner);
+    QVERIFY(banner->isHidden());
+    QVERIFY(!panel.figureText(QStringLiteral("run_usd")).contains(QStringLiteral("incomplete")));
+
+    scenario::Scenario unpriced = document.scenario();
+    unpriced.overrides["gpu.price_USD"] = 0;
+    const views::ResultsPtr free = test::shippedResults(unpriced);
+    QVERIFY(free->ok() && free->cost);
+    QCOMPARE(free->cost->bom.unpriced, std::vector<std::string> { "gpus" });
+    panel.setResults(free);
+    QVERIFY(!banner->isHidden());
+    QVERIFY2(banner->text().contains(QStringLiteral("without a price: the GPUs")), qPrintable(banner->text()));
+    for (const char *key : { "cluster_usd_per_hour", "usd_per_million_tokens", "run_usd" })
+        QVERIFY2(panel.figureText(QLatin1String(key)).contains(QStringLiteral("(incomplete)")), key);
+    QVERIFY(!panel.figureText(QStringLiteral("joules_per_token")).contains(QStringLiteral("incomplete")));
+
+    views::EfficiencyGapChart chart;
+    chart.setResults(free);
+    chart.setInDollars(true);
+    QVERIFY2(chart.headline().contains(QStringLiteral("without a price: the GPUs")), qPrintable(chart.headline()));
+    chart.setResults(priced);
+    QVERIFY(!chart.headline().contains(QStringLiteral("Incomplete")));
 }
 
 void TestCostPanel::gapInDollarsIsTheModels()

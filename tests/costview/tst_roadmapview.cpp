@@ -78,6 +78,7 @@ class TestRoadmapView : public QObject {
 private slots:
     void chartIsTheModels();
     void clickOpensStep();
+    void stepsWithUnpricedPartsSaySo();
     void badFilesAreExplained();
     void stepThatIsNoDesign();
     void headlessExport();
@@ -206,6 +207,25 @@ void TestRoadmapView::stepThatIsNoDesign()
     QCPBars *bars = panel.chart()->bars(RoadmapMetric::Throughput);
     QCOMPARE(bars->data()->size(), 1);
     QCOMPARE(bars->data()->at(0)->key, 1.0);
+}
+
+// A step whose GPU has no price (set to 0 from step 2 on) counts its GPUs as free: the panel's
+// notes name each such step and what its $ figures leave out; the shipped walk has none.
+void TestRoadmapView::stepsWithUnpricedPartsSaySo()
+{
+    views::ScenarioDocument document(test::shippedLibrary());
+    views::RoadmapPanel panel(&document);
+    QVERIFY(panel.openFile(kShipped));
+    QVERIFY2(!panel.problem().contains(QStringLiteral("Incomplete")), qPrintable(panel.problem()));
+
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("free-gpus.gapstudio-roadmap.json"));
+    writeFile(path, shippedWith([](nlohmann::json &j) { j["steps"][1]["change"]["overrides"]["gpu.price_USD"] = 0; }));
+    QVERIFY(panel.openFile(path));
+    const QString notes = panel.problem();
+    QVERIFY2(!notes.contains(QStringLiteral("Step 1:")), qPrintable(notes));
+    QVERIFY2(notes.contains(QStringLiteral("Step 2:")) && notes.contains(QStringLiteral("without a price: the GPUs")),
+             qPrintable(notes));
 }
 
 void TestRoadmapView::headlessExport()

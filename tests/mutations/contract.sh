@@ -50,3 +50,7 @@ mutation "validate's exit-1 line without error: and the file" app/cli/validate.c
     'std::cerr << "error: " << measurements[i].file << ": run " << row.id << " is "' \
     'std::cerr << row.id << " is "' \
     "tst_cli_validate:runThatCannotRunIsAnErrorLine"
+mutation "saved files name the user's blocks by id" model/src/scenario/self_contained.cpp \
+    '        if (everywhere && *everywhere == *block)' \
+    '        if (everywhere || true)' \
+    "tst_selfcontained:savedFileRunsWithoutTheUsersBlocks"

@@ -135,9 +135,13 @@ mutation "spine not oversubscribed" model/src/scenario/compile.cpp \
     'spine.bandwidth_Bps = r.scaleOut.bandwidth_Bps;' \
     "tst_compile:threeTier"
 mutation "HBM override in MB/s" model/src/scenario/resolve.cpp \
-    '[](R &r, double v) { r.gpu.hbm.bandwidth_Bps = v * kBpsPerGBps; } },' \
-    '[](R &r, double v) { r.gpu.hbm.bandwidth_Bps = v * 1e6; } },' \
+    '[](R &r, double v) { r.gpu.hbm.bandwidth_Bps = v * kBpsPerGBps; },' \
+    '[](R &r, double v) { r.gpu.hbm.bandwidth_Bps = v * 1e6; },' \
     "tst_compile:overridesApply"
+mutation "a slider reads the preset's link efficiency, not the calibrated one" model/src/scenario/resolve.cpp \
+    '    return tier ? tier->efficiency : (scaleUp ? c.resolved.scaleUp : c.resolved.scaleOut).efficiency;' \
+    '    return tier && false ? tier->efficiency : (scaleUp ? c.resolved.scaleUp : c.resolved.scaleOut).efficiency;' \
+    "tst_override_keys:readValuesRoundTrip"
 mutation "override ranges unchecked" model/src/scenario/resolve.cpp \
     'if (!std::isfinite(value) || !range.contains(value))' \
     'if (!std::isfinite(value))' \

@@ -28,6 +28,10 @@ mutation "spines of half radix" model/src/cost_bom.cpp \
     'out.switchesPerLevel.push_back(ceilDiv(uplinks, radix));' \
     'out.switchesPerLevel.push_back(ceilDiv(uplinks, half));' \
     "tst_money_paths:itPowerFromAHandCountedBom"
+mutation "a GPU without a price is not flagged" model/src/cost_bom.cpp \
+    '        bom.unpriced.emplace_back("gpus");' \
+    '        (void)bom;' \
+    "tst_costpanel:unpricedPartsAreFlagged"
 # costsearch.cpp: ranking by cost and its exactness
 mutation "cost ranking always exact" model/src/scenario/costsearch.cpp \
     'out.exact = bound >= out.hits.front().score;' \
@@ -37,6 +41,10 @@ mutation "cost candidates cut to top N" model/src/scenario/costsearch.cpp \
     '= std::max<std::size_t>(1, byCost ? std::max(options.candidates, options.topN) : options.topN);' \
     '= std::max<std::size_t>(1, options.topN);' \
     "tst_money_paths:costSearchAgainstEveryLayout"
+mutation "rank searches a wider space than Best layout and Explore" model/src/scenario/costsearch.cpp \
+    'model::SearchSpace s = scenarioSearchSpace(compiled, options.widen);' \
+    'model::SearchSpace s = scenarioSearchSpace(compiled, true);' \
+    "tst_searchapply:oneBestLayoutEverywhere"
 # roadmap.cpp: gains between steps
 mutation "roadmap speedup inverted" model/src/scenario/roadmap.cpp \
     'r.speedup = ratio(r.result.evaluation.stats.sample_rate, before.evaluation.stats.sample_rate);' \

@@ -129,9 +129,15 @@ private slots:
             QStringLiteral("HBM per GPU (capacity)"),
             QStringLiteral("Time to train 1,000B tokens"),
             QStringLiteral("GPU-hours to train"),
-            QStringLiteral("2 Diagnostics"),
+            QStringLiteral("2 Cost and power"),
+            QStringLiteral("Cluster cost per hour"),
+            QStringLiteral("Cost per million tokens"),
+            QStringLiteral("Energy per token"),
+            QStringLiteral("Bill of materials"),
+            QStringLiteral("Unit price"),
+            QStringLiteral("3 Diagnostics"),
             QStringLiteral("None: the model"),
-            QStringLiteral("3 Design"),
+            QStringLiteral("4 Design"),
             QStringLiteral("Blocks"),
             QStringLiteral("GPU: "),
             QStringLiteral("Scale-up interconnect"),
@@ -145,7 +151,7 @@ private slots:
             QStringLiteral("expert_par"),
             QStringLiteral("gpu_count"),
             QStringLiteral("hbm.capacity_GiB"),
-            QStringLiteral("4 Charts"),
+            QStringLiteral("5 Charts"),
             QStringLiteral("Figure 1. Step time"),
             QStringLiteral("Figure 4."),
         };
@@ -153,6 +159,7 @@ private slots:
             QVERIFY2(text.contains(needle), qPrintable(QStringLiteral("missing \"%1\"").arg(needle)));
         QVERIFY(!text.contains(QStringLiteral("Comparison with the baseline")));
         QVERIFY2(!text.contains(QStringLiteral("\u2014")), "a key result is missing for a feasible design");
+        QVERIFY2(!text.contains(QStringLiteral("Incomplete")), "every part of the default design has a price");
     }
 
     // With --roadmap the report has a Roadmap section: the steps' table with the model's gains
@@ -170,8 +177,8 @@ private slots:
         for (const io::RoadmapStep &step : roadmap.steps)
             designs.push_back(step.scenario);
         const auto steps = scenario::evaluateRoadmap(designs, io::loadPresets().library, {});
-        QStringList expected { QStringLiteral("4 Roadmap GPT-4-class MoE on 4096 GPUs"), QStringLiteral("Speedup"),
-                               QStringLiteral("5 Charts") };
+        QStringList expected { QStringLiteral("5 Roadmap GPT-4-class MoE on 4096 GPUs"), QStringLiteral("Speedup"),
+                               QStringLiteral("6 Charts") };
         for (std::size_t i = 1; i < steps.size(); ++i)
             expected << QStringLiteral("\u00d7") + QLocale::c().toString(steps[i].speedup, 'f', 2);
         for (const QString &needle : expected)
@@ -186,10 +193,10 @@ private slots:
                  views::kHeadlessOk);
         const QString text = pdfText(pdf);
         for (const QString &needle :
-             { QStringLiteral("3 Comparison with the baseline"), QStringLiteral("Change %"),
+             { QStringLiteral("4 Comparison with the baseline"), QStringLiteral("Change %"),
                QStringLiteral("Baseline: GPT-4-class MoE on 4096 H100"),
-               QStringLiteral("Time to train 2,000B tokens"), QStringLiteral("4 Design"),
-               QStringLiteral("5 Charts") })
+               QStringLiteral("Time to train 2,000B tokens"), QStringLiteral("5 Design"),
+               QStringLiteral("6 Charts") })
             QVERIFY2(text.contains(needle), qPrintable(QStringLiteral("missing \"%1\"").arg(needle)));
     }
 
@@ -215,6 +222,23 @@ private slots:
         QVERIFY2(!text.contains(QStringLiteral("MFU")), qPrintable(text));
         QVERIFY(!text.contains(QStringLiteral("Token throughput")));
         QVERIFY(!text.contains(QStringLiteral("Time to train")));
+        QVERIFY(text.contains(QStringLiteral("No cost: the design does not run")));
+    }
+
+    // A design with a part without a price (its GPU's price set to 0): the Cost and power section
+    // names what its $ figures leave out, and lists the GPUs at $0 in the bill of materials.
+    void reportSaysWhichPartsHaveNoPrice()
+    {
+        scenario::Scenario unpriced = mDefault;
+        unpriced.overrides["gpu.price_USD"] = 0;
+        const QString file = path(QStringLiteral("unpriced.gapstudio.json"));
+        io::saveScenario(unpriced, file.toStdString());
+        const QString pdf = path(QStringLiteral("unpriced-report.pdf"));
+        QCOMPARE(headless({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"), pdf }),
+                 views::kHeadlessOk);
+        const QString text = pdfText(pdf);
+        QVERIFY2(text.contains(QStringLiteral("Incomplete: $ figures leave out parts without a price: the GPUs.")),
+                 qPrintable(text.left(3000)));
     }
 
     void exportChartsWritesEveryFormatWithProvenance()
@@ -340,9 +364,9 @@ private slots:
         QVERIFY2(views::writeReport(*results[2], pinned, pdf, &error), qPrintable(error));
         const QString text = pdfText(pdf);
         for (const QString &needle :
-             { QStringLiteral("3 Comparison with the pinned designs"), QStringLiteral("Pinned 2"),
+             { QStringLiteral("4 Comparison with the pinned designs"), QStringLiteral("Pinned 2"),
                QStringLiteral("1. GPT-4-class MoE on 4096 H100"), QStringLiteral("2. GPT-3 175B"),
-               QStringLiteral("4 Design"), QStringLiteral("5 Charts") })
+               QStringLiteral("5 Design"), QStringLiteral("6 Charts") })
             QVERIFY2(text.contains(needle),
                      qPrintable(QStringLiteral("missing \"%1\" in %2").arg(needle, text.left(3000))));
     }

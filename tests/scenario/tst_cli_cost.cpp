@@ -143,10 +143,28 @@ private slots:
 
     void presetsWithoutCostSaySo()
     {
-        // The A100 example's presets carry no cost blocks: the notes name what is not counted.
-        const nlohmann::json out = evalJson({ "eval", kSmall, "--cost" });
-        QCOMPARE(out["cost"]["capex_usd"].get<double>(), 0.0);
+        // Every shipped GPU and link has a price: the A100 example's cost is complete.
+        const nlohmann::json shipped = evalJson({ "eval", kSmall, "--cost" });
+        QVERIFY(shipped["cost"]["complete"].get<bool>());
+        QVERIFY(shipped["cost"]["unpriced"].empty());
+        QVERIFY(shipped["cost"]["capex_usd"].get<double>() > 8 * 15000.0); // at least its 8 GPUs' price
+
+        // A user's GPU without a cost block: its GPUs and servers count as free, and the output
+        // says so (complete false, the parts named, a note each).
+        QTemporaryDir dir;
+        const std::string path = (dir.path() + QStringLiteral("/free.gapstudio.json")).toStdString();
+        scenario::Scenario s = io::loadScenario(kSmall.toStdString());
+        scenario::Gpu gpu = io::loadPresetLibrary(kPresets.toStdString()).gpus.at(s.gpu.presetId);
+        gpu.cost.reset();
+        gpu.price_USD.reset();
+        gpu.info.id = "my-unpriced-gpu";
+        s.gpu = { std::string(), gpu };
+        io::saveScenario(s, path);
+        const nlohmann::json out = evalJson({ "eval", QString::fromStdString(path), "--cost" });
+        QVERIFY(!out["cost"]["complete"].get<bool>());
+        QVERIFY2(out["cost"]["unpriced"] == nlohmann::json({ "gpus", "servers" }), out["cost"]["unpriced"].dump().c_str());
         QVERIFY(out["cost"]["notes"].size() >= 2);
+        QVERIFY(out["cost"]["capex_usd"].get<double>() < shipped["cost"]["capex_usd"].get<double>());
         QVERIFY(out["cost"]["joules_per_token"].get<double>() > 0); // the GPUs' board power still counts
     }
 

@@ -4,9 +4,10 @@
 // scratch from the same results.
 #include "studio/canvasscene.h"
 #include "studio/latencybench.h"
-#include "studio/overridekeys.h"
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
+
+#include "gapstudio/scenario/override_keys.h"
 
 #include <QGraphicsLineItem>
 #include <QGraphicsTextItem>
@@ -128,7 +129,7 @@ private slots:
         QVERIFY(label);
         QVERIFY(!label->toPlainText().contains(QStringLiteral("123 GB/s")));
 
-        f.document.setOverride(overrides::kScaleOutBandwidth, 123); // GB/s, as the slider writes it
+        f.document.setOverride(scenario::keys::kScaleOutBandwidth, 123); // GB/s, as the slider writes it
         f.update();
         QCOMPARE(f.recalculator.latest()->compiled->resolved.scaleOut.bandwidth_Bps, 123e9);
         COMPARE_ITEMS(marked(f.scene), before);  // the same items, none recreated ...
@@ -210,7 +211,7 @@ private slots:
         link->setSelected(true);
         markAll(f.scene);
         QSignalSpy spy(&f.scene, &CanvasScene::partSelected);
-        f.document.setOverride(overrides::kScaleOutBandwidth, 77);
+        f.document.setOverride(scenario::keys::kScaleOutBandwidth, 77);
         f.update();
         QCOMPARE(f.scene.selectedItems().size(), 1);
         QVERIFY2(f.scene.selectedItems().first()->data(kMarkKey).toBool(), "the same item, not a new one");

@@ -7,6 +7,8 @@
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
 
+#include <QLabel>
+#include <QSpinBox>
 #include <QTest>
 
 using namespace gapstudio;
@@ -107,6 +109,31 @@ private slots:
         QVERIFY2(underAField, qPrintable(allDiagnostics(*results)));
         // 3000 GPUs: TP x PP = 32 does not divide them; that is said with the numbers.
         QVERIFY(layout.problem("tensor_par").contains(QStringLiteral("3000")));
+    }
+
+    // The Layout panel's summary multiplies every degree that takes GPUs: with context
+    // parallelism 2 set in its field, TP x CP x PP x DP fill the 4096 GPUs (it used to print
+    // TP x PP x DP = 2048 of 4096, as if half the GPUs were idle).
+    void summaryCountsContextParallelism()
+    {
+        Fixture f;
+        LayoutPanel layout(&f.document);
+        QObject::connect(&f.recalculator, &Recalculator::resultsReady, &layout, &LayoutPanel::setResults);
+        auto *cp = qobject_cast<QSpinBox *>(layout.editor("context_par"));
+        QVERIFY(cp);
+        cp->setValue(2);
+        const ResultsPtr results = f.run();
+        QCOMPARE(results->compiled->execution.contextPar, std::int64_t(2));
+        const QString summary = layout.findChild<QLabel *>(QStringLiteral("layoutSummary"))->text();
+        const model::Execution &e = results->compiled->execution;
+        // The product by hand, from the degrees the design holds.
+        const std::int64_t gpus = e.tensorPar * 2 * e.pipelinePar * e.dataPar;
+        QCOMPARE(gpus, std::int64_t(4096));
+        QVERIFY2(summary.contains(QStringLiteral("TP × CP × PP × DP = %1 × 2 × %2 × %3 = 4096 of 4096 GPUs")
+                                      .arg(e.tensorPar)
+                                      .arg(e.pipelinePar)
+                                      .arg(e.dataPar)),
+                 qPrintable(summary));
     }
 
     // The name of the default stayed on a changed design; now it follows edits

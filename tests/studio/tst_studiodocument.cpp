@@ -4,10 +4,11 @@
 #include "studio/autosaver.h"
 #include "studio/diagnosticslist.h"
 #include "studio/layoutpanel.h"
-#include "studio/overridekeys.h"
 #include "studio/parameterpanel.h"
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
+
+#include "gapstudio/scenario/override_keys.h"
 
 #include <QFile>
 #include <QSignalSpy>
@@ -57,14 +58,14 @@ private slots:
         f.recalculator.recalculateNow();
         const double before = f.recalculator.latest()->analysis->step.total_s;
         QSignalSpy spy(&f.recalculator, &Recalculator::resultsReady);
-        QSlider *slider = panel.slider(overrides::kScaleOutBandwidth);
+        QSlider *slider = panel.slider(scenario::keys::kScaleOutBandwidth);
         QVERIFY(slider);
         for (int i = 0; i < 10; ++i)
             QTest::keyClick(slider, Qt::Key_Left);
         QTRY_VERIFY(spy.count() >= 1);
         QTRY_VERIFY(!f.recalculator.latest()->scenario.overrides.empty());
         QVERIFY(f.recalculator.latest()->analysis->step.total_s > before); // less bandwidth, slower step
-        QVERIFY(f.document.scenario().overrides.contains(overrides::kScaleOutBandwidth));
+        QVERIFY(f.document.scenario().overrides.contains(scenario::keys::kScaleOutBandwidth));
     }
 
     void fiveSliderStepsAreOneUndoStep()
@@ -72,7 +73,7 @@ private slots:
         Fixture f;
         ParameterPanel panel(&f.document);
         const std::string initial = scenarioToJsonText(f.document.scenario());
-        QSlider *slider = panel.slider(overrides::kHbmBandwidth);
+        QSlider *slider = panel.slider(scenario::keys::kHbmBandwidth);
         for (int i = 0; i < 5; ++i)
             QTest::keyClick(slider, Qt::Key_Right);
         QCOMPARE(f.document.undoStack()->count(), 1);
@@ -83,9 +84,9 @@ private slots:
     void dragBackToStartIsNoStep()
     {
         Fixture f;
-        f.document.setOverride(overrides::kComputeScale, 2);
-        f.document.setOverride(overrides::kComputeScale, 3);
-        f.document.setOverride(overrides::kComputeScale, std::nullopt); // back where the drag began
+        f.document.setOverride(scenario::keys::kComputeScale, 2);
+        f.document.setOverride(scenario::keys::kComputeScale, 3);
+        f.document.setOverride(scenario::keys::kComputeScale, std::nullopt); // back where the drag began
         QCOMPARE(f.document.undoStack()->count(), 0);
         QVERIFY(f.document.scenario().overrides.empty());
     }
@@ -99,7 +100,7 @@ private slots:
             states.push_back(scenarioToJsonText(f.document.scenario()));
         };
         step([&] { QVERIFY(f.document.applyPreset(BlockKind::Gpu, "nvidia-b200")); });
-        step([&] { f.document.setOverride(overrides::kScaleUpBandwidth, 900); });
+        step([&] { f.document.setOverride(scenario::keys::kScaleUpBandwidth, 900); });
         step([&] { f.document.editLayout("tensor_par", [](model::Execution &e) { e.tensorPar = 4; }); });
         step([&] { f.document.setGpuCount(2048); });
         step([&] { QVERIFY(f.document.applyPreset(BlockKind::Interconnect, "nvlink5", true)); });
@@ -118,7 +119,7 @@ private slots:
     void openSaveRoundTrip()
     {
         Fixture f;
-        f.document.setOverride(overrides::kHbmCapacity, 141);
+        f.document.setOverride(scenario::keys::kHbmCapacity, 141);
         f.document.editLayout("microbatch_size", [](model::Execution &e) { e.microbatchSize = 2; });
         QVERIFY(f.document.isModified());
         QTemporaryDir dir;
@@ -167,9 +168,9 @@ private slots:
         Fixture f;
         QSignalSpy spy(&f.recalculator, &Recalculator::resultsReady);
         for (int i = 0; i < 20; ++i)
-            f.document.setOverride(overrides::kScaleOutBandwidth, 40 + i);
+            f.document.setOverride(scenario::keys::kScaleOutBandwidth, 40 + i);
         QTRY_COMPARE(spy.count(), 1);
-        QCOMPARE(spy.at(0).at(0).value<ResultsPtr>()->scenario.overrides.at(overrides::kScaleOutBandwidth), 59.0);
+        QCOMPARE(spy.at(0).at(0).value<ResultsPtr>()->scenario.overrides.at(scenario::keys::kScaleOutBandwidth), 59.0);
     }
 
     // "saving a scenario on a full disk leaves a 0-byte file, deletes the autosave and

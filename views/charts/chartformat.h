@@ -5,6 +5,8 @@
  * bytes/s -> GB/s, fractions -> %). Conversion for display only; no model formula lives here.
  */
 
+#include "gapstudio/model/units.h"
+
 #include <QColor>
 #include <QFont>
 #include <QFontMetrics>
@@ -32,9 +34,9 @@ namespace gapstudio::views::chartformat {
     return english.toString(value, 'f', magnitude < 1e-12 ? 0 : decimals);
 }
 
-inline constexpr double kMsPerSecond = 1e3;
-inline constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
-inline constexpr double kBpsPerGBps = 1e9;
+using units::kBpsPerGBps;
+using units::kBytesPerGiB;
+using units::kMsPerSecond;
 inline constexpr double kPercent = 100.0;
 
 [[nodiscard]] inline QString qs(const std::string &text)

@@ -1,6 +1,7 @@
 #include "cost/costfigures.h"
 
 #include "charts/chartformat.h"
+#include "gapstudio/model/units.h"
 
 #include <QObject>
 
@@ -8,7 +9,7 @@ namespace gapstudio::views {
 
 namespace {
 
-constexpr double kSecondsPerDay = 86400;
+using units::kSecondsPerDay;
 
 QString money(double usd)
 {

@@ -9,38 +9,37 @@ namespace {
 constexpr double kTokensPerBillion = 1e9;
 constexpr double kMaxPrice = 1e12; // as the override's own bound allows more: a field, not a check
 
-double switchPrice(const scenario::Interconnect &link)
-{
-    return link.cost ? link.cost->switchPrice_USD : 0;
-}
-
 } // namespace
 
 const QList<CostInput> &costInputs()
 {
-    using R = scenario::ResolvedScenario;
+    // The field's words are the key's (scenario::overrideKeys()); only the display unit of the
+    // token budget differs (billions of tokens).
+    const auto input = [](const char *key, double displayScale, QString unit, double minimum, double maximum,
+                          int decimals) {
+        const scenario::OverrideKey *k = scenario::findOverrideKey(key);
+        return CostInput { key,
+                           QObject::tr(k->label),
+                           unit.isNull() ? QString::fromUtf8(k->unit) : unit,
+                           displayScale,
+                           minimum,
+                           maximum,
+                           decimals,
+                           [key](const scenario::CompiledScenario &c) {
+                               return scenario::overrideKeyValue(c, key).value_or(0);
+                           } };
+    };
     static const QList<CostInput> inputs {
-        { "cost.usd_per_kWh", QObject::tr("Electricity price"), QStringLiteral("$/kWh"), 1, 0, 10, 3,
-          [](const R &r) { return r.costAssumptions.usdPerKWh; } },
-        { "cost.pue", QObject::tr("PUE (facility / IT power)"), QString(), 1, 1, 5, 2,
-          [](const R &r) { return r.costAssumptions.pue; } },
-        { "cost.depreciation_years", QObject::tr("Depreciation"), QObject::tr("years"), 1, 0.1, 50, 1,
-          [](const R &r) { return r.costAssumptions.depreciationYears; } },
-        { "cost.facility_usd_per_MW_year", QObject::tr("Facility charge"), QObject::tr("$ per MW-year"), 1, 0,
-          kMaxPrice, 0, [](const R &r) { return r.costAssumptions.facilityUsdPerMWYear; } },
-        { "cost.token_budget", QObject::tr("Token budget of a training run"), QObject::tr("billion tokens"),
-          kTokensPerBillion, 0.001, 1e6, 1, [](const R &r) { return r.costAssumptions.tokenBudget; } },
-        { "gpu.price_USD", QObject::tr("GPU price"), QStringLiteral("$"), 1, 0, kMaxPrice, 0,
-          [](const R &r) { return r.gpu.price_USD.value_or(0); } },
-        { "gpu.server_price_USD", QObject::tr("Server price (without GPUs)"), QStringLiteral("$"), 1, 0,
-          kMaxPrice, 0, [](const R &r) { return r.gpu.cost ? r.gpu.cost->serverPrice_USD : 0; } },
-        { "scale_up.switch_price_USD", QObject::tr("Scale-up switch price"), QStringLiteral("$"), 1, 0,
-          kMaxPrice, 0, [](const R &r) { return switchPrice(r.scaleUp); } },
-        { "scale_out.switch_price_USD", QObject::tr("Scale-out switch price"), QStringLiteral("$"), 1, 0,
-          kMaxPrice, 0, [](const R &r) { return switchPrice(r.scaleOut); } },
-        { "scale_out.optics_price_USD", QObject::tr("Scale-out optics price (per link end)"),
-          QStringLiteral("$"), 1, 0, kMaxPrice, 0,
-          [](const R &r) { return r.scaleOut.cost ? r.scaleOut.cost->opticsPrice_USD : 0; } },
+        input("cost.usd_per_kWh", 1, {}, 0, 10, 3),
+        input("cost.pue", 1, {}, 1, 5, 2),
+        input("cost.depreciation_years", 1, {}, 0.1, 50, 1),
+        input("cost.facility_usd_per_MW_year", 1, {}, 0, kMaxPrice, 0),
+        input("cost.token_budget", kTokensPerBillion, QObject::tr("billion tokens"), 0.001, 1e6, 1),
+        input("gpu.price_USD", 1, {}, 0, kMaxPrice, 0),
+        input("gpu.server_price_USD", 1, {}, 0, kMaxPrice, 0),
+        input("scale_up.switch_price_USD", 1, {}, 0, kMaxPrice, 0),
+        input("scale_out.switch_price_USD", 1, {}, 0, kMaxPrice, 0),
+        input("scale_out.optics_price_USD", 1, {}, 0, kMaxPrice, 0),
     };
     return inputs;
 }

@@ -22,8 +22,8 @@ struct CostInput {
     double displayScale; ///< override value = display value x this
     double minimum, maximum;
     int decimals;
-    /// The value the design resolves to (overrides applied), in override units.
-    std::function<double(const scenario::ResolvedScenario &)> current;
+    /// The value the design has (overrides applied), in override units.
+    std::function<double(const scenario::CompiledScenario &)> current;
 };
 
 /// Electricity price, PUE, depreciation, facility charge, token budget and the main prices.

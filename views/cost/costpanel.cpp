@@ -28,9 +28,15 @@ CostPanel::CostPanel(ScenarioDocument *document, QWidget *parent)
     : QWidget(parent)
     , mDocument(document)
     , mStatus(new QLabel(this))
+    , mBanner(new QLabel(this))
     , mChart(new CostChart(this))
 {
     setObjectName(QStringLiteral("cost_panel"));
+    mBanner->setObjectName(QStringLiteral("cost_banner"));
+    mBanner->setWordWrap(true);
+    mBanner->setStyleSheet(QStringLiteral("background: #fff3cd; color: #664d03; border: 1px solid #e0c36a; "
+                                          "padding: 4px;"));
+    mBanner->hide();
     auto *inputs = new QGroupBox(tr("Assumptions and prices"), this);
     auto *form = new QFormLayout(inputs);
     for (const CostInput &input : costInputs()) {
@@ -63,6 +69,7 @@ CostPanel::CostPanel(ScenarioDocument *document, QWidget *parent)
     auto *column = new QWidget;
     auto *left = new QVBoxLayout(column);
     left->setContentsMargins(0, 0, 0, 0);
+    left->addWidget(mBanner);
     left->addWidget(figures);
     left->addWidget(inputs);
     left->addWidget(mStatus);
@@ -86,9 +93,8 @@ void CostPanel::apply(const QString &key, double displayValue)
             continue;
         const double value = displayValue * input.displayScale;
         // Only a change the user made: the field shows the resolved value after every recalculation.
-        const std::optional<scenario::ResolvedScenario> resolved
-            = mResults && mResults->compiled ? std::optional(mResults->compiled->resolved) : std::nullopt;
-        if (resolved && std::abs(input.current(*resolved) - value) <= 1e-12 * std::abs(value))
+        if (mResults && mResults->compiled
+            && std::abs(input.current(*mResults->compiled) - value) <= 1e-12 * std::abs(value))
             return;
         mDocument->setOverride(input.key, value);
         return;
@@ -106,14 +112,22 @@ void CostPanel::setResults(ResultsPtr results)
         if (!compiled)
             continue;
         const QSignalBlocker block(spin);
-        spin->setValue(input.current(mResults->compiled->resolved) / input.displayScale);
+        spin->setValue(input.current(*mResults->compiled) / input.displayScale);
     }
     for (QLabel *label : std::as_const(mFigures))
         label->setText(kNone);
     const QList<CostFigure> figures = mResults ? costFigures(*mResults) : QList<CostFigure>();
+    // Parts without a price count as free: every $ figure says so, and the banner says which.
+    const QString warning = figures.isEmpty()
+                                ? QString()
+                                : QString::fromStdString(model::unpricedWarning(mResults->cost->bom));
+    mBanner->setText(QStringLiteral("\u26a0 ") + warning);
+    mBanner->setVisible(!warning.isEmpty());
     for (const CostFigure &figure : figures)
         if (QLabel *label = mFigures.value(figure.key))
-            label->setText(figure.text);
+            label->setText(!warning.isEmpty() && figure.key.contains(QLatin1String("usd"))
+                               ? figure.text + tr(" (incomplete)")
+                               : figure.text);
     if (!mResults)
         mStatus->clear();
     else if (figures.isEmpty())

@@ -47,6 +47,7 @@ private:
     QHash<QString, QDoubleSpinBox *> mFields;
     QHash<QString, QLabel *> mFigures;
     QLabel *mStatus;
+    QLabel *mBanner; ///< model::unpricedWarning, above the figures; hidden when every part is priced
     CostChart *mChart;
 };
 

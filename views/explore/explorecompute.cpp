@@ -27,23 +27,7 @@ model::SearchSpace searchSpaceFor(const model::Design &design)
 
 std::string searchNote(const model::SearchSpace &space)
 {
-    static constexpr const char *kOverlap[] = { "none", "ring", "pipe" };
-    static constexpr const char *kCommType[]
-        = { "all-reduce", "p2p reduce-scatter/all-gather", "reduce-scatter/all-gather" };
-    std::string note = "Best layout per point: layout search over batch " + std::to_string(space.maxBatchSize)
-                       + ", " + model::datatypeName(space.datatype);
-    if (space.moeExperts > 0)
-        note += ", " + std::to_string(space.moeExperts) + " experts";
-    if (space.tpOverlap)
-        note += std::string(", TP overlap ") + kOverlap[static_cast<int>(*space.tpOverlap)];
-    else if (!space.tpOverlapVariants)
-        note += ", TP overlap none";
-    note += space.dpOverlap == model::OverlapChoice::On    ? ", DP overlap on"
-            : space.dpOverlap == model::OverlapChoice::Off ? ", DP overlap off"
-                                                           : "";
-    if (space.tpCommTypes.size() == 1)
-        note += std::string(", TP ") + kCommType[static_cast<int>(space.tpCommTypes.front())];
-    return note;
+    return "Best layout per point: layout search over " + model::describeSearchSpace(space);
 }
 
 model::SearchOptions searchOptionsFor(const model::EvaluateOptions &evaluate, std::size_t topN)

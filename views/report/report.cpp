@@ -130,7 +130,8 @@ bool paintReport(QIODevice &device, const ScenarioResults &current,
     QPdfWriter writer(&device);
     writer.setCreator(QStringLiteral("GapStudio %1").arg(gapstudioVersion()));
     writer.setTitle(QObject::tr("GapStudio report: %1").arg(name));
-    writer.setDocumentXmpMetadata(xmpPacket(writer.title(), scenarioProvenance(current.scenario)));
+    writer.setDocumentXmpMetadata(
+        xmpPacket(writer.title(), scenarioProvenance(options.embedded.value_or(current.scenario))));
     writer.setResolution(96); // the charts' fonts are laid out for 96 dpi; see reportpainter.h
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF()));
 
@@ -154,6 +155,15 @@ bool paintReport(QIODevice &device, const ScenarioResults &current,
     int section = 1;
     out.heading(QObject::tr("%1  Key results").arg(section++));
     out.table(report::keyResultsTable(current, options.tokenBudget));
+
+    out.heading(QObject::tr("%1  Cost and power").arg(section++));
+    const QList<report::Table> cost = report::costTables(current);
+    if (cost.isEmpty())
+        out.paragraph(QObject::tr("No cost: the design does not run (see Diagnostics)."));
+    else if (const std::string warning = model::unpricedWarning(current.cost->bom); !warning.empty())
+        out.paragraph(QStringLiteral("\u26a0 ") + QString::fromStdString(warning));
+    for (const report::Table &table : cost)
+        out.table(table);
 
     out.heading(QObject::tr("%1  Diagnostics").arg(section++));
     const QStringList diagnostics = report::diagnosticLines(current);

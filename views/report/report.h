@@ -19,6 +19,7 @@
 #include <QDateTime>
 #include <QString>
 
+#include <optional>
 #include <vector>
 
 namespace gapstudio::views {
@@ -30,6 +31,9 @@ struct ReportOptions {
     QString baselineFile; ///< named in the comparison section, if any
     QDateTime date = QDateTime::currentDateTime();
     RoadmapPtr roadmap; ///< when set, a Roadmap section (its steps' table and chart)
+    /// The design the PDF embeds (File > Open restores it); default: `current.scenario`. The
+    /// studio gives its self-contained design, with the user's own blocks written in.
+    std::optional<scenario::Scenario> embedded;
 };
 
 /**

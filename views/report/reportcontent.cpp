@@ -1,12 +1,14 @@
 #include "report/reportcontent.h"
 
 #include "charts/chartformat.h"
+#include "cost/costfigures.h"
 #include "results/calibrationtext.h"
 #include "studio/layoutrules.h"
 
 #include "gapstudio/model/trainingtime.h"
 
 #include "gapstudio/io/preset_json.h"
+#include "gapstudio/model/units.h"
 
 #include <nlohmann/json.hpp>
 
@@ -23,8 +25,8 @@ namespace {
 using Json = nlohmann::ordered_json;
 using Pairs = QList<std::pair<QString, QString>>;
 
-constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
-constexpr double kSecondsPerDay = 86400.0;
+using units::kBytesPerGiB;
+using units::kSecondsPerDay;
 
 QString qs(const std::string &text)
 {
@@ -214,6 +216,35 @@ Table keyResultsTable(const ScenarioResults &results, double tokenBudget)
         if (m.available) // a design that cannot run has no time, throughput or MFU to list
             table.rows << QStringList { m.name, metricText(m) };
     return table;
+}
+
+QList<Table> costTables(const ScenarioResults &results)
+{
+    const QList<CostFigure> figures = costFigures(results);
+    if (figures.isEmpty())
+        return {};
+    Table summary;
+    summary.title = QObject::tr("Cost and power of this design (prices and power from the presets' cost blocks; "
+                                "most are estimates, each naming its source).");
+    summary.headers = QStringList { QStringLiteral("Figure"), QStringLiteral("Value") };
+    summary.weights = { 0.6, 0.4 };
+    summary.rightAligned = { false, true };
+    summary.widthFraction = 0.65;
+    for (const CostFigure &figure : figures)
+        summary.rows << QStringList { figure.name, figure.text };
+
+    Table bom;
+    bom.title = QObject::tr("Bill of materials.");
+    bom.headers = QStringList { QStringLiteral("Part"), QStringLiteral("Count"), QStringLiteral("Unit price"),
+                                QStringLiteral("Unit power"), QStringLiteral("Price") };
+    bom.weights = { 2.2, 0.8, 0.9, 0.8, 1.0 };
+    bom.rightAligned = { false, true, true, true, true };
+    const auto dollars = [](double usd) { return QStringLiteral("$") + chartformat::significant(usd); };
+    for (const model::BomLine &line : results.cost->bom.lines)
+        bom.rows << QStringList { qs(line.label), chartformat::significant(line.count), dollars(line.unitPrice_USD),
+                                  chartformat::significant(line.unitPower_W) + QStringLiteral(" W"),
+                                  dollars(line.price_USD()) };
+    return { summary, bom };
 }
 
 Table comparisonTable(const ScenarioResults &baseline, const ScenarioResults &current, double tokenBudget)

@@ -49,6 +49,10 @@ struct Metric {
 /// available key metrics.
 [[nodiscard]] Table keyResultsTable(const ScenarioResults &results, double tokenBudget);
 
+/// The Cost and power section's tables: the Cost and power panel's figures (costfigures.h), then
+/// the bill of materials (count, unit price and power, price, per part); none without a cost.
+[[nodiscard]] QList<Table> costTables(const ScenarioResults &results);
+
 /// Metric | Baseline | Current | Change | Change %.
 [[nodiscard]] Table comparisonTable(const ScenarioResults &baseline, const ScenarioResults &current,
                                     double tokenBudget);

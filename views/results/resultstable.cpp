@@ -4,6 +4,7 @@
 #include "results/layoutformat.h"
 
 #include "gapstudio/scenario/best_layout.h"
+#include "gapstudio/model/units.h"
 
 #include <QHash>
 #include <algorithm>
@@ -16,7 +17,7 @@ namespace gapstudio::views {
 
 namespace {
 
-constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
+using units::kBytesPerGiB;
 
 // Display conversions only; every number is a model output.
 QString seconds(double value)

@@ -103,6 +103,11 @@ RoadmapPtr evaluateRoadmapFile(io::Roadmap roadmap, const QString &file,
                                   .arg(file)
                                   .arg(i)
                                   .arg(QString::fromStdString(data->steps[i].result.statusText));
+    for (std::size_t i = 0; i < data->steps.size(); ++i)
+        if (const auto &cost = data->steps[i].result.cost)
+            if (const std::string warning = model::unpricedWarning(cost->bom); !warning.empty())
+                data->costWarnings << QStringLiteral("%1: \u26a0 %2")
+                                          .arg(data->stepName(i), QString::fromStdString(warning));
     return data;
 }
 

@@ -34,6 +34,8 @@ struct RoadmapData {
     io::Roadmap roadmap;
     std::vector<scenario::RoadmapStepResult> steps; ///< one per roadmap step, in order
     QStringList problems; ///< steps that are not valid designs: "file: /steps/i: reason"
+    /// Steps whose $ figures leave out parts without a price: "Step 2 (name): Incomplete: ...".
+    QStringList costWarnings;
 
     /// The metric of step `index` (0-based), or nullopt when the step has no such result (it does
     /// not evaluate, or runs over capacity, or has no cost).

@@ -85,8 +85,10 @@ void RoadmapPanel::setRoadmap(RoadmapPtr roadmap)
                         .arg(QString::fromStdString(mRoadmap->roadmap.name).toHtmlEscaped(),
                              QFileInfo(mRoadmap->file).fileName().toHtmlEscaped()));
     mTitle->setToolTip(source);
-    mProblem->setText(mRoadmap->problems.join(QLatin1Char('\n')));
-    mProblem->setVisible(!mRoadmap->problems.isEmpty());
+    // Steps that do not run, then steps whose $ figures leave parts out.
+    const QStringList notes = mRoadmap->problems + mRoadmap->costWarnings;
+    mProblem->setText(notes.join(QLatin1Char('\n')));
+    mProblem->setVisible(!notes.isEmpty());
 }
 
 bool RoadmapPanel::openStep(int index)

@@ -2,6 +2,7 @@
 
 #include "studio/studioformat.h"
 #include "studio/valuefield.h"
+#include "gapstudio/model/units.h"
 
 #include <QHeaderView>
 #include <QTimer>
@@ -27,7 +28,7 @@ QString topologyKind(scenario::TopologyKind kind)
     }
     return {};
 }
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kGiB = units::kBytesPerGiB;
 using Slot = ScenarioDocument::Slot;
 using R = scenario::ResolvedScenario;
 

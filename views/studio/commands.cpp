@@ -32,7 +32,7 @@ bool ChangeScenario::mergeWith(const QUndoCommand *other)
     if (next->mMergeKey != mMergeKey)
         return false;
     mAfter = next->mAfter;
-    setObsolete(sameScenario(mAfter, mBefore));
+    setObsolete(mAfter == mBefore); // every field, exactly: no text round trip
     return true;
 }
 

@@ -1,9 +1,10 @@
 #include "studio/latencybench.h"
 
 #include "studio/canvasscene.h"
-#include "studio/overridekeys.h"
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
+
+#include "gapstudio/scenario/override_keys.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -87,7 +88,7 @@ LatencyReport runLatencyBench(ScenarioDocument *document, Recalculator *recalcul
         QTimer::singleShot(20, &loop, &QEventLoop::quit); // 50 Hz drag: throttle never delays
         loop.exec();
         clock.start();
-        document->setOverride(overrides::kScaleOutBandwidth, base * (1 + 0.01 * (i % 50)));
+        document->setOverride(scenario::keys::kScaleOutBandwidth, base * (1 + 0.01 * (i % 50)));
         QTimer guard;
         guard.setSingleShot(true);
         QObject::connect(&guard, &QTimer::timeout, &loop, &QEventLoop::quit);

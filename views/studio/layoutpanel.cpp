@@ -48,6 +48,7 @@ LayoutPanel::LayoutPanel(ScenarioDocument *document, QWidget *parent)
     // The fields first, so that TP is in view in a short dock (1280 x 800); the rule and the
     // products they make follow them.
     addInt(par, "tensor_par", &E::tensorPar, 1, 1 << 16);
+    addInt(par, "context_par", &E::contextPar, 1, 1 << 16);
     addInt(par, "pipeline_par", &E::pipelinePar, 1, 1 << 16);
     addInt(par, "data_par", &E::dataPar, 1, 1 << 20);
     addInt(par, "expert_par", &E::expertPar, 1, 1 << 16);
@@ -56,7 +57,7 @@ LayoutPanel::LayoutPanel(ScenarioDocument *document, QWidget *parent)
     par->addRow(mRule);
     par->addRow(mSummary);
     for (const char *key :
-         { "tensor_par", "pipeline_par", "data_par", "expert_par", "expert_slice", "data_par_exp" })
+         { "tensor_par", "context_par", "pipeline_par", "data_par", "expert_par", "expert_slice", "data_par_exp" })
         mFields[key].section = section();
     QFormLayout *batch = group(tr("Batch and schedule"), true);
     addInt(batch, "microbatch_size", &E::microbatchSize, 1, 1 << 16);
@@ -197,21 +198,32 @@ void LayoutPanel::setResults(ResultsPtr results)
     mRule->setText(balanceRule(moe));
     if (results && results->compiled) {
         const model::Execution &e = results->compiled->execution;
+        const QString name
+            = QString::fromStdString(results->compiled->resolved.layout.info.name).toHtmlEscaped();
         QString summary
-            = tr("<b>%1</b><br>TP × PP × DP = %2 × %3 × %4 = %5 of %6 GPUs")
-                  .arg(QString::fromStdString(results->compiled->resolved.layout.info.name).toHtmlEscaped())
-                  .arg(e.tensorPar)
-                  .arg(e.pipelinePar)
-                  .arg(e.dataPar)
-                  .arg(e.tensorPar * e.pipelinePar * e.dataPar)
-                  .arg(e.numProcs);
+            = e.contextPar > 1
+                  ? tr("<b>%1</b><br>TP × CP × PP × DP = %2 × %3 × %4 × %5 = %6 of %7 GPUs")
+                        .arg(name)
+                        .arg(e.tensorPar)
+                        .arg(e.contextPar)
+                        .arg(e.pipelinePar)
+                        .arg(e.dataPar)
+                        .arg(model::layoutGpuCount(e))
+                        .arg(e.numProcs)
+                  : tr("<b>%1</b><br>TP × PP × DP = %2 × %3 × %4 = %5 of %6 GPUs")
+                        .arg(name)
+                        .arg(e.tensorPar)
+                        .arg(e.pipelinePar)
+                        .arg(e.dataPar)
+                        .arg(model::layoutGpuCount(e))
+                        .arg(e.numProcs);
         if (e.modelMoE)
             summary += tr("<br>EP × ES × PP × expert DP = %1 × %2 × %3 × %4 = %5 of %6 GPUs")
                            .arg(e.expertPar)
                            .arg(e.expertSlice)
                            .arg(e.pipelinePar)
                            .arg(e.dataParExp)
-                           .arg(e.expertPar * e.expertSlice * e.pipelinePar * e.dataParExp)
+                           .arg(model::expertLayoutGpuCount(e))
                            .arg(e.numProcs);
         mSummary->setText(summary);
     } else {

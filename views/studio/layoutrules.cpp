@@ -122,9 +122,9 @@ bool balanceLayout(model::Execution &e, std::int64_t gpuCount, bool moe)
 
 QString balanceRule(bool moe)
 {
-    return moe ? tr("DP and expert DP follow the GPU count: DP = GPUs ÷ (TP × PP), expert DP = GPUs ÷ (EP × "
-                    "ES × PP).")
-               : tr("DP follows the GPU count: DP = GPUs ÷ (TP × PP).");
+    return moe ? tr("DP and expert DP follow the GPU count: DP = GPUs ÷ (TP × CP × PP), expert DP = GPUs ÷ "
+                    "(EP × ES × PP).")
+               : tr("DP follows the GPU count: DP = GPUs ÷ (TP × CP × PP).");
 }
 
 bool gpuCountFits(const model::Execution &execution, std::int64_t gpuCount, bool moe)

@@ -1,6 +1,7 @@
 #include "studio/newblockdialog.h"
 
 #include "studio/userpresets.h"
+#include "gapstudio/model/units.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,7 +16,7 @@
 namespace gapstudio::views {
 
 namespace {
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kGiB = units::kBytesPerGiB;
 constexpr auto kBf16 = static_cast<std::size_t>(model::Datatype::Bfloat16);
 constexpr auto kFp16 = static_cast<std::size_t>(model::Datatype::Float16);
 constexpr auto kFp8 = static_cast<std::size_t>(model::Datatype::Float8);

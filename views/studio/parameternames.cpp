@@ -1,9 +1,13 @@
 #include "studio/parameternames.h"
 
+#include "gapstudio/scenario/override_keys.h"
+#include "gapstudio/scenario/scenario.h"
+
 #include <QCoreApplication>
 #include <QRegularExpression>
 
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gapstudio::views {
@@ -17,36 +21,9 @@ struct Entry {
     const char *help;
 };
 
-// Override keys (scenario::overrideKeys()) and layout keys (the reference's execution keys).
+// The execution's keys (the reference's file keys) and the blocks' words; an override key's words
+// are the model's table (scenario::overrideKeys()).
 constexpr Entry kEntries[] = {
-    { "gpu.compute_scale", "GPU peak compute", "TFLOP/s",
-      "Peak matrix throughput of one GPU in the design's datatype; every peak of the GPU scales with it" },
-    { "gpu.hbm_bandwidth_GBps", "HBM bandwidth", "GB/s", "Memory bandwidth of one GPU's HBM" },
-    { "gpu.hbm_capacity_GiB", "HBM capacity", "GiB", "Memory capacity of one GPU's HBM" },
-    { "gpu.tier2_capacity_GiB", "Offload memory capacity", "GiB",
-      "Host memory a GPU can offload to (0 = none)" },
-    { "gpu.tier2_bandwidth_GBps", "Offload memory bandwidth", "GB/s", "Bandwidth to the offload memory" },
-    { "scale_up.bandwidth_GBps", "Scale-up bandwidth", "GB/s",
-      "Bandwidth per GPU, one direction, inside a scale-up domain (e.g. NVLink)" },
-    { "scale_up.latency_us", "Scale-up latency", "µs",
-      "Latency of one communication operation inside a scale-up domain" },
-    { "scale_up.efficiency", "Scale-up efficiency", "%",
-      "Share of the scale-up bandwidth that collectives achieve" },
-    { "scale_out.bandwidth_GBps", "Scale-out bandwidth", "GB/s",
-      "Bandwidth per GPU, one direction, between scale-up domains (e.g. InfiniBand)" },
-    { "scale_out.latency_us", "Scale-out latency", "µs",
-      "Latency of one communication operation between scale-up domains" },
-    { "scale_out.efficiency", "Scale-out efficiency", "%",
-      "Share of the scale-out bandwidth that collectives achieve" },
-    { "topology.scale_up_domain_size", "Scale-up domain size", "GPUs", "GPUs joined by one scale-up domain" },
-    { "gpu_count", "GPU count", "GPUs", "GPUs in the whole design" },
-    { "num_procs", "GPU count", "GPUs", "GPUs in the whole design" },
-    { "batch_size", "Global batch", "samples", "Samples per training step, over all data-parallel replicas" },
-    { "microbatch_size", "Microbatch", "samples", "Samples per pipeline microbatch" },
-    { "seq_size", "Sequence length", "tokens", "Tokens per sample" },
-    { "tensor_par", "TP (tensor parallel)", "GPUs", "GPUs that split every layer's matrices" },
-    { "pipeline_par", "PP (pipeline parallel)", "stages", "Pipeline stages the layers are split into" },
-    { "data_par", "DP (data parallel)", "replicas", "Copies of the model that train on different samples" },
     { "context_par", "CP (context parallel)", "GPUs", "GPUs that split each sequence" },
     { "expert_par", "EP (expert parallel)", "GPUs", "GPUs the experts of a layer are spread over" },
     { "expert_slice", "ES (expert slicing)", "GPUs", "GPUs that split each expert's matrices" },
@@ -102,10 +79,35 @@ const Entry *find(const std::string &key)
     return nullptr;
 }
 
+/// The override key `key` names: itself, or the execution's or the LLM's key of the same value
+/// ("tensor_par" is "layout.tensor_par", "seq_size" "llm.seq_size", "num_procs" "gpu_count").
+const scenario::OverrideKey *overrideKeyOf(const std::string &key)
+{
+    if (key == "num_procs")
+        return scenario::findOverrideKey("gpu_count");
+    std::string name = key; // a JSON pointer's "layout/tensor_par" is the key "layout.tensor_par"
+    if (name.starts_with("layout/") || name.starts_with("llm/"))
+        name[name.find('/')] = '.';
+    for (const char *prefix : { "", "layout.", "llm." })
+        if (const scenario::OverrideKey *k = scenario::findOverrideKey(prefix + name))
+            return k;
+    return nullptr;
+}
+
 } // namespace
 
 ParameterWords parameterWords(const std::string &key)
 {
+    if (const scenario::OverrideKey *k = overrideKeyOf(key)) {
+        // The sliders show two kinds of key in other units than the key's own: the compute scale
+        // as the peak it gives (parameterpanel.cpp), and fractions in percent.
+        if (key == scenario::keys::kComputeScale)
+            return { QCoreApplication::translate("ParameterNames", "GPU peak compute"), QStringLiteral("TFLOP/s"),
+                     translated(k->description) };
+        const bool fraction = key.ends_with(".efficiency");
+        return { translated(k->label), fraction ? QStringLiteral("%") : QString::fromUtf8(k->unit),
+                 translated(k->description) };
+    }
     const Entry *e = find(key);
     if (!e)
         return { QString::fromStdString(key), {}, {} };
@@ -158,18 +160,30 @@ QString inWords(const QString &message)
     text.replace(tier, QCoreApplication::translate("ParameterNames", "Network tier \\1"));
     // Only keys with an underscore: plain words ("hidden", "datatype") stay as they are. `\b`
     // counts '_' as a word character, so "data_par" never matches inside "data_par_exp".
-    static const std::vector<const Entry *> keys = [] {
-        std::vector<const Entry *> entries;
-        for (const Entry &e : kEntries) {
-            const std::string_view key(e.key);
-            if (key.find('.') == std::string_view::npos && key.find('_') != std::string_view::npos)
-                entries.push_back(&e);
+    static const std::vector<std::pair<const char *, const char *>> keys = [] {
+        std::vector<std::pair<const char *, const char *>> words; // key, label
+        const auto take = [&words](const char *key, const char *label) {
+            const std::string_view k(key);
+            if (k.find('.') == std::string_view::npos && k.find('_') != std::string_view::npos)
+                words.emplace_back(key, label);
+        };
+        for (const Entry &e : kEntries)
+            take(e.key, e.label);
+        for (const scenario::OverrideKey &k : scenario::overrideKeys()) {
+            const std::string_view key(k.key);
+            const std::size_t dot = key.find('.');
+            // "layout.tensor_par" names tensor_par of the messages; "gpu_count" itself.
+            take(dot == std::string_view::npos || key.starts_with("layout.") || key.starts_with("llm.")
+                     ? k.key + (dot == std::string_view::npos ? 0 : dot + 1)
+                     : k.key,
+                 k.label);
         }
-        return entries;
+        take("num_procs", scenario::findOverrideKey("gpu_count")->label);
+        return words;
     }();
-    for (const Entry *e : keys) {
-        const QRegularExpression word(QStringLiteral("\\b%1\\b").arg(QLatin1String(e->key)));
-        text.replace(word, translated(e->label));
+    for (const auto &[key, label] : keys) {
+        const QRegularExpression word(QStringLiteral("\\b%1\\b").arg(QLatin1String(key)));
+        text.replace(word, translated(label));
     }
     text.replace(QStringLiteral(" * "), QStringLiteral(" × "));
     text.replace(QStringLiteral("!="), QStringLiteral("≠"));

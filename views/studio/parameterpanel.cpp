@@ -2,11 +2,12 @@
 
 #include "studio/collapsiblesection.h"
 #include "studio/layoutrules.h"
-#include "studio/overridekeys.h"
 #include "studio/parameternames.h"
 #include "studio/scenariodocument.h"
 #include "studio/studioformat.h"
 #include "studio/valuefield.h"
+
+#include "gapstudio/scenario/override_keys.h"
 
 #include <QGridLayout>
 #include <QLabel>
@@ -88,10 +89,13 @@ ParameterPanel::ParameterPanel(ScenarioDocument *document, QWidget *parent)
         return grid;
     };
     using R = const ScenarioResults &;
-    const auto resolved = [](R r) -> const scenario::ResolvedScenario & { return r.compiled->resolved; };
+    // A slider's value is the design's, in its key's unit (the model's table of keys).
+    const auto value = [](const char *key) {
+        return [key](R r) { return scenario::overrideKeyValue(*r.compiled, key).value_or(0); };
+    };
     const auto percent = [](double fraction) { return format::percent(fraction); };
     const auto fromPercent = [](double typed) { return typed / 100.0; };
-    namespace k = overrides;
+    namespace k = scenario::keys;
 
     QGridLayout *gpu = section(tr("GPU"), QStringLiteral("section:gpu"));
     // Compute is a scale factor on every peak; it is shown and typed as the resulting peak.
@@ -105,36 +109,24 @@ ParameterPanel::ParameterPanel(ScenarioDocument *document, QWidget *parent)
             const double base = basePeak();
             return base > 0 ? typedTflops * 1e12 / base : typedTflops;
         });
-    addRow(gpu, k::kHbmBandwidth, logRange(500, 32000),
-           [=](R r) { return resolved(r).gpu.hbm.bandwidth_Bps / 1e9; });
-    addRow(gpu, k::kHbmCapacity, logRange(16, 1024),
-           [=](R r) { return resolved(r).gpu.hbm.capacity_B / (1024.0 * 1024 * 1024); });
+    addRow(gpu, k::kHbmBandwidth, logRange(500, 32000), value(k::kHbmBandwidth));
+    addRow(gpu, k::kHbmCapacity, logRange(16, 1024), value(k::kHbmCapacity));
 
     QGridLayout *net = section(tr("Network"), QStringLiteral("section:network"));
-    addRow(net, k::kScaleUpBandwidth, logRange(25, 6400),
-           [=](R r) { return resolved(r).scaleUp.bandwidth_Bps / 1e9; });
-    addRow(net, k::kScaleUpLatency, logRange(0.05, 100),
-           [=](R r) { return resolved(r).scaleUp.latency_s * 1e6; });
-    addRow(
-        net, k::kScaleUpEfficiency, percentRange(30), [=](R r) { return resolved(r).scaleUp.efficiency; },
-        percent, fromPercent);
-    addRow(net, k::kScaleOutBandwidth, logRange(6.25, 3200),
-           [=](R r) { return resolved(r).scaleOut.bandwidth_Bps / 1e9; });
-    addRow(net, k::kScaleOutLatency, logRange(0.25, 200),
-           [=](R r) { return resolved(r).scaleOut.latency_s * 1e6; });
-    addRow(
-        net, k::kScaleOutEfficiency, percentRange(30), [=](R r) { return resolved(r).scaleOut.efficiency; },
-        percent, fromPercent);
+    addRow(net, k::kScaleUpBandwidth, logRange(25, 6400), value(k::kScaleUpBandwidth));
+    addRow(net, k::kScaleUpLatency, logRange(0.05, 100), value(k::kScaleUpLatency));
+    addRow(net, k::kScaleUpEfficiency, percentRange(30), value(k::kScaleUpEfficiency), percent, fromPercent);
+    addRow(net, k::kScaleOutBandwidth, logRange(6.25, 3200), value(k::kScaleOutBandwidth));
+    addRow(net, k::kScaleOutLatency, logRange(0.25, 200), value(k::kScaleOutLatency));
+    addRow(net, k::kScaleOutEfficiency, percentRange(30), value(k::kScaleOutEfficiency), percent, fromPercent);
     addRow(net, k::kDomainSize, { 2, 4, 8, 16, 32, 64, 72, 128, 144, 256, 512, 576, 1024, 2048, 4096 },
-           [=](R r) { return static_cast<double>(resolved(r).topology.scaleUpDomainSize); });
+           value(k::kDomainSize));
 
     QGridLayout *work = section(tr("Workload and scale"), QStringLiteral("section:workload"));
-    addRow(work, "gpu_count", kGpuCounts, [=](R r) { return static_cast<double>(resolved(r).gpuCount); });
-    addRow(work, k::kBatchSize,
-           { 128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 16384, 32768 },
-           [=](R r) { return static_cast<double>(resolved(r).layout.execution.batchSize); });
-    addRow(work, k::kSeqSize, { 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072 },
-           [=](R r) { return static_cast<double>(resolved(r).llm.seqSize); });
+    addRow(work, k::kGpuCount, kGpuCounts, value(k::kGpuCount));
+    addRow(work, k::kBatchSize, { 128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 16384, 32768 },
+           value(k::kBatchSize));
+    addRow(work, k::kSeqSize, { 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072 }, value(k::kSeqSize));
 
     auto *reset = new QPushButton(tr("Reset sliders to the blocks' values"), this);
     reset->setObjectName(QStringLiteral("resetOverrides"));
@@ -151,7 +143,7 @@ double ParameterPanel::basePeak() const
     const auto &peak
         = mResults->compiled->resolved.gpu
               .matrixPeak_flops[static_cast<std::size_t>(mResults->compiled->execution.datatype)];
-    const double scale = overrideOr(*mResults, overrides::kComputeScale, 1);
+    const double scale = overrideOr(*mResults, scenario::keys::kComputeScale, 1);
     return peak && scale > 0 ? *peak / scale : 0;
 }
 
@@ -220,7 +212,7 @@ QString ParameterPanel::label(const std::string &key) const
 std::vector<double> ParameterPanel::gpuCountChoices() const
 {
     for (const Row &row : mRows)
-        if (row.key == "gpu_count")
+        if (row.key == scenario::keys::kGpuCount)
             return row.values;
     return {};
 }
@@ -246,7 +238,7 @@ void ParameterPanel::showValue(const Row &row, double value) const
 void ParameterPanel::commit(const Row &row, double value)
 {
     showValue(row, value);
-    if (row.key == "gpu_count")
+    if (row.key == scenario::keys::kGpuCount)
         mDocument->setGpuCount(static_cast<std::int64_t>(std::llround(value)));
     else
         mDocument->setOverride(row.key, value);
@@ -281,7 +273,7 @@ void ParameterPanel::setResults(ResultsPtr results)
         row.value->setEnabled(usable);
         if (!usable || row.slider->isSliderDown())
             continue;
-        if (row.key == "gpu_count")
+        if (row.key == scenario::keys::kGpuCount)
             updateGpuCountChoices(row, *mResults);
         const double value = row.current(*mResults);
         const QSignalBlocker blocker(row.slider);

@@ -5,6 +5,8 @@
 #include "studio/parameternames.h"
 
 #include "gapstudio/model/network_tiers.h"
+#include "gapstudio/io/preset_locations.h"
+#include "gapstudio/scenario/self_contained.h"
 
 #include <QStringList>
 
@@ -113,12 +115,23 @@ bool ScenarioDocument::open(const QString &path, QString *error)
     if (!scenario)
         return false;
     reset(*scenario, path);
+    for (const scenario::ShadowingBlock &block : scenario::inlineBlocksShadowingPresets(*scenario, mLibrary))
+        emit notice(tr("The file's %1 “%2” (id %3) differs from your preset of that id; the file's is used.")
+                        .arg(QString::fromStdString(block.kind), QString::fromStdString(block.name),
+                             QString::fromStdString(block.id)));
     return true;
+}
+
+scenario::Scenario ScenarioDocument::selfContained(const scenario::Scenario &design) const
+{
+    // The presets every installation of this version has: the copy compiled into the binary.
+    static const scenario::PresetLibrary shipped = io::embeddedPresetLibrary();
+    return scenario::withUnshippedBlocksInline(design, mLibrary, shipped);
 }
 
 bool ScenarioDocument::saveAs(const QString &path, QString *error)
 {
-    if (!writeScenarioFile(mScenario, path, error))
+    if (!writeScenarioFile(selfContained(), path, error))
         return false;
     mFileName = path;
     mUndoStack.setClean();
@@ -156,7 +169,7 @@ void ScenarioDocument::nameAfterEdit(scenario::Scenario &after, int mergeId,
             = dynamic_cast<const ChangeScenario *>(mUndoStack.command(mUndoStack.index() - 1));
             top && top->id() == mergeId && top->mergeKey() == mergeKey)
             reference = &top->before();
-    if (sameScenario(withoutInfo(after), withoutInfo(*reference))) {
+    if (withoutInfo(after) == withoutInfo(*reference)) {
         after.info = reference->info;
         return;
     }
@@ -176,7 +189,7 @@ void ScenarioDocument::nameAfterEdit(scenario::Scenario &after, int mergeId,
 void ScenarioDocument::push(scenario::Scenario after, const QString &text, int mergeId, std::string mergeKey)
 {
     nameAfterEdit(after, mergeId, mergeKey);
-    if (sameScenario(after, mScenario))
+    if (after == mScenario)
         return;
     mUndoStack.push(new ChangeScenario(this, mScenario, std::move(after), text, mergeId, std::move(mergeKey)));
 }
@@ -364,7 +377,7 @@ void ScenarioDocument::editLayout(const std::string &field, const std::function<
         balanceLayout(e, gpuCount, isMoe());
         s.overrides.erase("layout.data_par");
     } else if (field == "data_par") {
-        s.gpuCount = e.tensorPar * std::max<std::int64_t>(1, e.contextPar) * e.pipelinePar * e.dataPar;
+        s.gpuCount = model::layoutGpuCount(e);
         s.overrides.erase("gpu_count");
         balanceLayout(e, s.gpuCount, isMoe());
     }

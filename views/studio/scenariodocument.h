@@ -31,8 +31,16 @@ public:
 
     /// Replaces the whole document (New, Open, autosave restore): clears the undo history.
     void reset(const scenario::Scenario &scenario, const QString &fileName = {});
+    /// Opens a scenario file. A block written into the file whose id names a different local
+    /// preset (say, the user's own block of that id) is the one used, and notice() says so.
     bool open(const QString &path, QString *error);
+    /// Saves selfContained(): the file opens on any machine with GapStudio.
     bool saveAs(const QString &path, QString *error);
+    /// The design with every block GapStudio does not ship (the user's own, "My blocks") written
+    /// in (scenario::withUnshippedBlocksInline): what a saved file or an export embeds.
+    [[nodiscard]] scenario::Scenario selfContained() const { return selfContained(mScenario); }
+    /// The same for another design of this session (the one a report or chart shows).
+    [[nodiscard]] scenario::Scenario selfContained(const scenario::Scenario &design) const;
 
     // Edits: each pushes one command (sliders merge per key while dragging).
     /// Sets the block of `kind` to preset `presetId`; interconnects go to the scale-out link

@@ -45,6 +45,5 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/diagnosticslist.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/latencybench.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/statusline.h
-    ${CMAKE_CURRENT_SOURCE_DIR}/studio/overridekeys.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/studioformat.h
 )

@@ -61,15 +61,6 @@ std::string scenarioToJsonText(const scenario::Scenario &scenario)
     return io::toText(io::toJson(scenario));
 }
 
-bool sameScenario(const scenario::Scenario &a, const scenario::Scenario &b)
-{
-    try {
-        return scenarioToJsonText(a) == scenarioToJsonText(b);
-    } catch (const std::exception &) {
-        return false;
-    }
-}
-
 std::optional<scenario::Scenario> scenarioFromJsonText(const std::string &text, QString *error)
 {
     try {

@@ -29,10 +29,6 @@ enum class BlockKind { Gpu, Interconnect, Topology, Llm, Layout };
 /// that has it (io::loadShippedScenario; the embedded copy at the latest).
 [[nodiscard]] scenario::Scenario studioDefaultScenario();
 
-/// Whether two scenarios are the same design (compared through their file text, since the
-/// model's input structs have no operator==).
-[[nodiscard]] bool sameScenario(const scenario::Scenario &a, const scenario::Scenario &b);
-
 /// Scenario file I/O (`*.gapstudio.json`). Errors come back in `error`, never as exceptions.
 [[nodiscard]] std::optional<scenario::Scenario> readScenarioFile(const QString &path, QString *error);
 [[nodiscard]] bool writeScenarioFile(const scenario::Scenario &scenario, const QString &path,

@@ -5,6 +5,8 @@
  * every label and table of the studio goes through these.
  */
 
+#include "gapstudio/model/units.h"
+
 #include <QString>
 
 #include <cstdint>
@@ -29,7 +31,7 @@ namespace gapstudio::views::format {
 /// Bytes as GiB (binary, as HBM capacities).
 [[nodiscard]] inline QString bytes(double b)
 {
-    return QStringLiteral("%1 GiB").arg(number(b / (1024.0 * 1024.0 * 1024.0), 4));
+    return QStringLiteral("%1 GiB").arg(number(b / units::kBytesPerGiB, 4));
 }
 [[nodiscard]] inline QString flops(double f)
 {

@@ -4,6 +4,8 @@
 
 #include "gapstudio/model/evaluate.h"
 #include "io/json_cursor.h"
+#include "gapstudio/model/units.h"
+#include "gapstudio/model/enum_names.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,11 +26,11 @@ namespace {
 // GBps * 1e9, network bandwidth * 1e9. Efficiency thresholds are given in GFLOP and MB; the
 // reference compares the op size scaled down to those units, we scale the threshold up once
 // (detail::parseEfficiencyTable).
-constexpr double kFlopsPerTflops = 1e12;
-constexpr double kFlopsPerGflop = 1e9;
-constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
-constexpr double kBpsPerGBps = 1e9;
-constexpr double kBytesPerMB = 1e6;
+using units::kFlopsPerTflops;
+using units::kFlopsPerGflop;
+using units::kBytesPerGiB;
+using units::kBpsPerGBps;
+using units::kBytesPerMB;
 
 // ---------------------------------------------------------------------------------------------
 
@@ -303,14 +305,14 @@ model::Execution parseExecution(const nlohmann::json &json, const std::string &f
         datatype.fail("expected one of " + datatypeList() + ", got " + detail::describe(datatype.value()));
     exe.datatype = *type;
     exe.fusedActivation = root["fused_activation"].boolean();
-    exe.attentionType = static_cast<model::AttentionType>(root["attention_type"].oneOf({"multihead", "multiquery"}));
+    exe.attentionType = static_cast<model::AttentionType>(root["attention_type"].oneOf(model::names::kAttentionType));
     exe.activationRecompute =
-        static_cast<model::Recompute>(root["activation_recompute"].oneOf({"none", "attn_only", "full"}));
+        static_cast<model::Recompute>(root["activation_recompute"].oneOf(model::names::kRecompute));
     exe.pipelineInterleaving = root["pipeline_interleaving"].integerAtLeast(1);
     exe.optimizerSharding = root["optimizer_sharding"].boolean();
     exe.tensorParCommType =
-        static_cast<model::TpCommType>(root["tensor_par_comm_type"].oneOf({"ar", "p2p_rs_ag", "rs_ag"}));
-    exe.tensorParOverlap = static_cast<model::TpOverlap>(root["tensor_par_overlap"].oneOf({"none", "ring", "pipe"}));
+        static_cast<model::TpCommType>(root["tensor_par_comm_type"].oneOf(model::names::kTpCommType));
+    exe.tensorParOverlap = static_cast<model::TpOverlap>(root["tensor_par_overlap"].oneOf(model::names::kTpOverlap));
     exe.seqParAgRedo = root["seq_par_ag_redo"].boolean();
     exe.dataParOverlap = root["data_par_overlap"].boolean();
     exe.weightOffload = root["weight_offload"].boolean();

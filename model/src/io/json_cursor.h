@@ -14,14 +14,18 @@
 
 #include <limits>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <span>
 #include <string_view>
 #include <utility>
 
 namespace gapstudio::io::detail {
+
+[[nodiscard]] std::string describe(const nlohmann::json &value);
 
 class JsonCursor {
 public:
@@ -60,10 +64,29 @@ public:
 
     /// One of `names` (a JSON string); returns its index.
     [[nodiscard]] std::size_t oneOf(std::initializer_list<std::string_view> names) const;
+    /// The same for a list of names (model/enum_names.h).
+    template <std::size_t N> [[nodiscard]] std::size_t oneOf(const std::array<const char *, N> &names) const
+    {
+        return oneOf(std::span<const char *const>(names));
+    }
+    [[nodiscard]] std::size_t oneOf(std::span<const char *const> names) const;
 
     static constexpr std::size_t kAnySize = static_cast<std::size_t>(-1);
 
 private:
+    /// oneOf() for any list of names.
+    template <typename Names> [[nodiscard]] std::size_t indexIn(const Names &names) const
+    {
+        std::string list;
+        std::size_t index = 0;
+        for (std::string_view name : names) {
+            if (mValue->is_string() && mValue->get_ref<const std::string &>() == name)
+                return index;
+            list += (index++ == 0 ? "\"" : ", \"") + std::string(name) + "\"";
+        }
+        fail("expected one of " + list + ", got " + describe(*mValue));
+    }
+
     const nlohmann::json *mValue;
     const std::string *mFile;
     std::string mPointer;

@@ -237,14 +237,12 @@ void JsonCursor::requireNull() const
 
 std::size_t JsonCursor::oneOf(std::initializer_list<std::string_view> names) const
 {
-    std::string list;
-    std::size_t index = 0;
-    for (std::string_view name : names) {
-        if (mValue->is_string() && mValue->get_ref<const std::string &>() == name)
-            return index;
-        list += (index++ == 0 ? "\"" : ", \"") + std::string(name) + "\"";
-    }
-    fail("expected one of " + list + ", got " + describe(*mValue));
+    return indexIn(names);
+}
+
+std::size_t JsonCursor::oneOf(std::span<const char *const> names) const
+{
+    return indexIn(names);
 }
 
 std::string describe(const nlohmann::json &value)

@@ -3,6 +3,7 @@
 #include "scenario/block_ranges.h"
 
 #include "gapstudio/model/limits.h"
+#include "gapstudio/model/units.h"
 
 namespace gapstudio::io::detail {
 
@@ -10,9 +11,9 @@ namespace {
 
 using namespace model::limits;
 
-constexpr double kFlopsPerTflops = 1e12;
-constexpr double kBpsPerGBps = 1e9;
-constexpr double kSecondsPerUs = 1e-6;
+using units::kFlopsPerTflops;
+using units::kBpsPerGBps;
+using units::kSecondsPerUs;
 
 void check(const JsonCursor &value, const model::Range &range)
 {

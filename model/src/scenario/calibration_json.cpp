@@ -8,6 +8,7 @@
 #include "scenario/preset_blocks.h"
 
 #include "gapstudio/model/limits.h"
+#include "gapstudio/model/units.h"
 
 #include <array>
 #include <string>
@@ -16,7 +17,7 @@ namespace gapstudio::io::detail {
 
 namespace {
 
-constexpr double kUsPerSecond = 1e6;
+using units::kUsPerSecond;
 
 
 void optionalNumber(const JsonCursor &c, const char *key, std::optional<double> &out, double low, bool lowIncluded,

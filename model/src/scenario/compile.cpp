@@ -9,35 +9,6 @@
 
 #include <string>
 
-namespace gapstudio::model {
-
-bool operator==(const Execution &a, const Execution &b) noexcept
-{
-    return a.numProcs == b.numProcs && a.tensorPar == b.tensorPar && a.pipelinePar == b.pipelinePar
-           && a.dataPar == b.dataPar && a.tensorParNet == b.tensorParNet
-           && a.pipelineParNet == b.pipelineParNet && a.dataParNet == b.dataParNet
-           && a.batchSize == b.batchSize && a.microbatchSize == b.microbatchSize && a.datatype == b.datatype
-           && a.fusedActivation == b.fusedActivation && a.attentionType == b.attentionType
-           && a.activationRecompute == b.activationRecompute
-           && a.pipelineInterleaving == b.pipelineInterleaving && a.optimizerSharding == b.optimizerSharding
-           && a.tensorParCommType == b.tensorParCommType && a.tensorParOverlap == b.tensorParOverlap
-           && a.seqParAgRedo == b.seqParAgRedo && a.dataParOverlap == b.dataParOverlap
-           && a.weightOffload == b.weightOffload && a.activationsOffload == b.activationsOffload
-           && a.optimizerOffload == b.optimizerOffload && a.training == b.training && a.modelMoE == b.modelMoE
-           && a.numExperts == b.numExperts && a.topKExperts == b.topKExperts && a.expertPar == b.expertPar
-           && a.expertSlice == b.expertSlice && a.dataParExp == b.dataParExp
-           && a.expertParNet == b.expertParNet && a.expertSliceNet == b.expertSliceNet
-           && a.dataParExpNet == b.dataParExpNet && a.activationFunction == b.activationFunction
-           && a.contextPar == b.contextPar && a.contextParNet == b.contextParNet
-           && a.attentionKernel == b.attentionKernel && a.firstStageBlocks == b.firstStageBlocks
-           && a.lastStageBlocks == b.lastStageBlocks && a.parameterSharding == b.parameterSharding
-           && a.gradientReduceBytes == b.gradientReduceBytes && a.moeCapacityFactor == b.moeCapacityFactor
-           && a.moeAllToAllOverlap == b.moeAllToAllOverlap && a.moeDispatcher == b.moeDispatcher
-           && a.eagerKernels == b.eagerKernels;
-}
-
-} // namespace gapstudio::model
-
 namespace gapstudio::scenario {
 
 namespace {

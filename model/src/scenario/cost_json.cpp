@@ -1,11 +1,12 @@
 // The `cost` blocks of GPU and interconnect presets (preset_blocks.h): optional, strict keys, units
 // in the key names, every figure with its source.
 #include "scenario/preset_blocks.h"
+#include "gapstudio/model/units.h"
 
 namespace gapstudio::io::detail {
 
 namespace {
-constexpr double kBitsPerGbit = 1e9;
+using units::kBitsPerGbit;
 
 std::string requireSource(const JsonCursor &cost)
 {

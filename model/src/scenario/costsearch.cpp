@@ -60,48 +60,35 @@ std::optional<LayoutRank> rankFromName(const std::string &name) noexcept
     return std::nullopt;
 }
 
-model::SearchSpace scenarioSearchSpace(const CompiledScenario &compiled)
+model::SearchSpace scenarioSearchSpace(const CompiledScenario &compiled, bool widen)
 {
-    const model::Execution &e = compiled.execution;
-    model::SearchSpace space;
-    space.numProcs = e.numProcs;
-    space.maxBatchSize = e.batchSize;
-    space.datatype = e.datatype;
-    space.mbsBreak = true;
-    space.tpOverlapVariants = true;
-    space.dpOverlap = model::OverlapChoice::Both;
-    space.tpCommTypes = { e.tensorParCommType };
-    space.fused
-        = e.fusedActivation ? model::FusedActivationChoice::True : model::FusedActivationChoice::False;
-    space.attentionType = e.attentionType;
-    space.activationFunction = e.activationFunction;
-    if (e.modelMoE) {
-        space.moeExperts = e.numExperts;
-        space.topKExperts = e.topKExperts;
+    model::SearchSpace space = model::designSearchSpace(compiled.execution);
+    if (widen) {
+        space.tpOverlap.reset();
+        space.tpOverlapVariants = true;
+        space.dpOverlap = model::OverlapChoice::Both;
     }
-    // The corrected model's fields; stage sizes and context parallelism belong to one grid.
-    model::Execution base = e;
-    base.firstStageBlocks = 0;
-    base.lastStageBlocks = 0;
-    base.contextPar = 1;
-    space.base = base;
     return space;
 }
 
 CostSearchResult searchByCost(const CompiledScenario &compiled, const CostSearchOptions &options)
 {
     CostSearchResult out;
+    // The design's context parallelism is kept (model::designSearchSpace): the search lays out
+    // num_procs / context_par GPUs.
+    const std::int64_t contextPar = std::max<std::int64_t>(1, compiled.execution.contextPar);
+    if (compiled.execution.numProcs % contextPar != 0) {
+        out.note = std::to_string(compiled.execution.numProcs) + " GPUs do not split into context_par "
+                   + std::to_string(contextPar);
+        return out;
+    }
     const model::SearchSpace space = [&] {
-        model::SearchSpace s = scenarioSearchSpace(compiled);
+        model::SearchSpace s = scenarioSearchSpace(compiled, options.widen);
         s.rankBy = options.rank == LayoutRank::Mfu ? model::RankBy::Mfu : model::RankBy::SampleRate;
         return s;
     }();
-    out.note = "layouts of " + std::to_string(space.numProcs) + " GPUs, batch up to "
-               + std::to_string(space.maxBatchSize) + ", " + model::datatypeName(space.datatype)
-               + (space.moeExperts > 0
-                      ? ", " + std::to_string(space.moeExperts) + " experts (EP = experts, ES = TP)"
-                      : std::string())
-               + ", every TP overlap, DP overlap on and off, ranked by " + rankName(options.rank);
+    out.note = "layouts of " + std::to_string(compiled.execution.numProcs) + " GPUs, "
+               + model::describeSearchSpace(space) + ", ranked by " + rankName(options.rank);
     model::SearchOptions search = model::designSearchOptions(compiled.evaluateOptions());
     const bool byCost = lowerIsBetter(options.rank);
     search.topN
@@ -184,7 +171,9 @@ std::vector<CostSweepPoint> sweepCostByGpuCount(const Scenario &scenario, const 
             } else {
                 CostSearchResult found = searchByCost(*compiled.compiled, one);
                 if (found.hits.empty()) {
-                    point.why = "no feasible layout among " + std::to_string(found.configurations);
+                    point.why = found.configurations == 0 ? found.note
+                                                          : "no feasible layout among "
+                                                                + std::to_string(found.configurations);
                 } else {
                     point.ok = true;
                     point.best = std::move(found.hits.front());

@@ -2,6 +2,7 @@
 #include "gapstudio/scenario/pipeline.h"
 
 #include "gapstudio/scenario/cost.h"
+#include "gapstudio/model/units.h"
 
 #include <algorithm>
 #include <array>
@@ -15,7 +16,7 @@ namespace {
 using model::Diagnostic;
 using model::DiagnosticCode;
 
-constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
+using units::kBytesPerGiB;
 
 bool isCapacity(const Diagnostic &d) noexcept
 {

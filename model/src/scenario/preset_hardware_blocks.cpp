@@ -4,6 +4,7 @@
 // same multiplications as the reference readers' (io/calculon_json.cpp), so a preset holding a
 // reference system's numbers yields bit-identical SI values.
 #include "scenario/preset_blocks.h"
+#include "gapstudio/model/units.h"
 
 #include <array>
 #include <optional>
@@ -15,12 +16,12 @@ namespace gapstudio::io::detail {
 namespace {
 
 // ---- Units ------------------------------------------------------------------------------------
-constexpr double kFlopsPerTflops = 1e12;
-constexpr double kFlopsPerGflop = 1e9;
-constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
-constexpr double kBytesPerMB = 1e6;
-constexpr double kBpsPerGBps = 1e9;
-constexpr double kUsPerSecond = 1e6; // latency_us / 1e6 (a division, so "10" gives exactly 1e-05)
+using units::kFlopsPerTflops;
+using units::kFlopsPerGflop;
+using units::kBytesPerGiB;
+using units::kBytesPerMB;
+using units::kBpsPerGBps;
+using units::kUsPerSecond;
 
 model::EfficiencyTable parseTable(const JsonCursor &cursor, double unit)
 {

@@ -1,18 +1,11 @@
 // The layout block format (preset_blocks.h): strict parse and canonical write.
 #include "scenario/preset_blocks.h"
+#include "gapstudio/model/enum_names.h"
 
 #include <array>
 #include <string>
 
 namespace gapstudio::io::detail {
-
-namespace {
-constexpr std::array<const char *, 5> kDatatypeNames
-    = { "float8", "float16", "bfloat16", "float32", "float4" };
-constexpr std::array<const char *, 3> kRecompute = { "none", "attn_only", "full" };
-constexpr std::array<const char *, 3> kTpComm = { "ar", "p2p_rs_ag", "rs_ag" };
-constexpr std::array<const char *, 3> kTpOverlap = { "none", "ring", "pipe" };
-} // namespace
 
 scenario::Layout parseLayoutBody(const JsonCursor &c, bool wholeFile)
 {
@@ -49,13 +42,13 @@ scenario::Layout parseLayoutBody(const JsonCursor &c, bool wholeFile)
     e.dataParExpNet = c["data_par_exp_net"].integerAtLeast(0);
     e.fusedActivation = c["fused_activation"].boolean();
     e.activationRecompute
-        = static_cast<model::Recompute>(c["activation_recompute"].oneOf({ "none", "attn_only", "full" }));
+        = static_cast<model::Recompute>(c["activation_recompute"].oneOf(model::names::kRecompute));
     e.pipelineInterleaving = c["pipeline_interleaving"].integerAtLeast(1);
     e.optimizerSharding = c["optimizer_sharding"].boolean();
     e.tensorParCommType
-        = static_cast<model::TpCommType>(c["tensor_par_comm_type"].oneOf({ "ar", "p2p_rs_ag", "rs_ag" }));
+        = static_cast<model::TpCommType>(c["tensor_par_comm_type"].oneOf(model::names::kTpCommType));
     e.tensorParOverlap
-        = static_cast<model::TpOverlap>(c["tensor_par_overlap"].oneOf({ "none", "ring", "pipe" }));
+        = static_cast<model::TpOverlap>(c["tensor_par_overlap"].oneOf(model::names::kTpOverlap));
     e.seqParAgRedo = c["seq_par_ag_redo"].boolean();
     e.dataParOverlap = c["data_par_overlap"].boolean();
     e.weightOffload = c["weight_offload"].boolean();
@@ -96,7 +89,7 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Layout &layout)
     out["data_par_exp"] = e.dataParExp;
     out["batch_size"] = e.batchSize;
     out["microbatch_size"] = e.microbatchSize;
-    out["datatype"] = kDatatypeNames[static_cast<std::size_t>(e.datatype)];
+    out["datatype"] = model::datatypeName(e.datatype);
     out["tensor_par_net"] = e.tensorParNet;
     out["pipeline_par_net"] = e.pipelineParNet;
     out["data_par_net"] = e.dataParNet;
@@ -104,11 +97,11 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Layout &layout)
     out["expert_slice_net"] = e.expertSliceNet;
     out["data_par_exp_net"] = e.dataParExpNet;
     out["fused_activation"] = e.fusedActivation;
-    out["activation_recompute"] = kRecompute[static_cast<std::size_t>(e.activationRecompute)];
+    out["activation_recompute"] = model::names::of(model::names::kRecompute, e.activationRecompute);
     out["pipeline_interleaving"] = e.pipelineInterleaving;
     out["optimizer_sharding"] = e.optimizerSharding;
-    out["tensor_par_comm_type"] = kTpComm[static_cast<std::size_t>(e.tensorParCommType)];
-    out["tensor_par_overlap"] = kTpOverlap[static_cast<std::size_t>(e.tensorParOverlap)];
+    out["tensor_par_comm_type"] = model::names::of(model::names::kTpCommType, e.tensorParCommType);
+    out["tensor_par_overlap"] = model::names::of(model::names::kTpOverlap, e.tensorParOverlap);
     out["seq_par_ag_redo"] = e.seqParAgRedo;
     out["data_par_overlap"] = e.dataParOverlap;
     out["weight_offload"] = e.weightOffload;

@@ -3,6 +3,8 @@
 #include "gapstudio/scenario/scenario.h"
 
 #include "gapstudio/model/limits.h"
+#include "gapstudio/model/units.h"
+#include "gapstudio/scenario/override_keys.h"
 
 #include <algorithm>
 #include <charconv>
@@ -22,13 +24,13 @@ using model::DiagnosticCode;
 using model::Diagnostics;
 
 // The JSON units of the keys below (the same factors as io/preset_json.cpp uses).
-constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
-constexpr double kBpsPerGBps = 1e9;
-constexpr double kSecondsPerUs = 1e6; // divide: us -> s
+using units::kBytesPerGiB;
+using units::kBpsPerGBps;
+using units::kUsPerSecond;
 // The overrides' upper bounds: model/limits.h in the keys' units.
 constexpr double kMaxCapacity_GiB = model::limits::kCapacity.high / kBytesPerGiB;
 constexpr double kMaxBandwidth_GBps = model::limits::kBandwidth.high / kBpsPerGBps;
-constexpr double kMaxLatency_us = model::limits::kLatency.high * kSecondsPerUs;
+constexpr double kMaxLatency_us = model::limits::kLatency.high * kUsPerSecond;
 constexpr double kMaxInteger = 9007199254740992.0; // 2^53: exact in a double, as in every reader
 
 void invalid(Diagnostics &diagnostics, std::string field, std::string message)
@@ -45,10 +47,12 @@ std::string number(double value)
     return out.str();
 }
 
-/// One override key and how it changes the resolved blocks (value already range-checked).
+/// One override key, how it changes the resolved blocks (value already range-checked) and how
+/// the compiled design's value reads in the key's unit (none for a scale factor).
 struct OverrideRule {
     OverrideKey key;
     std::function<void(ResolvedScenario &, double)> apply;
+    std::function<double(const CompiledScenario &)> read;
 };
 
 void scalePeaks(Gpu &gpu, double factor)
@@ -82,60 +86,115 @@ constexpr double kMaxPue = 100;
 constexpr double kMaxYears = 1000;
 constexpr double kMaxCount = model::limits::kMaxCount;
 
+/// The network tier a link's efficiency and latency are read from: tier 0 (the scale-up domain)
+/// for the scale-up link, tier 1 (the first built from the scale-out link) for the scale-out one,
+/// as compiled, so with the calibration's values where it sets them (calibration_lookup.cpp).
+const model::NetworkTier *linkTier(const CompiledScenario &c, bool scaleUp)
+{
+    const std::size_t tier = scaleUp ? 0 : 1;
+    return tier < c.system.networks.size() ? &c.system.networks[tier] : nullptr;
+}
+
+double linkEfficiency(const CompiledScenario &c, bool scaleUp)
+{
+    const model::NetworkTier *tier = linkTier(c, scaleUp);
+    return tier ? tier->efficiency : (scaleUp ? c.resolved.scaleUp : c.resolved.scaleOut).efficiency;
+}
+
+double linkLatency_us(const CompiledScenario &c, bool scaleUp)
+{
+    const model::NetworkTier *tier = linkTier(c, scaleUp);
+    return (tier ? tier->latency_s : (scaleUp ? c.resolved.scaleUp : c.resolved.scaleOut).latency_s) * kUsPerSecond;
+}
+
 /// The overrides of the design: memory, compute, links, topology, GPU count, layout and sequence.
 std::vector<OverrideRule> designRules()
 {
     using R = ResolvedScenario;
+    using C = CompiledScenario;
     const auto i64 = [](double v) { return static_cast<std::int64_t>(v); };
+    const auto count = [](std::int64_t v) { return static_cast<double>(v); };
     return {
-        { { "gpu.hbm_capacity_GiB", "HBM capacity per GPU (GiB)", false, 0, false, kMaxCapacity_GiB, true },
-          [](R &r, double v) { r.gpu.hbm.capacity_B = v * kBytesPerGiB; } },
-        { { "gpu.hbm_bandwidth_GBps", "HBM bandwidth per GPU (GB/s)", false, 0, false, kMaxBandwidth_GBps,
-            true },
-          [](R &r, double v) { r.gpu.hbm.bandwidth_Bps = v * kBpsPerGBps; } },
-        { { "gpu.tier2_capacity_GiB", "tier-2 memory capacity per GPU (GiB; 0 = none)", false, 0, true,
+        { { keys::kHbmCapacity, "HBM capacity", "GiB", "Memory capacity of one GPU's HBM", false, 0, false,
             kMaxCapacity_GiB, true },
-          [](R &r, double v) { r.gpu.tier2.capacity_B = v * kBytesPerGiB; } },
-        { { "gpu.tier2_bandwidth_GBps", "tier-2 memory bandwidth per GPU (GB/s)", false, 0, true,
+          [](R &r, double v) { r.gpu.hbm.capacity_B = v * kBytesPerGiB; },
+          [](const C &c) { return c.resolved.gpu.hbm.capacity_B / kBytesPerGiB; } },
+        { { keys::kHbmBandwidth, "HBM bandwidth", "GB/s", "Memory bandwidth of one GPU's HBM", false, 0,
+            false, kMaxBandwidth_GBps, true },
+          [](R &r, double v) { r.gpu.hbm.bandwidth_Bps = v * kBpsPerGBps; },
+          [](const C &c) { return c.resolved.gpu.hbm.bandwidth_Bps / kBpsPerGBps; } },
+        { { "gpu.tier2_capacity_GiB", "Offload memory capacity", "GiB",
+            "Host memory a GPU can offload to (0 = none)", false, 0, true, kMaxCapacity_GiB, true },
+          [](R &r, double v) { r.gpu.tier2.capacity_B = v * kBytesPerGiB; },
+          [](const C &c) { return c.resolved.gpu.tier2.capacity_B / kBytesPerGiB; } },
+        { { "gpu.tier2_bandwidth_GBps", "Offload memory bandwidth", "GB/s", "Bandwidth to the offload memory",
+            false, 0, true, kMaxBandwidth_GBps, true },
+          [](R &r, double v) { r.gpu.tier2.bandwidth_Bps = v * kBpsPerGBps; },
+          [](const C &c) { return c.resolved.gpu.tier2.bandwidth_Bps / kBpsPerGBps; } },
+        { { keys::kComputeScale, "GPU compute scale", "×", "Multiplies every matrix and vector peak of the GPU",
+            false, 0, false, model::limits::kSweepFactor.high, true },
+          [](R &r, double v) { scalePeaks(r.gpu, v); },
+          nullptr },
+        { { keys::kScaleUpBandwidth, "Scale-up bandwidth", "GB/s",
+            "Bandwidth per GPU, one direction, inside a scale-up domain (e.g. NVLink)", false, 0, false,
             kMaxBandwidth_GBps, true },
-          [](R &r, double v) { r.gpu.tier2.bandwidth_Bps = v * kBpsPerGBps; } },
-        { { "gpu.compute_scale", "multiplies every matrix and vector peak of the GPU", false, 0, false,
-            model::limits::kSweepFactor.high, true },
-          [](R &r, double v) { scalePeaks(r.gpu, v); } },
-        { { "scale_up.bandwidth_GBps", "scale-up bandwidth per GPU, one direction (GB/s)", false, 0, false,
-            kMaxBandwidth_GBps, true },
-          [](R &r, double v) { r.scaleUp.bandwidth_Bps = v * kBpsPerGBps; } },
-        { { "scale_up.latency_us", "scale-up latency per operation (us)", false, 0, true, kMaxLatency_us,
+          [](R &r, double v) { r.scaleUp.bandwidth_Bps = v * kBpsPerGBps; },
+          [](const C &c) { return c.resolved.scaleUp.bandwidth_Bps / kBpsPerGBps; } },
+        { { keys::kScaleUpLatency, "Scale-up latency", "µs",
+            "Latency of one communication operation inside a scale-up domain", false, 0, true, kMaxLatency_us,
             true },
-          [](R &r, double v) { r.scaleUp.latency_s = v / kSecondsPerUs; } },
-        { { "scale_up.efficiency", "achieved fraction of the scale-up bandwidth", false,
+          [](R &r, double v) { r.scaleUp.latency_s = v / kUsPerSecond; },
+          [](const C &c) { return linkLatency_us(c, true); } },
+        { { keys::kScaleUpEfficiency, "Scale-up efficiency", "",
+            "Share of the scale-up bandwidth that collectives achieve (a fraction)", false,
             model::limits::kEfficiency.low, true, 1, true },
-          [](R &r, double v) { r.scaleUp.efficiency = v; } },
-        { { "scale_out.bandwidth_GBps", "scale-out bandwidth per GPU, one direction (GB/s)", false, 0, false,
+          [](R &r, double v) { r.scaleUp.efficiency = v; },
+          [](const C &c) { return linkEfficiency(c, true); } },
+        { { keys::kScaleOutBandwidth, "Scale-out bandwidth", "GB/s",
+            "Bandwidth per GPU, one direction, between scale-up domains (e.g. InfiniBand)", false, 0, false,
             kMaxBandwidth_GBps, true },
-          [](R &r, double v) { r.scaleOut.bandwidth_Bps = v * kBpsPerGBps; } },
-        { { "scale_out.latency_us", "scale-out latency per operation (us)", false, 0, true, kMaxLatency_us,
+          [](R &r, double v) { r.scaleOut.bandwidth_Bps = v * kBpsPerGBps; },
+          [](const C &c) { return c.resolved.scaleOut.bandwidth_Bps / kBpsPerGBps; } },
+        { { keys::kScaleOutLatency, "Scale-out latency", "µs",
+            "Latency of one communication operation between scale-up domains", false, 0, true, kMaxLatency_us,
             true },
-          [](R &r, double v) { r.scaleOut.latency_s = v / kSecondsPerUs; } },
-        { { "scale_out.efficiency", "achieved fraction of the scale-out bandwidth", false,
+          [](R &r, double v) { r.scaleOut.latency_s = v / kUsPerSecond; },
+          [](const C &c) { return linkLatency_us(c, false); } },
+        { { keys::kScaleOutEfficiency, "Scale-out efficiency", "",
+            "Share of the scale-out bandwidth that collectives achieve (a fraction)", false,
             model::limits::kEfficiency.low, true, 1, true },
-          [](R &r, double v) { r.scaleOut.efficiency = v; } },
-        { { "topology.scale_up_domain_size", "GPUs per scale-up domain", true, 1, true, kMaxInteger, true },
-          [i64](R &r, double v) { r.topology.scaleUpDomainSize = i64(v); } },
-        { { "gpu_count", "number of GPUs", true, 1, true, kMaxInteger, true },
-          [i64](R &r, double v) { r.gpuCount = i64(v); } },
-        { { "layout.tensor_par", "tensor-parallel degree", true, 1, true, kMaxInteger, true },
-          [i64](R &r, double v) { r.layout.execution.tensorPar = i64(v); } },
-        { { "layout.pipeline_par", "pipeline-parallel degree", true, 1, true, kMaxInteger, true },
-          [i64](R &r, double v) { r.layout.execution.pipelinePar = i64(v); } },
-        { { "layout.data_par", "data-parallel degree", true, 1, true, kMaxInteger, true },
-          [i64](R &r, double v) { r.layout.execution.dataPar = i64(v); } },
-        { { "layout.batch_size", "global batch (samples)", true, 1, true, kMaxInteger, true },
-          [i64](R &r, double v) { r.layout.execution.batchSize = i64(v); } },
-        { { "layout.microbatch_size", "microbatch (samples)", true, 1, true, kMaxInteger, true },
-          [i64](R &r, double v) { r.layout.execution.microbatchSize = i64(v); } },
-        { { "llm.seq_size", "sequence length (tokens)", true, 1, true, kMaxInteger, true },
-          [i64](R &r, double v) { r.llm.seqSize = i64(v); } },
+          [](R &r, double v) { r.scaleOut.efficiency = v; },
+          [](const C &c) { return linkEfficiency(c, false); } },
+        { { keys::kDomainSize, "Scale-up domain size", "GPUs", "GPUs joined by one scale-up domain",
+            true, 1, true, kMaxInteger, true },
+          [i64](R &r, double v) { r.topology.scaleUpDomainSize = i64(v); },
+          [count](const C &c) { return count(c.resolved.topology.scaleUpDomainSize); } },
+        { { keys::kGpuCount, "GPU count", "GPUs", "GPUs in the whole design", true, 1, true, kMaxInteger, true },
+          [i64](R &r, double v) { r.gpuCount = i64(v); },
+          [count](const C &c) { return count(c.resolved.gpuCount); } },
+        { { "layout.tensor_par", "TP (tensor parallel)", "GPUs", "GPUs that split every layer's matrices", true,
+            1, true, kMaxInteger, true },
+          [i64](R &r, double v) { r.layout.execution.tensorPar = i64(v); },
+          [count](const C &c) { return count(c.resolved.layout.execution.tensorPar); } },
+        { { "layout.pipeline_par", "PP (pipeline parallel)", "stages", "Pipeline stages the layers are split into",
+            true, 1, true, kMaxInteger, true },
+          [i64](R &r, double v) { r.layout.execution.pipelinePar = i64(v); },
+          [count](const C &c) { return count(c.resolved.layout.execution.pipelinePar); } },
+        { { "layout.data_par", "DP (data parallel)", "replicas",
+            "Copies of the model that train on different samples", true, 1, true, kMaxInteger, true },
+          [i64](R &r, double v) { r.layout.execution.dataPar = i64(v); },
+          [count](const C &c) { return count(c.resolved.layout.execution.dataPar); } },
+        { { keys::kBatchSize, "Global batch", "samples",
+            "Samples per training step, over all data-parallel replicas", true, 1, true, kMaxInteger, true },
+          [i64](R &r, double v) { r.layout.execution.batchSize = i64(v); },
+          [count](const C &c) { return count(c.resolved.layout.execution.batchSize); } },
+        { { "layout.microbatch_size", "Microbatch", "samples", "Samples per pipeline microbatch", true, 1, true,
+            kMaxInteger, true },
+          [i64](R &r, double v) { r.layout.execution.microbatchSize = i64(v); },
+          [count](const C &c) { return count(c.resolved.layout.execution.microbatchSize); } },
+        { { keys::kSeqSize, "Sequence length", "tokens", "Tokens per sample", true, 1, true, kMaxInteger, true },
+          [i64](R &r, double v) { r.llm.seqSize = i64(v); },
+          [count](const C &c) { return count(c.resolved.llm.seqSize); } },
     };
 }
 
@@ -143,39 +202,57 @@ std::vector<OverrideRule> designRules()
 std::vector<OverrideRule> costRules()
 {
     using R = ResolvedScenario;
+    using C = CompiledScenario;
+    const auto switchPrice = [](const Interconnect &link) { return link.cost ? link.cost->switchPrice_USD : 0.0; };
     return {
-        { { "cost.usd_per_kWh", "electricity price ($ per kWh)", false, 0, true, kMaxPrice, true },
-          [](R &r, double v) { r.costAssumptions.usdPerKWh = v; } },
-        { { "cost.pue", "power usage effectiveness (facility power / IT power)", false, 1, true, kMaxPue,
-            true },
-          [](R &r, double v) { r.costAssumptions.pue = v; } },
-        { { "cost.depreciation_years", "years the hardware's price is spread over", false, 0, false,
-            kMaxYears, true },
-          [](R &r, double v) { r.costAssumptions.depreciationYears = v; } },
-        { { "cost.facility_usd_per_MW_year", "facility charge per MW of IT load and year ($)", false, 0, true,
+        { { "cost.usd_per_kWh", "Electricity price", "$/kWh", "Price of electricity at the meter", false, 0, true,
             kMaxPrice, true },
-          [](R &r, double v) { r.costAssumptions.facilityUsdPerMWYear = v; } },
-        { { "cost.gpu_idle_power_fraction", "GPU power while not computing, fraction of board power (0-1)",
-            false, 0, true, 1, true },
-          [](R &r, double v) { r.costAssumptions.gpuIdlePowerFraction = std::min(v, 1.0); } },
-        { { "cost.token_budget", "tokens of one training run", false, 0, false, kMaxCount, true },
-          [](R &r, double v) { r.costAssumptions.tokenBudget = v; } },
-        { { "gpu.price_USD", "price of one GPU ($)", false, 0, true, kMaxPrice, true },
-          [](R &r, double v) { r.gpu.price_USD = v; } },
-        { { "gpu.board_power_W", "power of one GPU at full activity (W)", false, 0, true, kMaxPower_W, true },
-          [](R &r, double v) { r.gpu.boardPower_W = v; } },
-        { { "gpu.server_price_USD", "price of one server without GPUs and network ($)", false, 0, true,
-            kMaxPrice, true },
-          [](R &r, double v) { serverCost(r.gpu).serverPrice_USD = v; } },
-        { { "scale_up.switch_price_USD", "price of one scale-up switch ($)", false, 0, true, kMaxPrice,
+          [](R &r, double v) { r.costAssumptions.usdPerKWh = v; },
+          [](const C &c) { return c.resolved.costAssumptions.usdPerKWh; } },
+        { { "cost.pue", "PUE (facility / IT power)", "",
+            "Power usage effectiveness: the facility's power over the IT load's", false, 1, true, kMaxPue,
             true },
-          [](R &r, double v) { linkCost(r.scaleUp).switchPrice_USD = v; } },
-        { { "scale_out.switch_price_USD", "price of one scale-out switch ($)", false, 0, true, kMaxPrice,
-            true },
-          [](R &r, double v) { linkCost(r.scaleOut).switchPrice_USD = v; } },
-        { { "scale_out.optics_price_USD", "price of one scale-out optical link end ($)", false, 0, true,
-            kMaxPrice, true },
-          [](R &r, double v) { linkCost(r.scaleOut).opticsPrice_USD = v; } },
+          [](R &r, double v) { r.costAssumptions.pue = v; },
+          [](const C &c) { return c.resolved.costAssumptions.pue; } },
+        { { "cost.depreciation_years", "Depreciation", "years", "Years the hardware's price is spread over",
+            false, 0, false, kMaxYears, true },
+          [](R &r, double v) { r.costAssumptions.depreciationYears = v; },
+          [](const C &c) { return c.resolved.costAssumptions.depreciationYears; } },
+        { { "cost.facility_usd_per_MW_year", "Facility charge", "$ per MW-year",
+            "Facility charge per MW of IT load and year (0 = none)", false, 0, true, kMaxPrice, true },
+          [](R &r, double v) { r.costAssumptions.facilityUsdPerMWYear = v; },
+          [](const C &c) { return c.resolved.costAssumptions.facilityUsdPerMWYear; } },
+        { { "cost.gpu_idle_power_fraction", "GPU idle power", "",
+            "GPU power while not computing, as a fraction of board power (0-1)", false, 0, true, 1, true },
+          [](R &r, double v) { r.costAssumptions.gpuIdlePowerFraction = std::min(v, 1.0); },
+          [](const C &c) { return c.resolved.costAssumptions.gpuIdlePowerFraction; } },
+        { { "cost.token_budget", "Token budget of a training run", "tokens", "Tokens of one training run", false,
+            0, false, kMaxCount, true },
+          [](R &r, double v) { r.costAssumptions.tokenBudget = v; },
+          [](const C &c) { return c.resolved.costAssumptions.tokenBudget; } },
+        { { "gpu.price_USD", "GPU price", "$", "Price of one GPU", false, 0, true, kMaxPrice, true },
+          [](R &r, double v) { r.gpu.price_USD = v; },
+          [](const C &c) { return c.resolved.gpu.price_USD.value_or(0); } },
+        { { "gpu.board_power_W", "GPU board power", "W", "Power of one GPU at full activity", false, 0, true,
+            kMaxPower_W, true },
+          [](R &r, double v) { r.gpu.boardPower_W = v; },
+          [](const C &c) { return c.resolved.gpu.boardPower_W; } },
+        { { "gpu.server_price_USD", "Server price (without GPUs)", "$",
+            "Price of one server without GPUs and network", false, 0, true, kMaxPrice, true },
+          [](R &r, double v) { serverCost(r.gpu).serverPrice_USD = v; },
+          [](const C &c) { return c.resolved.gpu.cost ? c.resolved.gpu.cost->serverPrice_USD : 0.0; } },
+        { { "scale_up.switch_price_USD", "Scale-up switch price", "$", "Price of one scale-up switch", false, 0,
+            true, kMaxPrice, true },
+          [](R &r, double v) { linkCost(r.scaleUp).switchPrice_USD = v; },
+          [switchPrice](const C &c) { return switchPrice(c.resolved.scaleUp); } },
+        { { "scale_out.switch_price_USD", "Scale-out switch price", "$", "Price of one scale-out switch", false,
+            0, true, kMaxPrice, true },
+          [](R &r, double v) { linkCost(r.scaleOut).switchPrice_USD = v; },
+          [switchPrice](const C &c) { return switchPrice(c.resolved.scaleOut); } },
+        { { "scale_out.optics_price_USD", "Scale-out optics price (per link end)", "$",
+            "Price of one scale-out optical link end", false, 0, true, kMaxPrice, true },
+          [](R &r, double v) { linkCost(r.scaleOut).opticsPrice_USD = v; },
+          [](const C &c) { return c.resolved.scaleOut.cost ? c.resolved.scaleOut.cost->opticsPrice_USD : 0.0; } },
     };
 }
 
@@ -245,6 +322,22 @@ const std::vector<OverrideKey> &overrideKeys() noexcept
         return out;
     }();
     return keys;
+}
+
+const OverrideKey *findOverrideKey(const std::string &key) noexcept
+{
+    const auto it = std::find_if(overrideKeys().begin(), overrideKeys().end(),
+                                 [&](const OverrideKey &k) { return key == k.key; });
+    return it == overrideKeys().end() ? nullptr : &*it;
+}
+
+std::optional<double> overrideKeyValue(const CompiledScenario &compiled, const std::string &key)
+{
+    const auto rule = std::find_if(rules().begin(), rules().end(),
+                                   [&](const OverrideRule &r) { return key == r.key.key; });
+    if (rule == rules().end() || !rule->read)
+        return std::nullopt;
+    return rule->read(compiled);
 }
 
 std::optional<std::string> overrideProblem(const std::string &key, double value)

@@ -24,6 +24,7 @@ target_sources(gapstudio_model PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_locations.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_library.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/locate.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/self_contained.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/block_ranges.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/shipped_measurements.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/runs_csv.cpp

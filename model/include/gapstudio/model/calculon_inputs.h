@@ -122,7 +122,17 @@ struct Execution {
     /// The element-wise operations (RMSNorm, the SwiGLU gate) run as separate eager-mode
     /// PyTorch kernels rather than fused ones (no torch.compile, no fused norm kernel).
     bool eagerKernels = false;
+
+    /// Every field equal (exact: no tolerance).
+    bool operator==(const Execution &) const = default;
 };
+
+/// The GPUs a layout lays out, TP x CP x PP x DP (context parallelism counted only where
+/// `contextParallel`: the corrected model's feature, absent from the reference models);
+/// saturates at INT64_MAX rather than overflow (checks.cpp). It must equal num_procs.
+[[nodiscard]] std::int64_t layoutGpuCount(const Execution &e, bool contextParallel = true) noexcept;
+/// The same for the MoE blocks' experts: EP x ES x PP x expert DP.
+[[nodiscard]] std::int64_t expertLayoutGpuCount(const Execution &e) noexcept;
 
 /// A step function: an op of size x gets the efficiency of the first row whose threshold <= x.
 /// Rows are sorted by decreasing threshold and end with a 0 row. Thresholds are in SI units

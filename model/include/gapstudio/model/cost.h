@@ -107,10 +107,19 @@ struct BillOfMaterials {
     FabricCount scaleUp, scaleOut;
     std::vector<BomLine> lines;
     std::vector<std::string> notes; ///< parts without figures, in words
+    /// The parts counted as free for want of a price ("gpus", "servers", "scale_up", "scale_out"):
+    /// every $ figure then leaves them out, and says so.
+    std::vector<std::string> unpriced;
+    /// Every part has a price: $ figures are the whole cluster's.
+    [[nodiscard]] bool complete() const noexcept { return unpriced.empty(); }
     [[nodiscard]] double capex_USD() const noexcept;
     /// The line with `key`, or nullptr.
     [[nodiscard]] const BomLine *line(const std::string &key) const noexcept;
 };
+
+/// The warning every $ figure of an incomplete bill carries: "Incomplete: $ figures leave out
+/// parts without a price: the GPUs and the servers." Empty when every part has a price.
+[[nodiscard]] std::string unpricedWarning(const BillOfMaterials &bom);
 
 /// The parts of a cluster (pure; never throws for positive inputs).
 [[nodiscard]] BillOfMaterials billOfMaterials(const ClusterSpec &spec);

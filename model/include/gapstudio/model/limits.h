@@ -9,6 +9,7 @@
  * malformed input, reported with the range, never a NaN or a negative step time.
  */
 
+#include "gapstudio/model/units.h"
 #include "gapstudio/model/calculon_inputs.h"
 #include "gapstudio/model/diagnostics.h"
 
@@ -38,7 +39,7 @@ struct Range {
 
 namespace limits {
 
-inline constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+inline constexpr double kGiB = units::kBytesPerGiB;
 
 /// Peak flop/s of one engine and datatype; 0 means the engine lacks the datatype (calculon-MoE
 /// systems write float4 that way). At most 1e9 TFLOPS.

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace gapstudio::model {
@@ -111,6 +112,11 @@ struct SearchOptions {
 /// search of a design (best layout, cost ranking, the studio's Explore) starts from these, so a
 /// layout it lists is evaluated exactly as the design would be with that layout.
 [[nodiscard]] SearchOptions designSearchOptions(const EvaluateOptions &design);
+
+/// A search space in words, for notes and subtitles: "batch up to 2048, float8, 16 experts
+/// (EP = experts, ES = TP), context parallel 2, TP overlap ring, DP overlap on, TP reduce-scatter/all-gather" (each part
+/// only when the space fixes it; "every TP overlap" and "DP overlap on and off" when it varies them).
+[[nodiscard]] std::string describeSearchSpace(const SearchSpace &space);
 
 /// The divisors of `x` in ascending order (the search's candidate degrees).
 [[nodiscard]] std::vector<std::int64_t> divisors(std::int64_t x);

@@ -18,7 +18,7 @@
 
 namespace gapstudio::model {
 // Equality of the model's input parts that blocks hold, so that the blocks' defaulted
-// operator== exist (calculon_inputs.h declares none). Exact: doubles compare with ==.
+// operator== exist (Execution defaults its own). Exact: doubles compare with ==.
 [[nodiscard]] inline bool operator==(const EfficiencyTable &a, const EfficiencyTable &b) noexcept
 {
     return a.rows == b.rows;
@@ -31,8 +31,6 @@ namespace gapstudio::model {
 {
     return a.scalar == b.scalar && a.offset == b.offset && a.efficiency == b.efficiency;
 }
-/// Every field of the execution (defined in model/src/scenario/compile.cpp).
-[[nodiscard]] bool operator==(const Execution &a, const Execution &b) noexcept;
 } // namespace gapstudio::model
 
 namespace gapstudio::scenario {

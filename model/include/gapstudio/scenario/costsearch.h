@@ -40,6 +40,9 @@ struct CostSearchOptions {
     /// lowest cost per hour divided by that rate exceeds the best found: CostSearchResult::exact
     /// says whether the ranking is provably the search space's.
     std::size_t candidates = 2000;
+    /// Searches every TP overlap and DP overlap on and off, not only the scenario's own
+    /// (scenarioSearchSpace).
+    bool widen = false;
     unsigned threads = 0; ///< 0 = all hardware threads
     const std::atomic<bool> *cancel = nullptr;
     std::function<void(std::size_t, std::size_t)> progress; ///< (tasks done, tasks in all)
@@ -61,12 +64,14 @@ struct CostSearchResult {
 };
 
 /**
- * The search space around a compiled scenario: its GPU count, global batch (as the largest
- * batch), datatype, TP communication, fused activation, attention and activation function and,
- * for an MoE LLM, its experts and top-k (calculon-MoE's legacy space: EP = E, ES = TP); every TP
- * overlap, DP overlap on and off, the corrected model's execution fields from the scenario.
+ * The search space around a compiled scenario: the design's own (model::designSearchSpace, the
+ * space of the Best layout tab and of Explore, so that all of them name the same best layout):
+ * its GPU count, global batch (as the largest batch), datatype, overlaps, TP communication,
+ * fused activation, attention and activation function, context parallelism and, for an MoE LLM,
+ * its experts and top-k (calculon-MoE's legacy space: EP = E, ES = TP). `widen` adds every TP
+ * overlap and DP overlap on and off.
  */
-[[nodiscard]] model::SearchSpace scenarioSearchSpace(const CompiledScenario &compiled);
+[[nodiscard]] model::SearchSpace scenarioSearchSpace(const CompiledScenario &compiled, bool widen = false);
 
 /// Searches the layouts of `compiled` and ranks the best by `options.rank`.
 [[nodiscard]] CostSearchResult searchByCost(const CompiledScenario &compiled,

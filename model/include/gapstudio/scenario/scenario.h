@@ -133,10 +133,14 @@ struct CompileResult {
     model::Diagnostics diagnostics;
 };
 
-/// One parameter a scenario's `overrides` may name (the key path, in the blocks' JSON units).
+/// One parameter a scenario's `overrides` may name (the key path, in the blocks' JSON units). The
+/// one table of them (scenario/resolve.cpp) also gives the words every view shows: the studio's
+/// sliders, tool tips and cost fields, `grid --vary` and the list in presets/README.md.
 struct OverrideKey {
     const char *key;         ///< e.g. "gpu.hbm_bandwidth_GBps"
-    const char *description; ///< human text for tool tips and --help
+    const char *label;       ///< short name, e.g. "HBM bandwidth"
+    const char *unit;        ///< unit of the values, e.g. "GB/s"; empty for a count or a fraction
+    const char *description; ///< a sentence for tool tips and messages
     bool integer;            ///< the value must be a whole number
     double minimum;          ///< smallest allowed value
     bool minimumIncluded;    ///< whether `minimum` itself is allowed
@@ -146,6 +150,16 @@ struct OverrideKey {
 
 /// Every key `Scenario::overrides` accepts, in a stable order (the table compile() applies).
 [[nodiscard]] const std::vector<OverrideKey> &overrideKeys() noexcept;
+
+/// The key `key` names, or nullptr.
+[[nodiscard]] const OverrideKey *findOverrideKey(const std::string &key) noexcept;
+
+/// The value a compiled design has for override `key`, in the key's unit: what the model uses, so
+/// an override of that very value leaves the design's results as they are (a network tier's
+/// efficiency and latency are the calibration's where it sets them; a price the preset lacks
+/// reads 0). Nothing for an unknown key, or for "gpu.compute_scale", which scales the peaks
+/// rather than naming one.
+[[nodiscard]] std::optional<double> overrideKeyValue(const CompiledScenario &compiled, const std::string &key);
 
 /// Why `value` cannot be given for override `key` (an unknown key, a number outside the key's
 /// range, a fraction for a whole number), or nothing if it can. The scenario reader and
