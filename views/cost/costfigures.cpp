@@ -11,10 +11,14 @@ namespace {
 
 using units::kSecondsPerDay;
 
+} // namespace
+
 QString money(double usd)
 {
     return QStringLiteral("$") + chartformat::significant(usd);
 }
+
+namespace {
 
 QList<CostFigure> figuresOf(const model::CostResult &c)
 {

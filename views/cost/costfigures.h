@@ -20,6 +20,9 @@ struct CostFigure {
     QString text; ///< for display, with its unit
 };
 
+/// A dollar amount as the figures show it: "$1,234", "$0.0775".
+[[nodiscard]] QString money(double usd);
+
 /// The figures of `results`: empty unless the design runs (status Ok) and has a cost.
 [[nodiscard]] QList<CostFigure> costFigures(const ScenarioResults &results);
 /// The figures' keys and names in order (values meaningless): the panel's layout.

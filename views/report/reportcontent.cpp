@@ -239,11 +239,11 @@ QList<Table> costTables(const ScenarioResults &results)
                                 QStringLiteral("Unit power"), QStringLiteral("Price") };
     bom.weights = { 2.2, 0.8, 0.9, 0.8, 1.0 };
     bom.rightAligned = { false, true, true, true, true };
-    const auto dollars = [](double usd) { return QStringLiteral("$") + chartformat::significant(usd); };
     for (const model::BomLine &line : results.cost->bom.lines)
-        bom.rows << QStringList { qs(line.label), chartformat::significant(line.count), dollars(line.unitPrice_USD),
+        bom.rows << QStringList { qs(line.label), chartformat::significant(line.count),
+                                  money(line.unitPrice_USD),
                                   chartformat::significant(line.unitPower_W) + QStringLiteral(" W"),
-                                  dollars(line.price_USD()) };
+                                  money(line.price_USD()) };
     return { summary, bom };
 }
 

@@ -24,8 +24,8 @@ using model::DiagnosticCode;
 using model::Diagnostics;
 
 // The JSON units of the keys below (the same factors as io/preset_json.cpp uses).
-using units::kBytesPerGiB;
 using units::kBpsPerGBps;
+using units::kBytesPerGiB;
 using units::kUsPerSecond;
 // The overrides' upper bounds: model/limits.h in the keys' units.
 constexpr double kMaxCapacity_GiB = model::limits::kCapacity.high / kBytesPerGiB;
@@ -104,7 +104,39 @@ double linkEfficiency(const CompiledScenario &c, bool scaleUp)
 double linkLatency_us(const CompiledScenario &c, bool scaleUp)
 {
     const model::NetworkTier *tier = linkTier(c, scaleUp);
-    return (tier ? tier->latency_s : (scaleUp ? c.resolved.scaleUp : c.resolved.scaleOut).latency_s) * kUsPerSecond;
+    return (tier ? tier->latency_s : (scaleUp ? c.resolved.scaleUp : c.resolved.scaleOut).latency_s)
+           * kUsPerSecond;
+}
+
+/// The overrides of one link, the scale-up or the scale-out one: bandwidth, latency, efficiency.
+std::vector<OverrideRule> linkRules(bool scaleUp)
+{
+    using R = ResolvedScenario;
+    using C = CompiledScenario;
+    Interconnect R::*const link = scaleUp ? &R::scaleUp : &R::scaleOut;
+    return {
+        { { scaleUp ? keys::kScaleUpBandwidth : keys::kScaleOutBandwidth,
+            scaleUp ? "Scale-up bandwidth" : "Scale-out bandwidth", "GB/s",
+            scaleUp ? "Bandwidth per GPU, one direction, inside a scale-up domain (e.g. NVLink)"
+                    : "Bandwidth per GPU, one direction, between scale-up domains (e.g. InfiniBand)",
+            false, 0, false, kMaxBandwidth_GBps, true },
+          [link](R &r, double v) { (r.*link).bandwidth_Bps = v * kBpsPerGBps; },
+          [link](const C &c) { return (c.resolved.*link).bandwidth_Bps / kBpsPerGBps; } },
+        { { scaleUp ? keys::kScaleUpLatency : keys::kScaleOutLatency,
+            scaleUp ? "Scale-up latency" : "Scale-out latency", "µs",
+            scaleUp ? "Latency of one communication operation inside a scale-up domain"
+                    : "Latency of one communication operation between scale-up domains",
+            false, 0, true, kMaxLatency_us, true },
+          [link](R &r, double v) { (r.*link).latency_s = v / kUsPerSecond; },
+          [scaleUp](const C &c) { return linkLatency_us(c, scaleUp); } },
+        { { scaleUp ? keys::kScaleUpEfficiency : keys::kScaleOutEfficiency,
+            scaleUp ? "Scale-up efficiency" : "Scale-out efficiency", "",
+            scaleUp ? "Share of the scale-up bandwidth that collectives achieve (a fraction)"
+                    : "Share of the scale-out bandwidth that collectives achieve (a fraction)",
+            false, model::limits::kEfficiency.low, true, 1, true },
+          [link](R &r, double v) { (r.*link).efficiency = v; },
+          [scaleUp](const C &c) { return linkEfficiency(c, scaleUp); } },
+    };
 }
 
 /// The overrides of the design: memory, compute, links, topology, GPU count, layout and sequence.
@@ -114,7 +146,7 @@ std::vector<OverrideRule> designRules()
     using C = CompiledScenario;
     const auto i64 = [](double v) { return static_cast<std::int64_t>(v); };
     const auto count = [](std::int64_t v) { return static_cast<double>(v); };
-    return {
+    std::vector<OverrideRule> rules {
         { { keys::kHbmCapacity, "HBM capacity", "GiB", "Memory capacity of one GPU's HBM", false, 0, false,
             kMaxCapacity_GiB, true },
           [](R &r, double v) { r.gpu.hbm.capacity_B = v * kBytesPerGiB; },
@@ -131,53 +163,30 @@ std::vector<OverrideRule> designRules()
             false, 0, true, kMaxBandwidth_GBps, true },
           [](R &r, double v) { r.gpu.tier2.bandwidth_Bps = v * kBpsPerGBps; },
           [](const C &c) { return c.resolved.gpu.tier2.bandwidth_Bps / kBpsPerGBps; } },
-        { { keys::kComputeScale, "GPU compute scale", "×", "Multiplies every matrix and vector peak of the GPU",
-            false, 0, false, model::limits::kSweepFactor.high, true },
+        { { keys::kComputeScale, "GPU compute scale", "×",
+            "Multiplies every matrix and vector peak of the GPU", false, 0, false,
+            model::limits::kSweepFactor.high, true },
           [](R &r, double v) { scalePeaks(r.gpu, v); },
           nullptr },
-        { { keys::kScaleUpBandwidth, "Scale-up bandwidth", "GB/s",
-            "Bandwidth per GPU, one direction, inside a scale-up domain (e.g. NVLink)", false, 0, false,
-            kMaxBandwidth_GBps, true },
-          [](R &r, double v) { r.scaleUp.bandwidth_Bps = v * kBpsPerGBps; },
-          [](const C &c) { return c.resolved.scaleUp.bandwidth_Bps / kBpsPerGBps; } },
-        { { keys::kScaleUpLatency, "Scale-up latency", "µs",
-            "Latency of one communication operation inside a scale-up domain", false, 0, true, kMaxLatency_us,
-            true },
-          [](R &r, double v) { r.scaleUp.latency_s = v / kUsPerSecond; },
-          [](const C &c) { return linkLatency_us(c, true); } },
-        { { keys::kScaleUpEfficiency, "Scale-up efficiency", "",
-            "Share of the scale-up bandwidth that collectives achieve (a fraction)", false,
-            model::limits::kEfficiency.low, true, 1, true },
-          [](R &r, double v) { r.scaleUp.efficiency = v; },
-          [](const C &c) { return linkEfficiency(c, true); } },
-        { { keys::kScaleOutBandwidth, "Scale-out bandwidth", "GB/s",
-            "Bandwidth per GPU, one direction, between scale-up domains (e.g. InfiniBand)", false, 0, false,
-            kMaxBandwidth_GBps, true },
-          [](R &r, double v) { r.scaleOut.bandwidth_Bps = v * kBpsPerGBps; },
-          [](const C &c) { return c.resolved.scaleOut.bandwidth_Bps / kBpsPerGBps; } },
-        { { keys::kScaleOutLatency, "Scale-out latency", "µs",
-            "Latency of one communication operation between scale-up domains", false, 0, true, kMaxLatency_us,
-            true },
-          [](R &r, double v) { r.scaleOut.latency_s = v / kUsPerSecond; },
-          [](const C &c) { return linkLatency_us(c, false); } },
-        { { keys::kScaleOutEfficiency, "Scale-out efficiency", "",
-            "Share of the scale-out bandwidth that collectives achieve (a fraction)", false,
-            model::limits::kEfficiency.low, true, 1, true },
-          [](R &r, double v) { r.scaleOut.efficiency = v; },
-          [](const C &c) { return linkEfficiency(c, false); } },
-        { { keys::kDomainSize, "Scale-up domain size", "GPUs", "GPUs joined by one scale-up domain",
-            true, 1, true, kMaxInteger, true },
+    };
+    for (const bool scaleUp : { true, false })
+        for (OverrideRule &rule : linkRules(scaleUp))
+            rules.push_back(std::move(rule));
+    std::vector<OverrideRule> rest {
+        { { keys::kDomainSize, "Scale-up domain size", "GPUs", "GPUs joined by one scale-up domain", true, 1,
+            true, kMaxInteger, true },
           [i64](R &r, double v) { r.topology.scaleUpDomainSize = i64(v); },
           [count](const C &c) { return count(c.resolved.topology.scaleUpDomainSize); } },
-        { { keys::kGpuCount, "GPU count", "GPUs", "GPUs in the whole design", true, 1, true, kMaxInteger, true },
+        { { keys::kGpuCount, "GPU count", "GPUs", "GPUs in the whole design", true, 1, true, kMaxInteger,
+            true },
           [i64](R &r, double v) { r.gpuCount = i64(v); },
           [count](const C &c) { return count(c.resolved.gpuCount); } },
-        { { "layout.tensor_par", "TP (tensor parallel)", "GPUs", "GPUs that split every layer's matrices", true,
-            1, true, kMaxInteger, true },
+        { { "layout.tensor_par", "TP (tensor parallel)", "GPUs", "GPUs that split every layer's matrices",
+            true, 1, true, kMaxInteger, true },
           [i64](R &r, double v) { r.layout.execution.tensorPar = i64(v); },
           [count](const C &c) { return count(c.resolved.layout.execution.tensorPar); } },
-        { { "layout.pipeline_par", "PP (pipeline parallel)", "stages", "Pipeline stages the layers are split into",
-            true, 1, true, kMaxInteger, true },
+        { { "layout.pipeline_par", "PP (pipeline parallel)", "stages",
+            "Pipeline stages the layers are split into", true, 1, true, kMaxInteger, true },
           [i64](R &r, double v) { r.layout.execution.pipelinePar = i64(v); },
           [count](const C &c) { return count(c.resolved.layout.execution.pipelinePar); } },
         { { "layout.data_par", "DP (data parallel)", "replicas",
@@ -188,14 +197,18 @@ std::vector<OverrideRule> designRules()
             "Samples per training step, over all data-parallel replicas", true, 1, true, kMaxInteger, true },
           [i64](R &r, double v) { r.layout.execution.batchSize = i64(v); },
           [count](const C &c) { return count(c.resolved.layout.execution.batchSize); } },
-        { { "layout.microbatch_size", "Microbatch", "samples", "Samples per pipeline microbatch", true, 1, true,
-            kMaxInteger, true },
+        { { "layout.microbatch_size", "Microbatch", "samples", "Samples per pipeline microbatch", true, 1,
+            true, kMaxInteger, true },
           [i64](R &r, double v) { r.layout.execution.microbatchSize = i64(v); },
           [count](const C &c) { return count(c.resolved.layout.execution.microbatchSize); } },
-        { { keys::kSeqSize, "Sequence length", "tokens", "Tokens per sample", true, 1, true, kMaxInteger, true },
+        { { keys::kSeqSize, "Sequence length", "tokens", "Tokens per sample", true, 1, true, kMaxInteger,
+            true },
           [i64](R &r, double v) { r.llm.seqSize = i64(v); },
           [count](const C &c) { return count(c.resolved.llm.seqSize); } },
     };
+    for (OverrideRule &rule : rest)
+        rules.push_back(std::move(rule));
+    return rules;
 }
 
 /// The cost model's assumptions and prices (model/cost.h; units in the key names).
@@ -203,10 +216,11 @@ std::vector<OverrideRule> costRules()
 {
     using R = ResolvedScenario;
     using C = CompiledScenario;
-    const auto switchPrice = [](const Interconnect &link) { return link.cost ? link.cost->switchPrice_USD : 0.0; };
+    const auto switchPrice
+        = [](const Interconnect &link) { return link.cost ? link.cost->switchPrice_USD : 0.0; };
     return {
-        { { "cost.usd_per_kWh", "Electricity price", "$/kWh", "Price of electricity at the meter", false, 0, true,
-            kMaxPrice, true },
+        { { "cost.usd_per_kWh", "Electricity price", "$/kWh", "Price of electricity at the meter", false, 0,
+            true, kMaxPrice, true },
           [](R &r, double v) { r.costAssumptions.usdPerKWh = v; },
           [](const C &c) { return c.resolved.costAssumptions.usdPerKWh; } },
         { { "cost.pue", "PUE (facility / IT power)", "",
@@ -226,8 +240,8 @@ std::vector<OverrideRule> costRules()
             "GPU power while not computing, as a fraction of board power (0-1)", false, 0, true, 1, true },
           [](R &r, double v) { r.costAssumptions.gpuIdlePowerFraction = std::min(v, 1.0); },
           [](const C &c) { return c.resolved.costAssumptions.gpuIdlePowerFraction; } },
-        { { "cost.token_budget", "Token budget of a training run", "tokens", "Tokens of one training run", false,
-            0, false, kMaxCount, true },
+        { { "cost.token_budget", "Token budget of a training run", "tokens", "Tokens of one training run",
+            false, 0, false, kMaxCount, true },
           [](R &r, double v) { r.costAssumptions.tokenBudget = v; },
           [](const C &c) { return c.resolved.costAssumptions.tokenBudget; } },
         { { "gpu.price_USD", "GPU price", "$", "Price of one GPU", false, 0, true, kMaxPrice, true },
@@ -241,18 +255,20 @@ std::vector<OverrideRule> costRules()
             "Price of one server without GPUs and network", false, 0, true, kMaxPrice, true },
           [](R &r, double v) { serverCost(r.gpu).serverPrice_USD = v; },
           [](const C &c) { return c.resolved.gpu.cost ? c.resolved.gpu.cost->serverPrice_USD : 0.0; } },
-        { { "scale_up.switch_price_USD", "Scale-up switch price", "$", "Price of one scale-up switch", false, 0,
-            true, kMaxPrice, true },
+        { { "scale_up.switch_price_USD", "Scale-up switch price", "$", "Price of one scale-up switch", false,
+            0, true, kMaxPrice, true },
           [](R &r, double v) { linkCost(r.scaleUp).switchPrice_USD = v; },
           [switchPrice](const C &c) { return switchPrice(c.resolved.scaleUp); } },
-        { { "scale_out.switch_price_USD", "Scale-out switch price", "$", "Price of one scale-out switch", false,
-            0, true, kMaxPrice, true },
+        { { "scale_out.switch_price_USD", "Scale-out switch price", "$", "Price of one scale-out switch",
+            false, 0, true, kMaxPrice, true },
           [](R &r, double v) { linkCost(r.scaleOut).switchPrice_USD = v; },
           [switchPrice](const C &c) { return switchPrice(c.resolved.scaleOut); } },
         { { "scale_out.optics_price_USD", "Scale-out optics price (per link end)", "$",
             "Price of one scale-out optical link end", false, 0, true, kMaxPrice, true },
           [](R &r, double v) { linkCost(r.scaleOut).opticsPrice_USD = v; },
-          [](const C &c) { return c.resolved.scaleOut.cost ? c.resolved.scaleOut.cost->opticsPrice_USD : 0.0; } },
+          [](const C &c) {
+              return c.resolved.scaleOut.cost ? c.resolved.scaleOut.cost->opticsPrice_USD : 0.0;
+          } },
     };
 }
 
@@ -289,9 +305,9 @@ std::optional<Block> resolveRef(const BlockRef<Block> &ref, const std::map<std::
 /// An optional block: the scenario's, else the library's default preset (if any). A named
 /// preset that does not exist is an error.
 template <typename Block>
-std::optional<Block> resolveOptionalRef(const BlockRef<Block> &ref, const std::map<std::string, Block> &presets,
-                                        const char *defaultId, const char *field, const char *kind,
-                                        Diagnostics &diagnostics)
+std::optional<Block> resolveOptionalRef(const BlockRef<Block> &ref,
+                                        const std::map<std::string, Block> &presets, const char *defaultId,
+                                        const char *field, const char *kind, Diagnostics &diagnostics)
 {
     if (ref.inlineBlock || !ref.presetId.empty())
         return resolveRef(ref, presets, field, kind, diagnostics);
@@ -407,10 +423,11 @@ std::optional<ResolvedScenario> resolve(const Scenario &scenario, const PresetLi
                                                     "interconnect", diagnostics);
     const auto llm = resolveRef(scenario.llm, library.llms, "llm", "LLM", diagnostics);
     const auto layout = resolveRef(scenario.layout, library.layouts, "layout", "layout", diagnostics);
-    const auto software = resolveOptionalRef(scenario.software, library.software, kDefaultSoftwareId, "software",
-                                             "software", diagnostics);
-    const auto calibration = resolveOptionalRef(scenario.calibration, library.calibrations,
-                                                kDefaultCalibrationId, "calibration", "calibration", diagnostics);
+    const auto software = resolveOptionalRef(scenario.software, library.software, kDefaultSoftwareId,
+                                             "software", "software", diagnostics);
+    const auto calibration
+        = resolveOptionalRef(scenario.calibration, library.calibrations, kDefaultCalibrationId, "calibration",
+                             "calibration", diagnostics);
     if (diagnostics.size() != before)
         return std::nullopt;
 
