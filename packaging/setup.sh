@@ -3,8 +3,9 @@
 #   bash packaging/setup.sh run    install dependencies, build (preset dev) and start GapStudio
 #   bash packaging/setup.sh test   install dependencies, then build and run the whole test suite
 #                                  twice: preset ci (warnings as errors) with the mutation check
-#                                  (tests/mutation-check.sh), then preset asan-ubsan (which runs
-#                                  the reader fuzzer, tests/fuzz, under the sanitizers)
+#                                  (tests/mutation-check.sh), then preset asan-ubsan (the reader
+#                                  fuzzer, tests/fuzz, and every suite but the studio's, under the
+#                                  sanitizers)
 # Installing packages needs root; as another user the installer uses sudo. Exits non-zero on any
 # failure. GAPSTUDIO_JOBS (default 2) sets the build parallelism.
 set -euo pipefail
@@ -83,10 +84,25 @@ cmd_test()
     phase "test (preset ci)" ctest --preset ci || failed+=("ctest --preset ci")
 
     # Do the tests bite? Known mutations, each rebuilt into the tests and programs named for it.
-    step "mutation check (tests/mutation-check.sh on build/)"
+    # The check compiles, links or runs one thing at a time, so the asan-ubsan build (its own
+    # tree, build-asan/) runs beside it on the cores it leaves; the build's log follows the check's.
+    step "mutation check (tests/mutation-check.sh on build/), beside the asan-ubsan build"
+    local asan_log=$XDG_RUNTIME_DIR/build-asan.log asan_result=$XDG_RUNTIME_DIR/build-asan.result
+    (
+        start=$SECONDS status=0
+        build asan-ubsan >"$asan_log" 2>&1 || status=$?
+        echo "$status $((SECONDS - start))" >"$asan_result"
+    ) &
+    local asan_pid=$! asan_status asan_seconds
     phase "mutation check" bash tests/mutation-check.sh build || failed+=("tests/mutation-check.sh")
+    wait "$asan_pid" || true
+    cat "$asan_log"
+    read -r asan_status asan_seconds <"$asan_result"
+    phase_names+=("build (preset asan-ubsan)") phase_seconds+=("$asan_seconds")
+    printf '==> phase "%s": %d s (exit %d; began with the mutation check)\n' "build (preset asan-ubsan)" \
+        "$asan_seconds" "$asan_status"
+    ((asan_status == 0)) || exit "$asan_status"
 
-    phase "build (preset asan-ubsan)" build asan-ubsan
     step "test (preset asan-ubsan)"
     # Any sanitizer report aborts the test: ASAN_OPTIONS/UBSAN_OPTIONS are in the test preset.
     # The reader fuzzer (fuzz_readers) runs here too; its summary line is repeated below.

@@ -77,6 +77,10 @@ mutation "fold fitted with its own family" model/src/scenario/calibrate.cpp \
     'const Problem without(prepare(measurements, library, held, { family }), held);' \
     'const Problem without(prepare(measurements, library, held, {}), held);' \
     "tst_calibrate_synthetic:leaveOneFamilyOutHoldsTheFamilyBack"
+mutation "a fold over some families leaves out every family" model/src/scenario/calibrate.cpp \
+    'if (options.foldFamilies.empty() || options.foldFamilies.count(family) == 1)' \
+    'if (options.foldFamilies.empty() || true)' \
+    "tst_real_runs:foldOverTwoFamilies"
 mutation "fold starts from the start calibration" model/src/scenario/calibrate.cpp \
     'held.start = nullptr;' \
     'held.start = options.start;' \

@@ -62,7 +62,7 @@ QByteArray loadErrorInChild(const std::string &file)
     if (child == 0) {
         ::close(fds[0]);
         ::alarm(60);
-#ifndef __SANITIZE_ADDRESS__
+#if !defined(__SANITIZE_ADDRESS__) && !defined(GAPSTUDIO_ASAN_RUNTIME) // ASan reserves terabytes
         const rlimit memory { rlim_t { 4 } << 30, rlim_t { 4 } << 30 };
         ::setrlimit(RLIMIT_AS, &memory);
 #endif

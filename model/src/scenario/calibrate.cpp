@@ -373,7 +373,12 @@ CalibrationFit fitCalibration(const std::vector<io::Measurement> &input, const P
     std::set<std::string> families;
     for (const io::Measurement &m : measurements)
         families.insert(m.family);
-    const int total = 1 + (options.leaveOneFamilyOut ? static_cast<int>(families.size()) : 0);
+    const bool fold = options.leaveOneFamilyOut && families.size() > 1;
+    std::set<std::string> folded;
+    for (const std::string &family : families)
+        if (options.foldFamilies.empty() || options.foldFamilies.count(family) == 1)
+            folded.insert(family);
+    const int total = 1 + (fold ? static_cast<int>(folded.size()) : 0);
     int done = 0;
     const auto step = [&] {
         ++done;
@@ -406,8 +411,8 @@ CalibrationFit fitCalibration(const std::vector<io::Measurement> &input, const P
         return fit;
     }
 
-    if (options.leaveOneFamilyOut && families.size() > 1) {
-        for (const std::string &family : families) {
+    if (fold) {
+        for (const std::string &family : folded) {
             // Start from the priors, not from a calibration that has seen the family.
             CalibrationFitOptions held = options;
             held.start = nullptr;

@@ -22,6 +22,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ struct CalibrationFitOptions {
     std::string software;            ///< treat every run as this software stack (else its own)
     const CalibrationSet *start = nullptr; ///< values to start from and to fall back to
     bool leaveOneFamilyOut = true;   ///< also fit once per family without it
+    /// The families the fold leaves out, each in turn (empty: every family). A fold over part of
+    /// the families predicts those runs only, as a fold over all of them would: the sanitizer
+    /// build runs the fold in parts.
+    std::set<std::string> foldFamilies;
     int maxIterations = 200;
     /// Called with (done, total) as fits progress (the studio's progress bar); may be empty.
     std::function<void(int, int)> progress;
