@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "charts/chartexport.h"
 #include "common/safewrite.h"
 #include "report/headless.h"
 #include "report/headlessstatus.h"
@@ -9,7 +10,6 @@
 #include "studio/scenariodocument.h"
 
 #include <QApplication>
-#include <QBuffer>
 #include <QCommandLineParser>
 #include <QSize>
 #include <QTimer>
@@ -85,10 +85,15 @@ int screenshot(gapstudio::MainWindow &window, const QString &file, const QString
         return status;
     QTimer::singleShot(800, &window, [&window, file, out] { // let docks, charts and queued replots settle
         // The exports' contract: 3 if the picture cannot be written, 1 for an infeasible design.
-        QBuffer png;
-        png.open(QIODevice::WriteOnly);
+        const gapstudio::views::ResultsPtr shown = window.recalculator()->latest();
+        std::optional<double> stepTime_s;
+        if (shown->ok())
+            stepTime_s = shown->evaluation.stats.total_time;
         QString error;
-        if (!window.grab().save(&png, "PNG") || !gapstudio::views::writeFileSafely(out, png.data(), &error)) {
+        if (!gapstudio::views::exportScreenshot(
+                window.grab().toImage(), out,
+                gapstudio::views::scenarioProvenance(window.document()->selfContained()), stepTime_s,
+                &error)) {
             gapstudio::views::printHeadlessError(error.isEmpty() ? out : error);
             QApplication::exit(gapstudio::views::kHeadlessWriteFailed);
             return;

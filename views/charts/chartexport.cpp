@@ -25,6 +25,7 @@ namespace {
 const char *const kPngScenarioKey = "gapstudio.scenario";
 const char *const kPngVersionKey = "gapstudio.version";
 const char *const kPngCalibrationKey = "gapstudio.calibration";
+const char *const kPngStepTimeKey = "gapstudio.step_time_s";
 const QString kXmpNamespace = QStringLiteral("urn:gapstudio:xmp:1.0/");
 const QByteArray kCsvPrefix = QByteArrayLiteral("# gapstudio ");
 /// Deepest XML nesting read for provenance (GapStudio's own SVG and XMP need fewer than 10).
@@ -259,6 +260,29 @@ QString readProvenance(const QString &path, QString *problem)
             *problem = QString::fromUtf8(e.what());
         return {};
     }
+}
+
+bool exportScreenshot(QImage image, const QString &path, const QString &provenanceJson,
+                      std::optional<double> stepTime_s, QString *error)
+{
+    image.setText(QString::fromLatin1(kPngScenarioKey), provenanceJson);
+    image.setText(QString::fromLatin1(kPngVersionKey), gapstudioVersion());
+    if (stepTime_s)
+        image.setText(QString::fromLatin1(kPngStepTimeKey), QString::number(*stepTime_s, 'g', 17));
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter writer(&buffer, "png");
+    if (!writer.write(image))
+        return fail(error, QStringLiteral("%1: %2").arg(path, writer.errorString()));
+    return writeFileSafely(path, buffer.data(), error);
+}
+
+std::optional<double> screenshotStepTime(const QString &path)
+{
+    QImageReader reader(path, "png");
+    bool ok = false;
+    const double seconds = reader.text(QString::fromLatin1(kPngStepTimeKey)).toDouble(&ok);
+    return ok ? std::optional<double>(seconds) : std::nullopt;
 }
 
 QString provenanceFromBytes(const QByteArray &content, QString *problem)

@@ -14,10 +14,13 @@
  * The calibration is the one that produced the results (calibrationtext.h).
  */
 
+#include <QImage>
 #include <QList>
 #include <QSize>
 #include <QString>
 #include <QStringList>
+
+#include <optional>
 
 class QCustomPlot;
 
@@ -59,5 +62,14 @@ bool exportPlot(const ExportSource &source, const QString &path, const QString &
 [[nodiscard]] QString readProvenance(const QString &path, QString *problem = nullptr);
 /// readProvenance on a file's content (the fuzz harness feeds it mutated exports).
 [[nodiscard]] QString provenanceFromBytes(const QByteArray &content, QString *problem = nullptr);
+
+/// Writes `image` (a screenshot of the studio's window) to `path` as a PNG with the design's
+/// provenance, as exportChart does, and the step time the picture shows (text chunk
+/// "gapstudio.step_time_s", when the design has one): a picture in the documentation can then be
+/// checked against the app that would make it now. Written safely; false with a reason in `error`.
+bool exportScreenshot(QImage image, const QString &path, const QString &provenanceJson,
+                      std::optional<double> stepTime_s, QString *error = nullptr);
+/// The step time a PNG written by exportScreenshot says it shows; empty if it says none.
+[[nodiscard]] std::optional<double> screenshotStepTime(const QString &path);
 
 } // namespace gapstudio::views

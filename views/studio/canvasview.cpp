@@ -3,6 +3,7 @@
 #include "studio/canvasscene.h"
 
 #include <QFontInfo>
+#include <QScrollBar>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -66,6 +67,11 @@ void CanvasView::fitToView()
     const double fit = std::min(view.width() / drawing.width(), view.height() / drawing.height());
     const double readable = kMinTextPixels / std::max(1, QFontInfo(scene()->font()).pixelSize());
     setZoom(std::max({ fit * 0.98, kMinFitZoom, readable }));
+    // A drawing larger than the view at a readable zoom is shown from its top left, where the
+    // design starts (its LLM, layout and GPU-count cards), not from its middle, which a view
+    // centres on by default.
+    horizontalScrollBar()->setValue(horizontalScrollBar()->minimum());
+    verticalScrollBar()->setValue(verticalScrollBar()->minimum());
 }
 
 void CanvasView::resizeEvent(QResizeEvent *event)
