@@ -108,6 +108,17 @@ bool paintVector(const ExportSource &chart, QPaintDevice *device, const QString 
 // written in place, a failed or partial write (full disk, /dev/full) once left a truncated
 // file and reported success.
 
+/// `image` with its text chunks as a PNG file, written safely.
+bool writePngFile(const QImage &image, const QString &path, QString *error)
+{
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter writer(&buffer, "png");
+    if (!writer.write(image))
+        return fail(error, QStringLiteral("%1: %2").arg(path, writer.errorString()));
+    return writeFileSafely(path, buffer.data(), error);
+}
+
 bool writePng(const ExportSource &chart, const QString &path, const QString &json, double scale, QString *error)
 {
     const QSize size = chart.size;
@@ -120,12 +131,7 @@ bool writePng(const ExportSource &chart, const QString &path, const QString &jso
     image.setText(QStringLiteral("Title"), documentTitle(chart)); // a PNG keyword (PNG spec 11.3.4.2)
     if (!chart.calibration.isEmpty())
         image.setText(QString::fromLatin1(kPngCalibrationKey), chart.calibration);
-    QBuffer buffer;
-    buffer.open(QIODevice::WriteOnly);
-    QImageWriter writer(&buffer, "png");
-    if (!writer.write(image))
-        return fail(error, QStringLiteral("%1: %2").arg(path, writer.errorString()));
-    return writeFileSafely(path, buffer.data(), error);
+    return writePngFile(image, path, error);
 }
 
 bool writePdf(const ExportSource &chart, const QString &path, const QString &json, QString *error)
@@ -269,12 +275,7 @@ bool exportScreenshot(QImage image, const QString &path, const QString &provenan
     image.setText(QString::fromLatin1(kPngVersionKey), gapstudioVersion());
     if (stepTime_s)
         image.setText(QString::fromLatin1(kPngStepTimeKey), QString::number(*stepTime_s, 'g', 17));
-    QBuffer buffer;
-    buffer.open(QIODevice::WriteOnly);
-    QImageWriter writer(&buffer, "png");
-    if (!writer.write(image))
-        return fail(error, QStringLiteral("%1: %2").arg(path, writer.errorString()));
-    return writeFileSafely(path, buffer.data(), error);
+    return writePngFile(image, path, error);
 }
 
 std::optional<double> screenshotStepTime(const QString &path)
