@@ -278,7 +278,7 @@ private slots:
     // At 1280 x 800 the first launch shows where the design starts: its LLM and layout cards whole
     // in the canvas (the view once opened on the middle of the drawing, both cut off), and View >
     // Fit the canvas (Ctrl+0) brings them back after scrolling. (The GPU-count card, third in the
-    // row, still needs about 40 px more width than the canvas has there at readable text.)
+    // row, still needs about 60 px more width than the canvas has there at readable text.)
     void canvasOpensOnTheDesignsStart()
     {
         MainWindow window(QString {});
