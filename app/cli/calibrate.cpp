@@ -1,5 +1,6 @@
 // `gapstudio-cli calibrate FILE_OR_DIR... --out CALIBRATION.json [--gpu ID] [--software ID]
-// [--presets DIR] [--calibration START.json]`: fits a calibration preset to measured runs.
+// [--presets DIR] [--calibration START.json | --from-priors] [--only|--exclude KEY=VALUE]...`: fits a
+// calibration preset to measured runs.
 #include "commands.h"
 
 #include "gapstudio/io/preset_json.h"
@@ -86,12 +87,18 @@ int runCalibrate(const std::vector<std::string> &argv)
     const ValidateArgs args = parseValidateArgs(argv, "calibrate");
     if (args.outFile.empty())
         throw UsageError{"calibrate needs --out CALIBRATION.json"};
-    const scenario::PresetLibrary library
-        = presetLibrary(args.presetsDir);
-    const std::vector<io::Measurement> measurements = io::loadMeasurements(args.paths);
-    requireOutputIsNoInput(args, measurements);
+    scenario::PresetLibrary library = presetLibrary(args.presetsDir);
+    if (args.fromPriors) // as if none were installed: the runs' "before" is the uncalibrated model
+        library.calibrations.erase(scenario::kDefaultCalibrationId);
+    const std::vector<io::Measurement> loaded = io::loadMeasurements(args.paths);
+    requireOutputIsNoInput(args, loaded);
+    const std::vector<io::Measurement> measurements = selectRuns(args, library, loaded);
     requireKnownIds(args, library, measurements);
 
+    if (args.fromPriors && !args.calibrationFile.empty())
+        throw UsageError { "--from-priors and --calibration both name the fit's start: give one" };
+    // The start: --calibration, else the library's shipped calibration (its values start the fit
+    // and stand for parameters the runs do not inform), unless --from-priors.
     std::optional<scenario::CalibrationSet> start;
     if (!args.calibrationFile.empty())
         start = io::parseCalibration(io::migratePreset(io::readJsonFile(args.calibrationFile),
@@ -131,6 +138,13 @@ int runCalibrate(const std::vector<std::string> &argv)
         std::cout << "leave-one-family-out " << family << ": rows " << stats.rows << ", mean_abs_error "
                   << fixed(stats.meanAbsError) << ", max_abs_error " << fixed(stats.maxAbsError) << '\n';
     printStats("leave-one-family-out", fit.leftOutStats);
+    for (const scenario::ValidationRow &row : fit.generationLeftOut)
+        if (row.error)
+            std::cout << "leave-one-generation-out run " << row.id << ": error " << fixed(*row.error) << '\n';
+    for (const auto &[generation, stats] : fit.leftOutByGeneration)
+        std::cout << "leave-one-generation-out " << generation << ": rows " << stats.rows
+                  << ", mean_abs_error " << fixed(stats.meanAbsError) << ", max_abs_error "
+                  << fixed(stats.maxAbsError) << '\n';
     io::savePresetFile(fit.calibration, args.outFile);
     std::cout << std::flush;
     std::cerr << "wrote " << args.outFile << '\n';

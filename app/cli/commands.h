@@ -4,8 +4,9 @@
 // over memory capacity), 2 malformed input or usage error, 3 an output could not be written.
 
 #include "gapstudio/model/diagnostics.h"
-#include "gapstudio/scenario/scenario.h"
 #include "gapstudio/scenario/pipeline.h"
+#include "gapstudio/scenario/run_filter.h"
+#include "gapstudio/scenario/scenario.h"
 #include "gapstudio/scenario/validation.h"
 
 #include <string>
@@ -56,8 +57,15 @@ struct UsageError {
 struct ValidateArgs {
     std::vector<std::string> paths;
     std::string presetsDir, calibrationFile, outFile, gpu, software;
+    std::vector<scenario::RunFilter> filters; ///< --only / --exclude KEY=VALUE, in order
+    bool fromPriors = false;                  ///< calibrate --from-priors
 };
 [[nodiscard]] ValidateArgs parseValidateArgs(const std::vector<std::string> &args, const char *command);
+
+/// The runs `args.filters` keep (usage error, exit 2, when a filter matches no run or none is left).
+[[nodiscard]] std::vector<io::Measurement> selectRuns(const ValidateArgs &args,
+                                                      const scenario::PresetLibrary &library,
+                                                      const std::vector<io::Measurement> &runs);
 
 /// Throws the InputError (exit 2) of the first run in `rows` (validateMeasurements of
 /// `measurements`) whose scenario is malformed, e.g. names a missing preset: "FILE: /scenario/gpu:
@@ -65,14 +73,15 @@ struct ValidateArgs {
 void requireWellFormedRuns(const std::vector<io::Measurement> &measurements,
                            const std::vector<scenario::ValidationRow> &rows);
 
-/// `validate FILE_OR_DIR... [--presets DIR] [--calibration FILE]`: a JSON array of
-/// {"id", "family", "measured_s", "predicted_s", "error", ...} (error = measured / predicted - 1);
-/// per-family lines and last "rows: N, mean_abs_error: X, max_abs_error: Y" on stderr.
+/// `validate FILE_OR_DIR... [--presets DIR] [--calibration FILE] [--only|--exclude KEY=VALUE]...`:
+/// a JSON array of {"id", "family", "gpu_arch", "measured_s", "predicted_s", "error", ...} (error =
+/// measured / predicted - 1); per-family and per-generation lines and last "rows: N,
+/// mean_abs_error: X, max_abs_error: Y" on stderr.
 [[nodiscard]] int runValidate(const std::vector<std::string> &args);
 
 /// `calibrate FILE_OR_DIR... --out CALIBRATION.json [--gpu ID] [--software ID]`: fits a
-/// calibration preset; prints its parameters with their uncertainty, the error before and after
-/// and the leave-one-family-out error.
+/// calibration preset; prints its parameters with their uncertainty, the error before and after,
+/// the leave-one-family-out and the leave-one-generation-out errors.
 [[nodiscard]] int runCalibrate(const std::vector<std::string> &args);
 
 /// `rank SCENARIO [--by KEY] [--top N] [--threads N] [--presets DIR]`: the scenario's layouts

@@ -37,7 +37,8 @@ int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const
                     { "fitted_mean_abs_error", a->fittedMeanAbsError },
                     { "leave_one_family_out_mean_abs_error", a->leaveOneFamilyOutMeanAbsError },
                     { "gpu_has_entry", a->gpuHasEntry },
-                    { "software_has_entry", a->softwareHasEntry } };
+                    { "software_has_entry", a->softwareHasEntry },
+                    { "unseen_gpu_generation_mean_abs_error", a->unseenGenerationMeanAbsError } };
     }
     if (withCost && result.cost)
         out["cost"] = costToJson(*result.cost); // after every existing key: the output only grows

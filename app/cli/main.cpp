@@ -37,8 +37,10 @@ constexpr const char *kUsage
                                 [--presets DIR] [--json]
        gapstudio-cli roadmap ROADMAP.gapstudio-roadmap.json [--json] [--presets DIR] [--reference-quirks]
        gapstudio-cli validate FILE_OR_DIR... [--presets DIR] [--calibration CALIBRATION.json]
+                              [--only KEY=VALUE]... [--exclude KEY=VALUE]...
        gapstudio-cli calibrate FILE_OR_DIR... --out CALIBRATION.json [--gpu ID] [--software ID]
-                               [--presets DIR] [--calibration START.json]
+                               [--presets DIR] [--calibration START.json | --from-priors]
+                               [--only KEY=VALUE]... [--exclude KEY=VALUE]...
        gapstudio-cli --help | --version
 
 Commands:
@@ -115,14 +117,26 @@ Commands:
           array of {"id", "family", "measured_s", "predicted_s", "error", "status", "cause"
           (if any), "calibration" (the entries used)}, error = measured_s / predicted_s - 1
           (positive: the model is too fast). A run that cannot be evaluated keeps its row
-          (null prediction, its status and cause) and the cause also goes to stderr. The
-          last stderr line is "rows: N, mean_abs_error: X, max_abs_error: Y" (fractions).
+          (null prediction, its status and cause) and the cause also goes to stderr. Each
+          row also names "gpu_arch", its GPU's architecture. stderr has a line per family and
+          per gpu_arch; the last is "rows: N, mean_abs_error: X, max_abs_error: Y" (fractions).
+          --only KEY=VALUE keeps, --exclude KEY=VALUE drops the runs whose KEY is VALUE, KEY
+          one of family, gpu (preset id), gpu_arch (e.g. hopper, blackwell), software; a
+          filter that matches no run is a usage error.
   calibrate  Fit a calibration preset to measured runs (Levenberg-Marquardt on
-          log(predicted / measured), from the built-in priors or --calibration START.json):
+          log(predicted / measured), starting from the shipped calibration, whose values
+          also stand for parameters the runs do not inform, or from --calibration
+          START.json, or with --from-priors from the built-in priors alone, as if no
+          calibration were installed, as the shipped calibration itself and every
+          leave-one-out fit are):
           prints every parameter with its standard error, the error before and after, and
-          the leave-one-family-out error (each family predicted by a fit without it);
-          writes the preset to --out. --gpu ID fits that GPU its own entry (else runs share
-          their architecture's); --software ID fits every run as that software stack.
+          the leave-one-family-out error (each family predicted by a fit without it) and
+          the leave-one-generation-out error (each GPU architecture predicted by a fit
+          without its runs: how far the calibration carries to a GPU generation it has not
+          seen); writes the preset to --out. --gpu ID fits that GPU its own entry (else
+          runs share their architecture's); --software ID fits every run as that software
+          stack; --only/--exclude select the runs as for validate, e.g. --exclude
+          gpu_arch=blackwell.
 
 Exit status (the GUI's headless exports keep the same):
   0  success

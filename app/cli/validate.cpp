@@ -64,7 +64,16 @@ ValidateArgs parseValidateArgs(const std::vector<std::string> &args, const char 
             out.gpu = value("a GPU preset id");
         else if (arg == "--software")
             out.software = value("a software preset id");
-        else if (arg.rfind("-", 0) == 0)
+        else if (arg == "--from-priors")
+            out.fromPriors = true;
+        else if (arg == "--only" || arg == "--exclude") {
+            const std::string text = value("KEY=VALUE");
+            try {
+                out.filters.push_back(scenario::parseRunFilter(text, arg == "--exclude"));
+            } catch (const std::invalid_argument &error) {
+                throw UsageError { arg + ": " + error.what() };
+            }
+        } else if (arg.rfind("-", 0) == 0)
             throw UsageError{"unknown option '" + arg + "' for " + command};
         else
             out.paths.push_back(arg);
@@ -74,14 +83,27 @@ ValidateArgs parseValidateArgs(const std::vector<std::string> &args, const char 
     return out;
 }
 
+std::vector<io::Measurement> selectRuns(const ValidateArgs &args, const scenario::PresetLibrary &library,
+                                        const std::vector<io::Measurement> &runs)
+{
+    try {
+        return scenario::filterMeasurements(runs, library, args.filters);
+    } catch (const std::invalid_argument &error) {
+        throw UsageError { error.what() };
+    }
+}
+
 int runValidate(const std::vector<std::string> &argv)
 {
     const ValidateArgs args = parseValidateArgs(argv, "validate");
-    if (!args.outFile.empty() || !args.gpu.empty() || !args.software.empty())
-        throw UsageError{"validate takes no --out, --gpu or --software (those are calibrate's)"};
+    if (!args.outFile.empty() || !args.gpu.empty() || !args.software.empty() || args.fromPriors)
+        throw UsageError {
+            "validate takes no --out, --gpu, --software or --from-priors (those are calibrate's)"
+        };
     const scenario::PresetLibrary library
         = presetLibrary(args.presetsDir);
-    const std::vector<io::Measurement> measurements = io::loadMeasurements(args.paths);
+    const std::vector<io::Measurement> measurements
+        = selectRuns(args, library, io::loadMeasurements(args.paths));
     std::optional<scenario::CalibrationSet> calibration;
     if (!args.calibrationFile.empty())
         calibration = io::parseCalibration(
@@ -98,6 +120,7 @@ int runValidate(const std::vector<std::string> &argv)
         nlohmann::ordered_json item;
         item["id"] = row.id;
         item["family"] = row.family;
+        item["gpu_arch"] = row.generation;
         item["measured_s"] = row.measured_s;
         item["predicted_s"] = number(row.predicted_s);
         item["error"] = number(row.error);
@@ -117,6 +140,10 @@ int runValidate(const std::vector<std::string> &argv)
     const scenario::ValidationSummary summary = scenario::summarize(rows);
     for (const auto &[family, stats] : summary.families)
         std::cerr << "family: " << family << ", rows: " << stats.rows << ", mean_abs_error: " << fixed(stats.meanAbsError)
+                  << ", max_abs_error: " << fixed(stats.maxAbsError) << '\n';
+    for (const auto &[generation, stats] : summary.generations)
+        std::cerr << "gpu_arch: " << generation << ", rows: " << stats.rows
+                  << ", mean_abs_error: " << fixed(stats.meanAbsError)
                   << ", max_abs_error: " << fixed(stats.maxAbsError) << '\n';
     std::cerr << "rows: " << summary.all.rows << ", mean_abs_error: " << fixed(summary.all.meanAbsError)
               << ", max_abs_error: " << fixed(summary.all.maxAbsError) << '\n';

@@ -4,9 +4,11 @@
 #include "json_files.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -253,6 +255,119 @@ private slots:
                  r.err.constData());
         QCOMPARE(fileBytes(run0), runBefore);
         QCOMPARE(fileBytes(start), startBefore);
+    }
+
+    void crossGenerationByFilters()
+    {
+        // The cross-generation check as a user runs it: fit without the Blackwell runs, then
+        // predict only those with that fit. Which runs are Blackwell is read here from each
+        // file's GPU (B200 and GB200 are Blackwell parts by NVIDIA's datasheets).
+#if defined(GAPSTUDIO_ASAN_RUNTIME)
+        // Eleven fits of some thirty runs: minutes under the sanitizers, where the fold's code
+        // runs in tst_real_runs::foldOverTwoFamilies. This runs in the build without them.
+        QSKIP("the whole cross-generation fit runs in the build without sanitizers");
+#endif
+        QSet<QString> blackwell;
+        int all = 0;
+        QDirIterator files(kMeasurements, { QStringLiteral("*.json") }, QDir::Files,
+                           QDirIterator::Subdirectories);
+        while (files.hasNext()) {
+            const QString path = files.next();
+            const nlohmann::json json = readJson(path);
+            ++all;
+            const std::string gpu = json["scenario"]["gpu"].get<std::string>();
+            if (gpu == "nvidia-b200" || gpu == "nvidia-gb200")
+                blackwell.insert(QString::fromStdString(json["id"].get<std::string>()));
+        }
+        QCOMPARE(blackwell.size(), 11);
+        QTemporaryDir dir;
+        const QString out = dir.path() + QStringLiteral("/without-blackwell.json");
+        const Result fit = run({ QStringLiteral("calibrate"), kMeasurements, QStringLiteral("--from-priors"),
+                                 QStringLiteral("--exclude"), QStringLiteral("gpu_arch=blackwell"),
+                                 QStringLiteral("--out"), out });
+        QCOMPARE(fit.exitCode, 0);
+        QVERIFY2(fit.out.contains("before: rows " + QByteArray::number(all - 11) + ","), fit.out.constData());
+        // Ampere and Hopper remain, each predicted by a fit without it.
+        QVERIFY2(fit.out.contains("leave-one-generation-out ampere: rows 15,"), fit.out.constData());
+        QVERIFY2(fit.out.contains("leave-one-generation-out hopper: rows 21,"), fit.out.constData());
+        QVERIFY(!fit.out.contains("leave-one-generation-out blackwell"));
+        QVERIFY(!readJson(out)["gpus"].contains("blackwell"));
+
+        const Result check
+            = run({ QStringLiteral("validate"), kMeasurements, QStringLiteral("--only"),
+                    QStringLiteral("gpu_arch=blackwell"), QStringLiteral("--calibration"), out });
+        QCOMPARE(check.exitCode, 0);
+        QSet<QString> predicted;
+        for (const nlohmann::json &row : nlohmann::json::parse(check.out.constData())) {
+            QCOMPARE(row["gpu_arch"].get<std::string>(), std::string("blackwell"));
+            predicted.insert(QString::fromStdString(row["id"].get<std::string>()));
+        }
+        QCOMPARE(predicted, blackwell);
+        QVERIFY2(check.err.contains("gpu_arch: blackwell, rows: 11,"), check.err.constData());
+        qInfo("Blackwell predicted without Blackwell runs: %s", lastLine(check.err).constData());
+        // The shipped calibration's fit recorded the same fold (the Validation view shows it).
+        const double recorded = readJson(QStringLiteral(
+            PRESETS_DIR
+            "/calibrations/shipped.json"))["fit"]["leave_one_generation_out_mean_abs_error"]["blackwell"]
+                                    .get<double>();
+        QVERIFY2(
+            lastLine(check.err).contains(", mean_abs_error: " + QByteArray::number(recorded, 'f', 4) + ","),
+            lastLine(check.err).constData());
+    }
+
+    void shippedCalibrationIsReproducible()
+    {
+        // The command the shipped calibration names as its source gives the shipped file: every
+        // fitted value, its standard error and the fit's errors (name and source are prose).
+#if defined(GAPSTUDIO_ASAN_RUNTIME)
+        QSKIP("twelve fits of 47 runs: the build without sanitizers runs this");
+#endif
+        const QString path = QStringLiteral(PRESETS_DIR "/calibrations/shipped.json");
+        nlohmann::json shipped = readJson(path);
+        QVERIFY(shipped["source"].get<std::string>().starts_with(
+            "gapstudio-cli calibrate presets/measurements --from-priors --out "
+            "presets/calibrations/shipped.json"));
+        QTemporaryDir dir;
+        const QString out = dir.path() + QStringLiteral("/shipped.json");
+        const Result fit = run({ QStringLiteral("calibrate"), kMeasurements, QStringLiteral("--from-priors"),
+                                 QStringLiteral("--out"), out });
+        QCOMPARE(fit.exitCode, 0);
+        nlohmann::json again = readJson(out);
+        for (nlohmann::json *json : { &shipped, &again }) {
+            json->erase("name");
+            json->erase("source");
+        }
+        QVERIFY2(again == shipped, "refit presets/calibrations/shipped.json with the command in its source");
+    }
+
+    void badRunFilters_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("misspelt value")
+            << QStringList { QStringLiteral("--exclude"), QStringLiteral("gpu_arch=blakwell") }
+            << "error: --exclude gpu_arch=blakwell matches none of the 47 runs; their "
+               "gpu_arch values: ampere, blackwell, hopper";
+        QTest::newRow("unknown key")
+            << QStringList { QStringLiteral("--only"), QStringLiteral("arch=hopper") }
+            << "error: --only: unknown key 'arch' in 'arch=hopper': expected one of family, "
+               "gpu, gpu_arch, software";
+        QTest::newRow("no value") << QStringList { QStringLiteral("--only"), QStringLiteral("gpu_arch") }
+                                  << "error: --only: expected KEY=VALUE";
+        QTest::newRow("nothing left")
+            << QStringList { QStringLiteral("--only"),    QStringLiteral("gpu_arch=hopper"),
+                             QStringLiteral("--exclude"), QStringLiteral("gpu=nvidia-h100-sxm-80gb"),
+                             QStringLiteral("--exclude"), QStringLiteral("gpu=nvidia-h100-sxm-96gb-hbm2e") }
+            << "error: the filters leave none of the 47 runs";
+    }
+    void badRunFilters()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Result r = run(QStringList { QStringLiteral("validate"), kMeasurements } + args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.isEmpty());
+        QVERIFY2(r.err.startsWith(message.toUtf8()), r.err.constData());
     }
 
     void calibrateAndValidateAgree()

@@ -205,7 +205,7 @@ mutation "the cost chart never compares with a pin" app/mainwindowcost.cpp \
     "tst_mainwindow:pinnedScenariosSideBySide"
 # The command-line tool and the studio's headless runs (the programs are relinked with the mutant)
 mutation "calibrate may write over one of its inputs" app/cli/calibrate.cpp \
-    'requireOutputIsNoInput(args, measurements);' \
+    'requireOutputIsNoInput(args, loaded);' \
     '(void)&requireOutputIsNoInput;' \
     "tst_cli_validate:calibrateNeverReplacesAnInput"
 mutation "a screenshot may replace its scenario" app/main.cpp \

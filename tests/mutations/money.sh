@@ -74,9 +74,25 @@ mutation "error sign flipped" model/src/scenario/validation.cpp \
     "tst_published"
 # calibrate.cpp and calibration_parameters.h: objective, priors, folds, standard errors
 mutation "fold fitted with its own family" model/src/scenario/calibrate.cpp \
-    'const Problem without(prepare(measurements, library, held, { family }), held);' \
+    'const Problem without(prepare(measurements, library, held, out), held);' \
     'const Problem without(prepare(measurements, library, held, {}), held);' \
     "tst_calibrate_synthetic:leaveOneFamilyOutHoldsTheFamilyBack"
+mutation "generations folded by family" model/src/scenario/calibrate.cpp \
+    'for (ValidationRow &row : foldOut(measurements, library, options, generationOf, generation))' \
+    'for (ValidationRow &row : foldOut(measurements, library, options, familyOf, generation))' \
+    "tst_real_runs:leaveOneGenerationOut"
+mutation "a run's generation is its GPU id" model/src/scenario/run_filter.cpp \
+    'return gpu.architecture.empty() ? gpu.info.id : gpu.architecture;' \
+    'return gpu.info.id;' \
+    "tst_real_runs:leaveOneGenerationOut"
+mutation "--exclude keeps the runs it names" model/src/scenario/run_filter.cpp \
+    'if (match == filter.exclude)' \
+    'if (match != filter.exclude)' \
+    "tst_cli_validate:crossGenerationByFilters"
+mutation "a projected GPU takes the best generation's error" model/src/scenario/calibration_lookup.cpp \
+    'if (!a.gpuHasEntry && error > a.unseenGenerationMeanAbsError) {' \
+    'if (!a.gpuHasEntry && (a.unseenGeneration.empty() || error < a.unseenGenerationMeanAbsError)) {' \
+    "tst_calibrationtext:typicalError"
 mutation "a fold over some families leaves out every family" model/src/scenario/calibrate.cpp \
     'if (options.foldFamilies.empty() || options.foldFamilies.count(family) == 1)' \
     'if (options.foldFamilies.empty() || true)' \

@@ -7,6 +7,7 @@
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/scenario/calibrate.h"
 #include "gapstudio/scenario/pipeline.h"
+#include "gapstudio/scenario/run_filter.h"
 #include "gapstudio/scenario/validation.h"
 
 #include <QTest>
@@ -163,6 +164,7 @@ private slots:
         bare.calibrations.clear();
         scenario::CalibrationFitOptions options;
         options.leaveOneFamilyOut = false;
+        options.leaveOneGenerationOut = false;
         const scenario::CalibrationFit withShipped = scenario::fitCalibration(fp8, mLibrary, options);
         const scenario::CalibrationFit withNone = scenario::fitCalibration(fp8, bare, options);
         QCOMPARE(withShipped.calibration.gpus, withNone.calibration.gpus);
@@ -177,6 +179,7 @@ private slots:
     {
         // Every family predicted by a calibration fitted without it, from the priors.
         scenario::CalibrationFitOptions options;
+        options.leaveOneGenerationOut = false; // leaveOneGenerationOut's
         const scenario::CalibrationFit fit = scenario::fitCalibration(mRuns, mLibrary, options);
         QCOMPARE(fit.leftOut.size(), mRuns.size());
         scenario::ValidationSummary summary;
@@ -190,6 +193,56 @@ private slots:
         QVERIFY(fit.afterStats.meanAbsError <= 0.08);
     }
 
+    void leaveOneGenerationOut()
+    {
+        // Every GPU generation predicted by a calibration fitted from the priors without its runs:
+        // how far the model carries to a GPU it has not seen, which is what a design with a
+        // projected GPU asks of it. Printed for every generation; the goal, for Blackwell predicted
+        // from Ampere and Hopper runs, is 15 %.
+        scenario::CalibrationFitOptions options;
+        options.leaveOneFamilyOut = false;
+        const scenario::CalibrationFit fit = scenario::fitCalibration(mRuns, mLibrary, options);
+        QCOMPARE(fit.generationLeftOut.size(), mRuns.size());
+        std::map<std::string, std::size_t> runsPerGeneration;
+        for (const io::Measurement &m : mRuns) {
+            // The GPU ids of the published runs, by the architecture their datasheets give.
+            const std::string gpu = scenario::runAttribute(m, mLibrary, "gpu");
+            const std::string generation = gpu.find("a100") != std::string::npos   ? "ampere"
+                                           : gpu.find("h100") != std::string::npos ? "hopper"
+                                           : gpu.find("b200") != std::string::npos ? "blackwell"
+                                                                                   : gpu;
+            QCOMPARE(scenario::runGeneration(m, mLibrary), generation);
+            ++runsPerGeneration[generation];
+        }
+        std::map<std::string, std::size_t> predicted;
+        for (const scenario::ValidationRow &row : fit.generationLeftOut) {
+            QVERIFY2(row.error, row.id.c_str());
+            ++predicted[row.generation];
+        }
+        QCOMPARE(predicted, runsPerGeneration);
+        QCOMPARE(fit.leftOutByGeneration.size(), std::size_t { 3 });
+        qInfo("leave-one-generation-out (fit from the priors without the generation's runs):");
+        for (const auto &[generation, stats] : fit.leftOutByGeneration)
+            qInfo("  %-36s rows %2zu  mean |error| %5.1f %%  max |error| %6.1f %%", generation.c_str(),
+                  stats.rows, 100 * stats.meanAbsError, 100 * stats.maxAbsError);
+        // The shipped calibration records these errors (the Validation view and `eval` show
+        // them): it is refitted after every change to the model or the runs.
+        const scenario::CalibrationSet &shipped = mLibrary.calibrations.at(scenario::kDefaultCalibrationId);
+        QVERIFY(shipped.fit);
+        QCOMPARE(shipped.fit->leaveOneGenerationOutMeanAbsError.size(), fit.leftOutByGeneration.size());
+        for (const auto &[generation, stats] : fit.leftOutByGeneration)
+            QVERIFY2(
+                std::fabs(shipped.fit->leaveOneGenerationOutMeanAbsError.at(generation) - stats.meanAbsError)
+                    < 1e-6,
+                generation.c_str());
+        const double blackwell = fit.leftOutByGeneration.at("blackwell").meanAbsError;
+        QEXPECT_FAIL("",
+                     "mixture-of-experts time rests on fitted per-block overheads and a fitted Blackwell HBM "
+                     "efficiency, not on mechanisms, so a fit without Blackwell runs predicts them too fast",
+                     Continue);
+        QVERIFY2(blackwell <= 0.15, qPrintable(QString::number(blackwell)));
+    }
+
     void foldOverTwoFamilies()
     {
         // The fold reduced to two families, a dense one and a mixture-of-experts one: the
@@ -200,6 +253,7 @@ private slots:
         // seen them.
         scenario::CalibrationFitOptions options;
         options.foldFamilies = { "bloom-176b-a100", "megatron-bridge-moe" };
+        options.leaveOneGenerationOut = false;
         const scenario::CalibrationFit fit = scenario::fitCalibration(mRuns, mLibrary, options);
 
         std::map<std::string, std::optional<double>> inSample;

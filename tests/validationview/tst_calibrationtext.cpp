@@ -155,12 +155,30 @@ private slots:
                  QStringLiteral("About ±%1 % (its mean error on the %2 published runs it was fitted to)")
                      .arg(fitted, runs));
 
-        // A projected GPU (no entry, no architecture entry): no published run tells its error.
+        // A projected GPU (no entry, no architecture entry): no published run tells its error; the
+        // worst error of a GPU generation predicted by a fit without its runs estimates it.
         dense.gpu.presetId = "future-gpu-tithi2026";
         const views::ResultsPtr unseenGpu = test::shippedResults(dense);
         QVERIFY2(unseenGpu->compiled, unseenGpu->statusText.c_str());
-        QVERIFY2(views::accuracyText(*unseenGpu).startsWith(QStringLiteral("Unknown: no published run on this GPU")),
-                 qPrintable(views::accuracyText(*unseenGpu)));
+        std::string worst;
+        double worstError = 0;
+        for (const auto &[generation, error] : fit.at("leave_one_generation_out_mean_abs_error").items())
+            if (error.get<double>() > worstError) {
+                worstError = error.get<double>();
+                worst = generation;
+            }
+        QCOMPARE(
+            views::accuracyText(*unseenGpu),
+            QStringLiteral("No published run on this GPU: about ±%1 % (the mean error on %2 GPUs of a fit "
+                           "without their runs, the worst GPU generation)")
+                .arg(percent(worstError), QString::fromStdString(worst)));
+        // A calibration that recorded no generation fold says so.
+        scenario::PresetLibrary older = test::shippedLibrary();
+        older.calibrations.at(scenario::kDefaultCalibrationId).fit->leaveOneGenerationOutMeanAbsError.clear();
+        const views::ResultsPtr unestimated = views::computeResults(dense, older);
+        QVERIFY2(views::accuracyText(*unestimated)
+                     .startsWith(QStringLiteral("Unknown: no published run on this GPU")),
+                 qPrintable(views::accuracyText(*unestimated)));
 
         // The reference models have no calibration, so no error figure either.
         scenario::PipelineOptions quirks;

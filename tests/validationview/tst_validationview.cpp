@@ -8,6 +8,7 @@
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
 #include "validation/errortable.h"
+#include "validation/generationtable.h"
 #include "validation/runproblemstable.h"
 #include "validation/validationchart.h"
 #include "validation/validationpanel.h"
@@ -19,7 +20,10 @@
 #include <QDirIterator>
 #include <QTest>
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
+#include <fstream>
 #include <map>
 
 using namespace gapstudio;
@@ -194,6 +198,54 @@ private slots:
             QVERIFY2(std::fabs(mean - cell(name, 2)) <= 1e-12, qPrintable(name));
             QCOMPARE(largest, cell(name, 3));
         }
+    }
+
+    void errorPerGpuGeneration()
+    {
+        // Each GPU generation's runs as shown, and what the shipped calibration's fit recorded for
+        // the generation predicted without its runs (read here from the shipped file itself).
+        Studio studio;
+        studio.panel.refresh();
+        const std::vector<scenario::ValidationRow> &rows = studio.panel.rows();
+        const std::vector<io::Measurement> &runs = studio.panel.measurements();
+        QCOMPARE(rows.size(), runs.size());
+        std::map<QString, std::pair<int, double>> expected; // runs, sum of |error|
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            // The generation by the GPU's datasheet: A100 Ampere, H100 Hopper, B200/GB200 Blackwell.
+            const QString gpu = QString::fromStdString(runs[i].scenario.gpu.presetId);
+            const QString generation = gpu.contains(QStringLiteral("a100"))   ? QStringLiteral("ampere")
+                                       : gpu.contains(QStringLiteral("h100")) ? QStringLiteral("hopper")
+                                       : gpu.contains(QStringLiteral("b200")) ? QStringLiteral("blackwell")
+                                                                              : gpu;
+            QVERIFY2(rows[i].error, rows[i].id.c_str());
+            expected[generation].first += 1;
+            expected[generation].second += std::fabs(*rows[i].error);
+        }
+        QCOMPARE(expected.size(), std::size_t { 3 });
+        std::ifstream file(PRESETS_DIR "/calibrations/shipped.json");
+        const nlohmann::json unseen
+            = nlohmann::json::parse(file).at("fit").at("leave_one_generation_out_mean_abs_error");
+        const views::GenerationTable *table = studio.panel.generationTable();
+        QCOMPARE(table->rowCount(), 3);
+        const auto cell = [&](const QString &generation, int column) {
+            const int row = table->rowOf(generation);
+            return row < 0 || !table->item(row, column)
+                       ? -1.0
+                       : table->item(row, column)->data(views::GenerationTable::kValueRole).toDouble();
+        };
+        for (const auto &[generation, counts] : expected) {
+            QCOMPARE(cell(generation, views::GenerationTable::Runs), static_cast<double>(counts.first));
+            QVERIFY2(
+                std::fabs(cell(generation, views::GenerationTable::MeanError) - counts.second / counts.first)
+                    < 1e-12,
+                qPrintable(generation));
+            QCOMPARE(cell(generation, views::GenerationTable::UnseenError),
+                     unseen.at(generation.toStdString()).get<double>());
+        }
+        // The column says what it is.
+        QVERIFY(table->horizontalHeaderItem(views::GenerationTable::UnseenError)
+                    ->toolTip()
+                    .contains(QStringLiteral("fitted without")));
     }
 
     void clickOpensTheRun()

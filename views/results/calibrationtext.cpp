@@ -38,6 +38,10 @@ QString accuracyText(const ScenarioResults &results)
                                ? tr("about ±%1 % on software stacks left out of the fit")
                                      .arg(percent(a.leaveOneFamilyOutMeanAbsError))
                                : tr("its error on software stacks it has not seen was not estimated");
+    if (!a.gpuHasEntry && a.unseenGenerationMeanAbsError > 0)
+        return tr("No published run on this GPU: about ±%1 % (the mean error on %2 GPUs of a fit without "
+                  "their runs, the worst GPU generation)")
+            .arg(percent(a.unseenGenerationMeanAbsError), QString::fromStdString(a.unseenGeneration));
     if (!a.gpuHasEntry)
         return tr("Unknown: no published run on this GPU (%1)").arg(unseen);
     if (!a.softwareHasEntry)

@@ -1,6 +1,7 @@
 #include "validation/errortable.h"
 
 #include "charts/chartformat.h"
+#include "validation/numbercell.h"
 
 #include <QHeaderView>
 
@@ -50,12 +51,15 @@ void ErrorTable::showSets(const QList<Set> &sets)
             const scenario::ErrorStats *stats
                 = family.isEmpty() ? &summary.all : (it == summary.families.end() ? nullptr : &it->second);
             if (s == 0)
-                setNumber(row, 1, stats ? static_cast<double>(stats->rows) : 0,
-                          QString::number(stats ? stats->rows : 0));
+                setItem(row, 1,
+                        numberCell(stats ? static_cast<double>(stats->rows) : 0,
+                                   QString::number(stats ? stats->rows : 0), kValueRole));
             if (!stats || stats->rows == 0) // no prediction in this set (e.g. not left out)
                 continue;
-            setNumber(row, 2 + 2 * s, stats->meanAbsError, chartformat::percent(stats->meanAbsError));
-            setNumber(row, 3 + 2 * s, stats->maxAbsError, chartformat::percent(stats->maxAbsError));
+            setItem(row, 2 + 2 * s,
+                    numberCell(stats->meanAbsError, chartformat::percent(stats->meanAbsError), kValueRole));
+            setItem(row, 3 + 2 * s,
+                    numberCell(stats->maxAbsError, chartformat::percent(stats->maxAbsError), kValueRole));
         }
     }
 }
@@ -66,14 +70,6 @@ int ErrorTable::rowOf(const QString &family) const
         if (item(row, 0) && item(row, 0)->data(kFamilyRole).toString() == family)
             return row;
     return -1;
-}
-
-void ErrorTable::setNumber(int row, int column, double value, const QString &text)
-{
-    auto *cell = new QTableWidgetItem(text);
-    cell->setData(kValueRole, value);
-    cell->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    setItem(row, column, cell);
 }
 
 } // namespace gapstudio::views

@@ -35,9 +35,6 @@ public:
     void showSets(const QList<Set> &sets);
     /// The row of `family` ("" = all runs), or -1.
     [[nodiscard]] int rowOf(const QString &family) const;
-
-private:
-    void setNumber(int row, int column, double value, const QString &text);
 };
 
 } // namespace gapstudio::views

@@ -4,6 +4,7 @@
 #include "studio/scenariodocument.h"
 #include "validation/calibratedialog.h"
 #include "validation/errortable.h"
+#include "validation/generationtable.h"
 #include "validation/runproblemstable.h"
 #include "validation/validationchart.h"
 
@@ -42,6 +43,7 @@ ValidationPanel::ValidationPanel(ScenarioDocument *document, QWidget *parent)
     , mSummary(new QLabel(this))
     , mChart(new ValidationChart(this))
     , mErrors(new ErrorTable(this))
+    , mGenerations(new GenerationTable(this))
     , mProblems(new RunProblemsTable(this))
 {
     setObjectName(QStringLiteral("validationPanel"));
@@ -73,6 +75,8 @@ ValidationPanel::ValidationPanel(ScenarioDocument *document, QWidget *parent)
     sideLayout->setContentsMargins(0, 0, 0, 0);
     sideLayout->addWidget(caption(tr("Error per family")));
     sideLayout->addWidget(mErrors, 1);
+    sideLayout->addWidget(caption(tr("Error per GPU generation")));
+    sideLayout->addWidget(mGenerations, 1);
     sideLayout->addWidget(caption(tr("Runs without a clean prediction")));
     sideLayout->addWidget(mProblems, 1);
     auto *splitter = new QSplitter(Qt::Horizontal, this);
@@ -185,6 +189,13 @@ void ValidationPanel::refresh()
         = calibration ? QString::fromStdString(calibration->info.name) : tr("each run's own calibration");
     mChart->setRows(std::move(rows), tr("%1 %2 · %3").arg(summary.total).arg(which, calibrationName));
     mErrors->showSets({ { QString(), summary } });
+    // A generation the calibration has not seen: what its fit recorded (the shipped one's when
+    // each run keeps its own).
+    const auto recorded = calibration ? library.calibrations.find(id)
+                                      : library.calibrations.find(scenario::kDefaultCalibrationId);
+    mGenerations->showGenerations(summary, recorded == library.calibrations.end() || !recorded->second.fit
+                                               ? nullptr
+                                               : &*recorded->second.fit);
     mProblems->showRows(mChart->rows());
     const std::size_t unpredicted = summary.total - summary.all.rows;
     QString text = summary.total == 0

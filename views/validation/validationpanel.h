@@ -28,6 +28,7 @@ namespace gapstudio::views {
 
 class CalibrateDialog;
 class ErrorTable;
+class GenerationTable;
 class RunProblemsTable;
 class ScenarioDocument;
 class ValidationChart;
@@ -63,6 +64,7 @@ public:
 
     [[nodiscard]] ValidationChart *chart() const { return mChart; }
     [[nodiscard]] ErrorTable *errorTable() const { return mErrors; }
+    [[nodiscard]] GenerationTable *generationTable() const { return mGenerations; }
     [[nodiscard]] RunProblemsTable *problemsTable() const { return mProblems; }
     [[nodiscard]] const std::vector<scenario::ValidationRow> &rows() const;
     /// The measurements behind rows(), in the same order.
@@ -83,6 +85,7 @@ private:
     QLabel *mSummary;
     ValidationChart *mChart;
     ErrorTable *mErrors;
+    GenerationTable *mGenerations;
     RunProblemsTable *mProblems;
     CalibrateDialog *mDialog = nullptr;
 

@@ -5,6 +5,7 @@
 // physical. Software stacks are deviations from the "default" stack (a hierarchical prior), so
 // a stack without runs, or a new one, uses the default's values.
 #include "gapstudio/scenario/calibrate.h"
+#include "gapstudio/scenario/run_filter.h"
 
 #include "scenario/calibration_lookup.h"
 #include "scenario/calibration_parameters.h"
@@ -233,9 +234,8 @@ private:
         const bool haveStart = mOptions.start != nullptr;
         const auto start = [&](double v) { return haveStart ? v : -1.0; };
         Binding &b = run.binding;
-        b.gpuKey = !mOptions.gpu.empty() && r.gpu.info.id == mOptions.gpu ? mOptions.gpu
-                   : r.gpu.architecture.empty()                            ? r.gpu.info.id
-                                                                           : r.gpu.architecture;
+        b.gpuKey
+            = !mOptions.gpu.empty() && r.gpu.info.id == mOptions.gpu ? mOptions.gpu : gpuGeneration(r.gpu);
         b.softwareKey = mOptions.software.empty() ? r.software.info.id : mOptions.software;
         const model::EvaluateOptions options = run.compiled.evaluateOptions();
         // The GEMMs' datatype: the low-precision one of an FP8/FP4 run, else the run's.
@@ -314,12 +314,14 @@ Eigen::VectorXd solve(const Problem &problem, int maxIterations)
     return x;
 }
 
+/// The runs to fit: every measurement but those `held` marks (held out of a fold).
 std::vector<Run> prepare(const std::vector<io::Measurement> &measurements, const PresetLibrary &library,
-                         const CalibrationFitOptions &options, const std::set<std::string> &skip)
+                         const CalibrationFitOptions &options, const std::vector<bool> &held)
 {
     std::vector<Run> runs;
-    for (const io::Measurement &m : measurements) {
-        if (skip.count(m.family) > 0)
+    for (std::size_t i = 0; i < measurements.size(); ++i) {
+        const io::Measurement &m = measurements[i];
+        if (!held.empty() && held[i])
             continue;
         Scenario scenario = m.scenario;
         if (options.start) {
@@ -360,6 +362,29 @@ std::vector<io::Measurement> withSoftware(std::vector<io::Measurement> measureme
     return measurements;
 }
 
+/// One fold: fits from the priors without the runs whose group is `group`, and predicts them.
+/// Empty when no other run is left to fit.
+std::vector<ValidationRow> foldOut(const std::vector<io::Measurement> &measurements,
+                                   const PresetLibrary &library, const CalibrationFitOptions &options,
+                                   const std::vector<std::string> &groups, const std::string &group)
+{
+    // Start from the priors, not from a calibration that has seen the group.
+    CalibrationFitOptions held = options;
+    held.start = nullptr;
+    std::vector<bool> out(measurements.size());
+    std::vector<io::Measurement> leftOut;
+    for (std::size_t i = 0; i < measurements.size(); ++i) {
+        out[i] = groups[i] == group;
+        if (out[i])
+            leftOut.push_back(measurements[i]);
+    }
+    const Problem without(prepare(measurements, library, held, out), held);
+    if (without.runs().empty())
+        return {};
+    const CalibrationSet calibration = without.calibration(solve(without, options.maxIterations));
+    return validateMeasurements(leftOut, library, &calibration);
+}
+
 } // namespace
 
 CalibrationFit fitCalibration(const std::vector<io::Measurement> &input, const PresetLibrary &library,
@@ -370,15 +395,23 @@ CalibrationFit fitCalibration(const std::vector<io::Measurement> &input, const P
     fit.before = validateMeasurements(measurements, library, options.start);
     fit.beforeStats = summarize(fit.before).all;
 
-    std::set<std::string> families;
-    for (const io::Measurement &m : measurements)
-        families.insert(m.family);
+    std::vector<std::string> familyOf, generationOf;
+    std::set<std::string> families, generations;
+    for (const io::Measurement &m : measurements) {
+        familyOf.push_back(m.family);
+        generationOf.push_back(runGeneration(m, library));
+        families.insert(familyOf.back());
+        if (!generationOf.back().empty())
+            generations.insert(generationOf.back());
+    }
     const bool fold = options.leaveOneFamilyOut && families.size() > 1;
     std::set<std::string> folded;
     for (const std::string &family : families)
         if (options.foldFamilies.empty() || options.foldFamilies.count(family) == 1)
             folded.insert(family);
-    const int total = 1 + (fold ? static_cast<int>(folded.size()) : 0);
+    if (!(options.leaveOneGenerationOut && generations.size() > 1))
+        generations.clear();
+    const int total = 1 + (fold ? static_cast<int>(folded.size()) : 0) + static_cast<int>(generations.size());
     int done = 0;
     const auto step = [&] {
         ++done;
@@ -413,28 +446,31 @@ CalibrationFit fitCalibration(const std::vector<io::Measurement> &input, const P
 
     if (fold) {
         for (const std::string &family : folded) {
-            // Start from the priors, not from a calibration that has seen the family.
-            CalibrationFitOptions held = options;
-            held.start = nullptr;
-            const Problem without(prepare(measurements, library, held, { family }), held);
-            if (without.runs().empty())
-                continue;
-            const CalibrationSet calibration = without.calibration(solve(without, options.maxIterations));
-            std::vector<io::Measurement> leftOut;
-            for (const io::Measurement &m : measurements)
-                if (m.family == family)
-                    leftOut.push_back(m);
-            for (ValidationRow &row : validateMeasurements(leftOut, library, &calibration))
+            for (ValidationRow &row : foldOut(measurements, library, options, familyOf, family))
                 fit.leftOut.push_back(std::move(row));
             if (step()) {
                 fit.cancelled = true;
-                break;
+                fit.calibration.fit = summary;
+                return fit;
             }
         }
         const ValidationSummary s = summarize(fit.leftOut);
         fit.leftOutStats = s.all;
         fit.leftOutByFamily = s.families;
         summary.leaveOneFamilyOutMeanAbsError = s.all.meanAbsError;
+    }
+    for (const std::string &generation : generations) {
+        for (ValidationRow &row : foldOut(measurements, library, options, generationOf, generation))
+            fit.generationLeftOut.push_back(std::move(row));
+        if (step()) {
+            fit.cancelled = true;
+            break;
+        }
+    }
+    if (!fit.generationLeftOut.empty()) {
+        fit.leftOutByGeneration = summarize(fit.generationLeftOut).generations;
+        for (const auto &[generation, stats] : fit.leftOutByGeneration)
+            summary.leaveOneGenerationOutMeanAbsError[generation] = stats.meanAbsError;
     }
     fit.calibration.fit = summary;
     return fit;

@@ -100,14 +100,25 @@ scenario::NetworkCalibration parseNetworkEntry(const JsonCursor &c)
 
 scenario::FitSummary parseFit(const JsonCursor &c)
 {
-    requireKeys(c, { "rows", "mean_abs_error_before", "mean_abs_error", "max_abs_error",
-                     "leave_one_family_out_mean_abs_error", "parameters" });
+    requireKeys(c,
+                { "rows", "mean_abs_error_before", "mean_abs_error", "max_abs_error",
+                  "leave_one_family_out_mean_abs_error", "parameters" },
+                { "leave_one_generation_out_mean_abs_error" });
     scenario::FitSummary fit;
     fit.rows = c["rows"].integerAtLeast(0);
     fit.meanAbsErrorBefore = numberIn(c["mean_abs_error_before"], 0, true);
     fit.meanAbsError = numberIn(c["mean_abs_error"], 0, true);
     fit.maxAbsError = numberIn(c["max_abs_error"], 0, true);
     fit.leaveOneFamilyOutMeanAbsError = numberIn(c["leave_one_family_out_mean_abs_error"], 0, true);
+    if (c.value().contains("leave_one_generation_out_mean_abs_error")) {
+        const JsonCursor generations = c["leave_one_generation_out_mean_abs_error"];
+        generations.requireObject();
+        for (const auto &item : generations.value().items()) {
+            if (item.key().empty())
+                generations.fail("expected non-empty keys (GPU architectures)");
+            fit.leaveOneGenerationOutMeanAbsError[item.key()] = numberIn(generations[item.key()], 0, true);
+        }
+    }
     const JsonCursor list = c["parameters"];
     const std::size_t count = list.requireArray();
     for (std::size_t i = 0; i < count; ++i) {
@@ -197,6 +208,12 @@ void writeBody(nlohmann::ordered_json &out, const scenario::CalibrationSet &set)
         fit["mean_abs_error"] = plainNumber(f.meanAbsError);
         fit["max_abs_error"] = plainNumber(f.maxAbsError);
         fit["leave_one_family_out_mean_abs_error"] = plainNumber(f.leaveOneFamilyOutMeanAbsError);
+        if (!f.leaveOneGenerationOutMeanAbsError.empty()) {
+            nlohmann::ordered_json generations = nlohmann::ordered_json::object();
+            for (const auto &[generation, error] : f.leaveOneGenerationOutMeanAbsError)
+                generations[generation] = plainNumber(error);
+            fit["leave_one_generation_out_mean_abs_error"] = generations;
+        }
         nlohmann::ordered_json parameters = nlohmann::ordered_json::array();
         for (const scenario::FittedParameter &p : f.parameters)
             parameters.push_back({ { "name", p.name },

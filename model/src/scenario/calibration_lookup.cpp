@@ -80,6 +80,11 @@ void applyCalibration(CompiledScenario &compiled)
         a.gpuHasEntry = find(set->gpus, r.gpu.info.id)
                         || (!r.gpu.architecture.empty() && find(set->gpus, r.gpu.architecture));
         a.softwareHasEntry = find(set->software, r.software.info.id) != nullptr;
+        for (const auto &[generation, error] : set->fit->leaveOneGenerationOutMeanAbsError)
+            if (!a.gpuHasEntry && error > a.unseenGenerationMeanAbsError) {
+                a.unseenGenerationMeanAbsError = error;
+                a.unseenGeneration = generation;
+            }
     }
     // Tier 0 is the scale-up domain; every further tier is built from the scale-out link.
     for (std::size_t i = 0; i < compiled.system.networks.size(); ++i) {

@@ -2,6 +2,7 @@
 #include "gapstudio/scenario/validation.h"
 
 #include "gapstudio/scenario/pipeline.h"
+#include "gapstudio/scenario/run_filter.h"
 
 #include <algorithm>
 #include <cmath>
@@ -53,8 +54,10 @@ ValidationRow validateOne(const io::Measurement &m, const PresetLibrary &library
         scenario.calibration.inlineBlock = *calibration;
     }
     const PipelineResult result = runScenario(scenario, library);
-    if (result.compiled)
+    if (result.compiled) {
         row.calibrationNote = result.compiled->calibrationNote;
+        row.generation = gpuGeneration(result.compiled->resolved.gpu);
+    }
     switch (result.status) {
     case EvaluationStatus::Malformed:
         row.status = RunStatus::Invalid;
@@ -107,6 +110,7 @@ ValidationSummary summarize(const std::vector<ValidationRow> &rows)
             continue;
         add(summary.all, *row.error);
         add(summary.families[row.family], *row.error);
+        add(summary.generations[row.generation], *row.error);
     }
     return summary;
 }

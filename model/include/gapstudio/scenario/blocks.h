@@ -182,6 +182,8 @@ struct FittedParameter {
 struct FitSummary {
     std::int64_t rows = 0;
     double meanAbsErrorBefore = 0, meanAbsError = 0, maxAbsError = 0, leaveOneFamilyOutMeanAbsError = 0;
+    /// Per GPU generation: the mean |error| on its runs of a fit that had not seen the generation.
+    std::map<std::string, double> leaveOneGenerationOutMeanAbsError;
     std::vector<FittedParameter> parameters;
     bool operator==(const FitSummary &) const = default;
 };

@@ -39,6 +39,9 @@ struct CalibrationFitOptions {
     /// the families predicts those runs only, as a fold over all of them would: the sanitizer
     /// build runs the fold in parts.
     std::set<std::string> foldFamilies;
+    /// Also fit once per GPU generation (runGeneration) without its runs and predict them: how
+    /// far the calibration carries to a GPU generation it has not seen.
+    bool leaveOneGenerationOut = true;
     int maxIterations = 200;
     /// Called with (done, total) as fits progress (the studio's progress bar); may be empty.
     std::function<void(int, int)> progress;
@@ -54,6 +57,9 @@ struct CalibrationFit {
     std::vector<ValidationRow> leftOut;
     ErrorStats leftOutStats;
     std::map<std::string, ErrorStats> leftOutByFamily;
+    /// Each run predicted by the fit without its GPU generation (leave-one-generation-out).
+    std::vector<ValidationRow> generationLeftOut;
+    std::map<std::string, ErrorStats> leftOutByGeneration;
     bool cancelled = false;
 };
 

@@ -91,13 +91,20 @@ struct CompileOptions {
 /// GPU and software stack have entries of their own in it. With both, the error on the runs it
 /// was fitted to applies. A software stack without an entry is one the fit has not seen, which
 /// the leave-one-family-out error estimates (every family was predicted by a fit without it). A
-/// GPU without an entry, even for its architecture, had no published run at all.
+/// GPU without an entry, even for its architecture, had no published run at all: the
+/// leave-one-generation-out error estimates that (every GPU generation predicted by a fit
+/// without its runs; the worst is taken).
 struct CalibrationAccuracy {
     std::int64_t runs = 0;                    ///< published runs the calibration was fitted to
     double fittedMeanAbsError = 0;            ///< mean |measured / predicted - 1| on those runs
     double leaveOneFamilyOutMeanAbsError = 0; ///< the same, each family left out of its fit (0: not estimated)
     bool gpuHasEntry = false;                 ///< the GPU or its architecture has an entry
     bool softwareHasEntry = false;            ///< the software stack has an entry
+    /// For a GPU without an entry: the largest mean |error| of a GPU generation predicted by a fit
+    /// without its runs (FitSummary::leaveOneGenerationOutMeanAbsError), and that generation
+    /// (0 and empty: not estimated).
+    double unseenGenerationMeanAbsError = 0;
+    std::string unseenGeneration;
 };
 
 /// The model's inputs for a scenario, and how to evaluate them.

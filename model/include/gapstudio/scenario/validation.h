@@ -30,6 +30,7 @@ enum class RunStatus {
 
 struct ValidationRow {
     std::string id, family, name, source, notes;
+    std::string generation; ///< the GPU's architecture, else its id (runGeneration)
     double measured_s = 0;
     std::optional<double> predicted_s;
     std::optional<double> error; ///< measured / predicted - 1 (positive: the model is too fast)
@@ -48,6 +49,7 @@ struct ValidationSummary {
     std::size_t total = 0; ///< every row, with or without a prediction
     ErrorStats all;
     std::map<std::string, ErrorStats> families;
+    std::map<std::string, ErrorStats> generations; ///< by ValidationRow::generation
 };
 
 /// Evaluates every measurement with the corrected model. `calibration`, if given, replaces each
