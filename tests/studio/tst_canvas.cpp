@@ -1,10 +1,14 @@
 // The canvas: a synthetic drag-and-drop of each block kind (DragEnter -> DragMove -> Drop on the
 // view's viewport, see gotcha 8 of the style guide) changes the scenario and the results.
 #include "studio/blockpalette.h"
+#include "studio/canvasitems.h"
 #include "studio/canvasscene.h"
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
 
+#include "gapstudio/io/preset_json.h"
+
+#include <QDirIterator>
 #include <QGraphicsItem>
 #include <QMimeData>
 #include <QSignalSpy>
@@ -165,6 +169,35 @@ private slots:
 
     // The canvas zooms (View > Zoom in / out, Ctrl + wheel) within its limits,
     // and Fit the canvas fits it again, never below the readable minimum.
+    void cardTextStaysInside()
+    {
+        // The top row's cards (LLM, layout, GPU count) are sized for a 1280 x 800 window: their
+        // text, wrapped to the card's width, stays inside the card for every example design.
+        ScenarioDocument document(loadStudioLibrary());
+        CanvasScene scene(&document);
+        QDirIterator files(QStringLiteral(PRESETS_DIR "/scenarios"), { QStringLiteral("*.gapstudio.json") },
+                           QDir::Files, QDirIterator::Subdirectories);
+        int designs = 0;
+        while (files.hasNext()) {
+            const QString file = files.next();
+            document.reset(io::loadScenario(file.toStdString()));
+            scene.setResults(computeResults(document.scenario(), document.library()));
+            int cards = 0;
+            for (QGraphicsItem *item : scene.items()) {
+                const auto part = static_cast<Part>(item->data(CanvasItems::kPartKey).toInt());
+                if (item->parentItem() || (part != Part::Llm && part != Part::Layout && part != Part::Total))
+                    continue;
+                ++cards;
+                for (QGraphicsItem *label : item->childItems())
+                    QVERIFY2(label->sceneBoundingRect().bottom() <= item->sceneBoundingRect().bottom(),
+                             qPrintable(QStringLiteral("%1: card %2").arg(file).arg(static_cast<int>(part))));
+            }
+            QCOMPARE(cards, 3);
+            ++designs;
+        }
+        QVERIFY2(designs >= 7, qPrintable(QString::number(designs)));
+    }
+
     void canvasZooms()
     {
         ScenarioDocument document(loadStudioLibrary());

@@ -115,7 +115,7 @@ void CanvasScene::drawDesign(const scenario::ResolvedScenario &r)
     const std::int64_t domainSize = std::max<std::int64_t>(1, r.topology.scaleUpDomainSize);
     const std::int64_t domains = (r.gpuCount + domainSize - 1) / domainSize;
 
-    addPart(QStringLiteral("llm"), Part::Llm, { 10, 10, 290, 80 }, kLlmColor,
+    addPart(QStringLiteral("llm"), Part::Llm, { 10, 10, 255, 80 }, kLlmColor,
             tr("LLM: %1").arg(blockTitle(r.llm.info.name, adjusted("llm."))),
             tr("%1 layers · hidden %2 · sequence %3%4")
                 .arg(r.llm.numBlocks)
@@ -123,10 +123,10 @@ void CanvasScene::drawDesign(const scenario::ResolvedScenario &r)
                 .arg(r.llm.seqSize)
                 .arg(r.llm.isMoe() ? tr("\n%1 experts, top-%2").arg(r.llm.numExperts).arg(r.llm.topK)
                                    : tr("\ndense, %1 heads").arg(r.llm.attnHeads)));
-    addPart(QStringLiteral("layout"), Part::Layout, { 310, 10, 300, 80 }, kLayoutColor,
+    addPart(QStringLiteral("layout"), Part::Layout, { 275, 10, 280, 80 }, kLayoutColor,
             tr("Layout: %1").arg(QString::fromStdString(r.layout.info.name)),
             layoutText(mResults->compiled->execution));
-    addPart(QStringLiteral("total"), Part::Total, { 620, 10, 270, 80 }, kTotalColor,
+    addPart(QStringLiteral("total"), Part::Total, { 565, 10, 225, 80 }, kTotalColor,
             tr("%1 GPUs").arg(r.gpuCount), tr("%1 scale-up domains × %2 GPUs").arg(domains).arg(domainSize));
     addPart(QStringLiteral("fabric"), Part::Fabric, { 10, 100, 880, 450 }, kFabricColor,
             tr("Scale-out fabric: %1").arg(blockTitle(r.topology.info.name, adjusted("topology."))),
