@@ -26,12 +26,14 @@
 #include <QFontInfo>
 #include <QGraphicsTextItem>
 #include <QImageReader>
+#include <QLabel>
 #include <QMap>
 #include <QMenu>
 #include <QProcess>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -337,6 +339,39 @@ private slots:
         QTest::keyClick(canvas->viewport(), Qt::Key_0, Qt::ControlModifier);
         test::settle();
         QVERIFY2(cardsInView(&why), qPrintable(why));
+    }
+
+    // At 1280 x 800 every chart tab shows in the Charts dock's tab bar (the calibration note in its
+    // corner once left room for one tab and scroll arrows): the note is shortened to the room left,
+    // its whole text the tooltip.
+    void everyChartTabShowsAt1280x800()
+    {
+        MainWindow window(QString {});
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        test::settle();
+        auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("charts_tabs"));
+        QVERIFY(tabs);
+        QCOMPARE(tabs->count(), 4);
+        const QTabBar *bar = tabs->tabBar();
+        for (int i = 0; i < tabs->count(); ++i)
+            QVERIFY2(bar->rect().contains(bar->tabRect(i)),
+                     qPrintable(QStringLiteral("tab %1 at %2..%3 of a %4 px tab bar")
+                                    .arg(tabs->tabText(i))
+                                    .arg(bar->tabRect(i).left())
+                                    .arg(bar->tabRect(i).right())
+                                    .arg(bar->width())));
+        auto *note = window.findChild<QLabel *>(QStringLiteral("charts_calibration"));
+        QVERIFY(note);
+        const QString whole = window.findChild<ChartsPanel *>()->calibrationNote();
+        QVERIFY(whole.startsWith(QStringLiteral("Calibration shipped")));
+        QVERIFY2(note->text() == whole || (note->text().endsWith(QChar(0x2026)) && note->toolTip() == whole),
+                 qPrintable(note->text()));
+        // The corner does not overlap the tabs.
+        const QPoint noteLeft = note->mapTo(tabs, QPoint(0, 0));
+        const QRect lastTab = bar->tabRect(tabs->count() - 1).translated(bar->mapTo(tabs, QPoint(0, 0)));
+        QVERIFY2(noteLeft.x() > lastTab.right(), qPrintable(QString::number(noteLeft.x())));
     }
 
     // N-way comparison: two designs pinned, a third one current. Key results has one column per

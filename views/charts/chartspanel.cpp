@@ -9,8 +9,11 @@
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace gapstudio::views {
 
@@ -29,6 +32,7 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     auto *cornerLayout = new QHBoxLayout(corner);
     cornerLayout->setContentsMargins(0, 0, 0, 0);
     auto *dollars = new QCheckBox(tr("Gap in $ per training run"), corner);
+    mDollars = dollars;
     dollars->setObjectName(QStringLiteral("gap_in_dollars"));
     dollars->setToolTip(tr("Show the efficiency gap as what each loss costs in one training run of the token "
                            "budget (set in Cost and power)"));
@@ -49,7 +53,8 @@ ChartsPanel::ChartsPanel(QWidget *parent)
 
 void ChartsPanel::setResults(ResultsPtr results)
 {
-    mCalibration->setText(results ? calibrationText(*results) : QString());
+    mCalibrationText = results ? calibrationText(*results) : QString();
+    fitCorner();
     for (ChartView *chart : std::as_const(mCharts))
         chart->setResults(results);
 }
@@ -76,7 +81,24 @@ ChartView *ChartsPanel::chart(const QString &id) const
 
 QString ChartsPanel::calibrationNote() const
 {
-    return mCalibration->text();
+    return mCalibrationText;
+}
+
+void ChartsPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitCorner();
+}
+
+void ChartsPanel::fitCorner()
+{
+    const QMargins margins = mCalibration->contentsMargins();
+    const int room = mTabs->width() - mTabs->tabBar()->sizeHint().width() - mDollars->sizeHint().width()
+                     - margins.left() - margins.right() - 12;
+    const QString shown
+        = mCalibration->fontMetrics().elidedText(mCalibrationText, Qt::ElideRight, std::max(0, room));
+    mCalibration->setText(shown);
+    mCalibration->setToolTip(shown == mCalibrationText ? QString() : mCalibrationText);
 }
 
 ChartView *ChartsPanel::currentChart() const

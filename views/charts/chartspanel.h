@@ -3,7 +3,8 @@
  * @file chartspanel.h
  * The studio's four charts in tabs (step time, bandwidth, efficiency gap, memory), all showing
  * the same results and the same baseline. The tab bar's corner names the calibration that produced
- * the results (calibrationtext.h).
+ * the results (calibrationtext.h), shortened with "…" to the room the tabs leave (every tab stays
+ * in view; the whole text is its tooltip and the status bar's).
  */
 
 #include "results/scenarioresults.h"
@@ -39,9 +40,17 @@ public:
     /// The calibration shown in the tab bar's corner (empty before results that were evaluated).
     [[nodiscard]] QString calibrationNote() const;
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    /// Shows the calibration note in the width the tabs and the $ toggle leave.
+    void fitCorner();
+
     QTabWidget *mTabs = nullptr;
     QLabel *mCalibration = nullptr;
+    QWidget *mDollars = nullptr;
+    QString mCalibrationText; ///< the whole note; mCalibration shows as much as fits
     QList<ChartView *> mCharts;
 };
 
