@@ -37,6 +37,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 using namespace gapstudio;
 using namespace gapstudio::views;
@@ -372,6 +373,54 @@ private slots:
         const QPoint noteLeft = note->mapTo(tabs, QPoint(0, 0));
         const QRect lastTab = bar->tabRect(tabs->count() - 1).translated(bar->mapTo(tabs, QPoint(0, 0)));
         QVERIFY2(noteLeft.x() > lastTab.right(), qPrintable(QString::number(noteLeft.x())));
+    }
+
+    // A chart enlarged: the user picks the efficiency-gap tab and clicks Enlarge; a window of its
+    // own shows that chart, larger than the docked one, with the same numbers, and follows the
+    // design's changes until it is closed.
+    void chartEnlarges()
+    {
+        MainWindow window(QString {});
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        test::settle();
+        auto *charts = window.findChild<ChartsPanel *>();
+        auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("charts_tabs"));
+        QVERIFY(charts && tabs);
+        ChartView *docked = charts->chart(QStringLiteral("efficiency_gap"));
+        QTest::mouseClick(tabs->tabBar(), Qt::LeftButton, {},
+                          tabs->tabBar()->tabRect(tabs->indexOf(docked)).center());
+        QCOMPARE(charts->currentChart(), docked);
+        auto *enlarge = window.findChild<QToolButton *>(QStringLiteral("enlarge_chart"));
+        QVERIFY(enlarge && enlarge->isVisible());
+        QTest::mouseClick(enlarge, Qt::LeftButton);
+        auto *opened = window.findChild<QWidget *>(QStringLiteral("enlarged_chart"));
+        QVERIFY(opened && opened->isWindow() && opened->isVisible());
+        QVERIFY(QTest::qWaitForWindowExposed(opened));
+        auto *big = opened->findChild<ChartView *>();
+        QVERIFY(big);
+        QCOMPARE(big->id(), docked->id());
+        QVERIFY2(big->width() > docked->width() && big->height() > docked->height(),
+                 qPrintable(QStringLiteral("%1 x %2 against %3 x %4")
+                                .arg(big->width())
+                                .arg(big->height())
+                                .arg(docked->width())
+                                .arg(docked->height())));
+        QCOMPARE(big->csvRows(), docked->csvRows());
+
+        // The design changes: both charts show the new numbers.
+        const QList<QStringList> before = docked->csvRows();
+        window.document()->setGpuCount(2048);
+        QTRY_VERIFY(docked->csvRows() != before);
+        QCOMPARE(big->csvRows(), docked->csvRows());
+        window.document()->undoStack()->setClean(); // no "save changes?" on close
+
+        opened->close();
+        QTRY_VERIFY(!window.findChild<QWidget *>(QStringLiteral("enlarged_chart")));
+        window.document()->setGpuCount(4096); // no enlarged chart left to update
+        QTRY_VERIFY(docked->csvRows() == before);
+        window.document()->undoStack()->setClean();
     }
 
     // N-way comparison: two designs pinned, a third one current. Key results has one column per

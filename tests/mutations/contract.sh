@@ -54,3 +54,11 @@ mutation "saved files name the user's blocks by id" model/src/scenario/self_cont
     '        if (everywhere && *everywhere == *block)' \
     '        if (everywhere || true)' \
     "tst_selfcontained:savedFileRunsWithoutTheUsersBlocks"
+mutation "an enlarged chart misses the design's changes" views/charts/chartspanel.cpp \
+    'if (chart)' \
+    'if (chart && false)' \
+    "tst_mainwindow:chartEnlarges"
+mutation "the calibration note crowds out the chart tabs" views/charts/chartspanel.cpp \
+    'mCalibration->fontMetrics().elidedText(mCalibrationText, Qt::ElideRight, std::max(0, room));' \
+    'room > 0 ? mCalibrationText : mCalibrationText;' \
+    "tst_mainwindow:everyChartTabShowsAt1280x800"

@@ -11,11 +11,20 @@
 #include <QLabel>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
 
 namespace gapstudio::views {
+
+namespace {
+
+/// The charts' ids in tab order.
+const QStringList kChartIds = { QStringLiteral("step_time"), QStringLiteral("bandwidth"),
+                                QStringLiteral("efficiency_gap"), QStringLiteral("memory") };
+
+} // namespace
 
 ChartsPanel::ChartsPanel(QWidget *parent)
     : QWidget(parent)
@@ -27,7 +36,8 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     mTabs->setDocumentMode(true);
     mCalibration->setObjectName(QStringLiteral("charts_calibration"));
     mCalibration->setContentsMargins(6, 0, 6, 0);
-    // The corner: the efficiency gap in dollars of a training run (a toggle), then the calibration.
+    // The corner: the efficiency gap in dollars of a training run (a toggle), Enlarge, then the
+    // calibration.
     auto *corner = new QWidget(this);
     auto *cornerLayout = new QHBoxLayout(corner);
     cornerLayout->setContentsMargins(0, 0, 0, 0);
@@ -37,38 +47,103 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     dollars->setToolTip(tr("Show the efficiency gap as what each loss costs in one training run of the token "
                            "budget (set in Cost and power)"));
     cornerLayout->addWidget(dollars);
+    auto *enlarge = new QToolButton(corner);
+    enlarge->setObjectName(QStringLiteral("enlarge_chart"));
+    enlarge->setText(tr("Enlarge"));
+    enlarge->setAutoRaise(true);
+    enlarge->setToolTip(tr("Open the chart shown in a window of its own, which you can maximise; it follows "
+                           "every change of the design (the chart stays here too)"));
+    connect(enlarge, &QToolButton::clicked, this, [this] { enlargeCurrentChart(); });
+    mEnlarge = enlarge;
+    cornerLayout->addWidget(enlarge);
     cornerLayout->addWidget(mCalibration);
     mTabs->setCornerWidget(corner, Qt::TopRightCorner);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(mTabs);
 
-    mCharts = {new StepTimeChart(mTabs), new BandwidthChart(mTabs), new EfficiencyGapChart(mTabs),
-               new MemoryChart(mTabs)};
-    for (ChartView *chart : std::as_const(mCharts))
+    for (const QString &id : kChartIds) {
+        ChartView *chart = makeChart(id, mTabs);
+        mCharts << chart;
         mTabs->addTab(chart, chart->title());
-    auto *gap = static_cast<EfficiencyGapChart *>(mCharts[2]);
-    connect(dollars, &QCheckBox::toggled, gap, &EfficiencyGapChart::setInDollars);
+    }
+}
+
+ChartView *ChartsPanel::makeChart(const QString &id, QWidget *parent)
+{
+    ChartView *chart = nullptr;
+    if (id == QLatin1String("step_time"))
+        chart = new StepTimeChart(parent);
+    else if (id == QLatin1String("bandwidth"))
+        chart = new BandwidthChart(parent);
+    else if (id == QLatin1String("memory"))
+        chart = new MemoryChart(parent);
+    else {
+        auto *gap = new EfficiencyGapChart(parent);
+        auto *dollars = static_cast<QCheckBox *>(mDollars);
+        gap->setInDollars(dollars->isChecked());
+        connect(dollars, &QCheckBox::toggled, gap, &EfficiencyGapChart::setInDollars);
+        chart = gap;
+    }
+    return chart;
+}
+
+ChartView *ChartsPanel::enlargeCurrentChart()
+{
+    const ChartView *shown = currentChart();
+    if (!shown)
+        return nullptr;
+    auto *window = new QWidget(this, Qt::Window);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setObjectName(QStringLiteral("enlarged_chart"));
+    window->setWindowTitle(tr("%1 - GapStudio").arg(shown->title()));
+    ChartView *chart = makeChart(shown->id(), window);
+    auto *layout = new QVBoxLayout(window);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(chart);
+    chart->setResults(mResults);
+    chart->setBaseline(mBaseline);
+    if (auto *gap = qobject_cast<EfficiencyGapChart *>(chart))
+        gap->setBestLayout(mBestOwn, mBestLayout);
+    mEnlarged << chart;
+    // Over the studio's window, at its size: the whole window for one chart.
+    window->setGeometry(this->window()->geometry());
+    window->show();
+    return chart;
 }
 
 void ChartsPanel::setResults(ResultsPtr results)
 {
     mCalibrationText = results ? calibrationText(*results) : QString();
     fitCorner();
-    for (ChartView *chart : std::as_const(mCharts))
+    mResults = results;
+    for (ChartView *chart : allCharts())
         chart->setResults(results);
+}
+
+QList<ChartView *> ChartsPanel::allCharts() const
+{
+    QList<ChartView *> charts = mCharts;
+    for (const QPointer<ChartView> &chart : mEnlarged)
+        if (chart)
+            charts << chart;
+    return charts;
 }
 
 void ChartsPanel::setBaseline(ResultsPtr baseline)
 {
-    for (ChartView *chart : std::as_const(mCharts))
+    mBaseline = baseline;
+    for (ChartView *chart : allCharts())
         chart->setBaseline(baseline);
 }
 
 void ChartsPanel::setBestLayout(ResultsPtr own, ResultsPtr best)
 {
-    if (auto *gap = qobject_cast<EfficiencyGapChart *>(chart(QStringLiteral("efficiency_gap"))))
-        gap->setBestLayout(std::move(own), std::move(best));
+    mBestOwn = own;
+    mBestLayout = best;
+    for (ChartView *chart : allCharts())
+        if (auto *gap = qobject_cast<EfficiencyGapChart *>(chart))
+            gap->setBestLayout(own, best);
 }
 
 ChartView *ChartsPanel::chart(const QString &id) const
@@ -94,7 +169,7 @@ void ChartsPanel::fitCorner()
 {
     const QMargins margins = mCalibration->contentsMargins();
     const int room = mTabs->width() - mTabs->tabBar()->sizeHint().width() - mDollars->sizeHint().width()
-                     - margins.left() - margins.right() - 12;
+                     - mEnlarge->sizeHint().width() - margins.left() - margins.right() - 24;
     const QString shown
         = mCalibration->fontMetrics().elidedText(mCalibrationText, Qt::ElideRight, std::max(0, room));
     mCalibration->setText(shown);

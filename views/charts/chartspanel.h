@@ -10,6 +10,7 @@
 #include "results/scenarioresults.h"
 
 #include <QList>
+#include <QPointer>
 #include <QWidget>
 
 class QLabel;
@@ -37,6 +38,10 @@ public:
     /// The chart with id `id` ("step_time", "bandwidth", "efficiency_gap", "memory"), or nullptr.
     [[nodiscard]] ChartView *chart(const QString &id) const;
     [[nodiscard]] ChartView *currentChart() const;
+    /// Opens the chart shown in a window of its own ("Enlarge"), over the studio's window and at
+    /// its size, which the window manager can maximise; it shows the same results, baseline and
+    /// best layout as the docked charts and follows their changes. Returns its chart.
+    ChartView *enlargeCurrentChart();
     /// The calibration shown in the tab bar's corner (empty before results that were evaluated).
     [[nodiscard]] QString calibrationNote() const;
 
@@ -46,10 +51,17 @@ protected:
 private:
     /// Shows the calibration note in the width the tabs and the $ toggle leave.
     void fitCorner();
+    /// A new chart of kind `id` in `parent` (the efficiency gap follows the $ toggle).
+    ChartView *makeChart(const QString &id, QWidget *parent);
+    /// The docked charts and the enlarged ones still open.
+    [[nodiscard]] QList<ChartView *> allCharts() const;
 
     QTabWidget *mTabs = nullptr;
     QLabel *mCalibration = nullptr;
     QWidget *mDollars = nullptr;
+    QWidget *mEnlarge = nullptr;
+    QList<QPointer<ChartView>> mEnlarged;
+    ResultsPtr mResults, mBaseline, mBestOwn, mBestLayout; ///< what an enlarged chart opens with
     QString mCalibrationText; ///< the whole note; mCalibration shows as much as fits
     QList<ChartView *> mCharts;
 };
