@@ -53,9 +53,14 @@ LayerContext layerContext(const Execution &exe, const System &sys, const Evaluat
     ctx.mem1 = &sys.mem1;
     ctx.mode = sys.processingMode;
     ctx.bytesPerElement = bytesPerElement(exe.datatype);
-    ctx.optimizerShards = exe.optimizerSharding ? dbl(exe.dataPar) : 1.0;
     ctx.matrixType = exe.datatype;
     const Features &features = options.features;
+    // The distributed optimizer shards over the data-parallel ranks, which under context
+    // parallelism include the context-parallel ones: Megatron-Core builds the dense parameters'
+    // optimizer over the DP x CP group (docs/references.md, distributed optimizer). The experts'
+    // shard over expert DP, which spans the context-parallel ranks already.
+    const double contextShards = features.attention ? dbl(exe.contextPar) : 1.0;
+    ctx.optimizerShards = exe.optimizerSharding ? dbl(exe.dataPar) * contextShards : 1.0;
     if (features.precisionRecipe) {
         ctx.recipe = true;
         ctx.lowBytesPerElement = ctx.bytesPerElement;

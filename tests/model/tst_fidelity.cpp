@@ -197,6 +197,24 @@ private slots:
         fuzzyCompare(e2.stats.cp_comm_link_time, 4 * (perStep + 2 * perStep)); // 4 blocks, 1 microbatch
     }
 
+    void optimizerShardsOverContextParallelRanks()
+    {
+        // DP 2 x CP 2 with the distributed optimizer: each GPU keeps a quarter of the 12 bytes of
+        // FP32 master weights and Adam moments per parameter (Megatron-Core shards the dense
+        // optimizer over the DP x CP group), while its 16-bit weights and FP32 gradients stay whole.
+        const Application app = gpt();
+        Execution exe = layout(1, 2);
+        exe.contextPar = 2;
+        exe.numProcs = 4;
+        const Evaluation e = run(app, exe, corrected());
+        QVERIFY(e.ok);
+        const double h = 1024;
+        const double params = 12 * h * h + 4 * h; // per block: linear layers and two LayerNorms
+        const double blocks = 4;
+        fuzzyCompare(e.stats.optimizer_space, blocks * params * 12 / 4);
+        fuzzyCompare(e.stats.weight_space, blocks * params * 2);
+    }
+
     void fp8RecipeSizes()
     {
         // Transformer Engine's FP8 recipe: TP messages stay 16-bit (the same bytes as a BF16 run,

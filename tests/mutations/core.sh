@@ -212,3 +212,7 @@ mutation "a screenshot may replace its scenario" app/main.cpp \
     'if (!gapstudio::views::isNotAnInput(parser.value(o.screenshot), { parser.value(o.scenario) },' \
     'if (false && !gapstudio::views::isNotAnInput(parser.value(o.screenshot), { parser.value(o.scenario) },' \
     "tst_headless_errors:screenshotNeverReplacesItsScenario"
+mutation "the optimizer sharded over DP only under context parallelism" model/src/evaluate.cpp \
+    'const double contextShards = features.attention ? dbl(exe.contextPar) : 1.0;' \
+    'const double contextShards = features.attention ? 1.0 : 1.0;' \
+    "tst_fidelity:optimizerShardsOverContextParallelRanks"

@@ -11,6 +11,8 @@
 
 #include <QTest>
 
+#include <cmath>
+
 #include <map>
 
 using namespace gapstudio;
@@ -130,19 +132,24 @@ private slots:
     void switchesHelp_data()
     {
         QTest::addColumn<QString>("path");
-        QTest::addColumn<bool>("hardwareHelps");
+        QTest::addColumn<QString>("hardware"); // "helps", "hurts" or "even" (within 3 %)
         for (const QString &group : { kMoe, kGpt3 })
             for (const QString &design : kDesigns) {
                 // The exception: the MoE on the projected GPU (FullFlat and two-tier) runs its best
                 // layout with TP 2 and ES 2 on the scale-up tier, and for two GPUs the model's
                 // software ring costs less than the in-network reduction: RS/AG 1.5 x (1 - 1/2) =
                 // 0.75 against 1 (x bytes / bandwidth; the scalars of docs/reference/paper.md §5
-                // and §6.2), while its DP reduction, where the ring costs 2x, is hidden behind the
-                // backward pass (on two-tier all but about 47 ms of 620 ms with the shipped
-                // calibration, so the two effects nearly cancel: 1.463 s against 1.469 s).
-                const bool hardwareHelps = !(group == kMoe && design.startsWith(QStringLiteral("future-")));
+                // and §6.2). On FullFlat its DP reduction, where the ring costs 2x, is hidden
+                // behind the backward pass, so hardware collectives make the step longer. On
+                // two-tier part of the DP reduction is exposed, and the two effects nearly cancel
+                // (which one wins depends on the calibration's fitted efficiencies): within 3 %.
+                QString hardware = QStringLiteral("helps");
+                if (group == kMoe && design == QLatin1String("future-fullflat"))
+                    hardware = QStringLiteral("hurts");
+                else if (group == kMoe && design == QLatin1String("future-two-tier"))
+                    hardware = QStringLiteral("even");
                 QTest::newRow(qPrintable(group.section(QLatin1Char('/'), -2, -2) + QLatin1Char(' ') + design))
-                    << group + design + QStringLiteral(".gapstudio.json") << hardwareHelps;
+                    << group + design + QStringLiteral(".gapstudio.json") << hardware;
             }
     }
     // Each example with hardware collectives and overlap as shipped; flipping either off makes
@@ -151,16 +158,21 @@ private slots:
     void switchesHelp()
     {
         QFETCH(QString, path);
-        QFETCH(bool, hardwareHelps);
+        QFETCH(QString, hardware);
         const double asShipped = step(path);
         QVERIFY(asShipped > 0);
         const double software = flipped(path, softwareCollectives);
         const double serial = flipped(path, noOverlap);
         QVERIFY(software > 0 && serial > 0);
-        QVERIFY2(
-            (software > asShipped) == hardwareHelps,
-            qPrintable(
-                QStringLiteral("software collectives %1 s, hardware %2 s").arg(software).arg(asShipped)));
+        const bool holds = hardware == QLatin1String("helps")   ? software > asShipped
+                           : hardware == QLatin1String("hurts") ? software < asShipped
+                                                                : std::abs(software / asShipped - 1) <= 0.03;
+        QVERIFY2(holds,
+                 qPrintable(QStringLiteral("hardware collectives expected to %1: software collectives %2 s, "
+                                           "hardware %3 s")
+                                .arg(hardware)
+                                .arg(software)
+                                .arg(asShipped)));
         QVERIFY2(serial > asShipped,
                  qPrintable(QStringLiteral("no overlap %1 s, overlap %2 s").arg(serial).arg(asShipped)));
     }
