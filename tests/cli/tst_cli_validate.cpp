@@ -14,7 +14,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace {
 
@@ -61,6 +63,34 @@ QByteArray fileBytes(const QString &path)
 nlohmann::json readJson(const QString &path)
 {
     return gapstudio::test::readJsonFile(path);
+}
+
+/// Whether `a` and `b` are the same JSON, numbers equal within 1e-9 relative; `where` names the
+/// first difference (a JSON pointer).
+bool sameUpToRounding(const nlohmann::json &a, const nlohmann::json &b, const std::string &pointer,
+                      std::string &where)
+{
+    if (a.is_number() && b.is_number()) {
+        const double x = a.get<double>(), y = b.get<double>();
+        if (std::fabs(x - y) <= 1e-9 * std::max(std::fabs(x), std::fabs(y)))
+            return true;
+    } else if (a.type() == b.type() && a.is_object() && a.size() == b.size()) {
+        for (auto it = a.begin(); it != a.end(); ++it)
+            if (!b.contains(it.key())
+                || !sameUpToRounding(*it, b.at(it.key()), pointer + "/" + it.key(), where))
+                return false;
+        return true;
+    } else if (a.type() == b.type() && a.is_array() && a.size() == b.size()) {
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (!sameUpToRounding(a[i], b[i], pointer + "/" + std::to_string(i), where))
+                return false;
+        return true;
+    } else if (a == b) {
+        return true;
+    }
+    if (where.empty())
+        where = pointer.empty() ? "/" : pointer;
+    return false;
 }
 
 } // namespace
@@ -337,7 +367,13 @@ private slots:
             json->erase("name");
             json->erase("source");
         }
-        QVERIFY2(again == shipped, "refit presets/calibrations/shipped.json with the command in its source");
+        // Equal up to rounding (glibc picks its exp and log by CPU): a change to the model or the
+        // runs moves the fit far more than 1e-9.
+        std::string where;
+        QVERIFY2(sameUpToRounding(again, shipped, "", where),
+                 qPrintable(QStringLiteral("refit presets/calibrations/shipped.json with the command in its "
+                                           "source (it differs at %1)")
+                                .arg(QString::fromStdString(where))));
     }
 
     void badRunFilters_data()
