@@ -62,3 +62,7 @@ mutation "the calibration note crowds out the chart tabs" views/charts/chartspan
     'mCalibration->fontMetrics().elidedText(mCalibrationText, Qt::ElideRight, std::max(0, room));' \
     'room > 0 ? mCalibrationText : mCalibrationText;' \
     "tst_mainwindow:everyChartTabShowsAt1280x800"
+mutation "the generation table halves what the fit recorded" views/validation/generationtable.cpp \
+    'numberCell(unseen->second,' \
+    'numberCell(unseen->second / 2,' \
+    "tst_validationview:errorPerGpuGeneration"

@@ -78,8 +78,8 @@ mutation "fold fitted with its own family" model/src/scenario/calibrate.cpp \
     'const Problem without(prepare(measurements, library, held, {}), held);' \
     "tst_calibrate_synthetic:leaveOneFamilyOutHoldsTheFamilyBack"
 mutation "generations folded by family" model/src/scenario/calibrate.cpp \
-    'for (ValidationRow &row : foldOut(measurements, library, options, generationOf, generation))' \
-    'for (ValidationRow &row : foldOut(measurements, library, options, familyOf, generation))' \
+    '= foldEach(measurements, library, options, generationOf, generations, fit.generationLeftOut, step);' \
+    '= foldEach(measurements, library, options, familyOf, generations, fit.generationLeftOut, step);' \
     "tst_real_runs:leaveOneGenerationOut"
 mutation "a run's generation is its GPU id" model/src/scenario/run_filter.cpp \
     'return gpu.architecture.empty() ? gpu.info.id : gpu.architecture;' \

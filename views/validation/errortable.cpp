@@ -11,11 +11,7 @@ ErrorTable::ErrorTable(QWidget *parent)
     : QTableWidget(parent)
 {
     setObjectName(QStringLiteral("errorTable"));
-    setEditTriggers(QAbstractItemView::NoEditTriggers);
-    setSelectionMode(QAbstractItemView::NoSelection);
-    verticalHeader()->hide();
-    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    horizontalHeader()->setStretchLastSection(true);
+    setUpErrorTable(this);
 }
 
 void ErrorTable::showSets(const QList<Set> &sets)

@@ -13,11 +13,7 @@ GenerationTable::GenerationTable(QWidget *parent)
     : QTableWidget(parent)
 {
     setObjectName(QStringLiteral("generationTable"));
-    setEditTriggers(QAbstractItemView::NoEditTriggers);
-    setSelectionMode(QAbstractItemView::NoSelection);
-    verticalHeader()->hide();
-    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    horizontalHeader()->setStretchLastSection(true);
+    setUpErrorTable(this);
     setColumnCount(4);
     setHorizontalHeaderLabels({ tr("GPU generation"), tr("Runs"), tr("Mean |error|"), tr("Fit without it") });
     horizontalHeaderItem(UnseenError)

@@ -1,14 +1,28 @@
 #pragma once
 /**
  * @file numbercell.h
- * A right-aligned table cell showing `text` and carrying `value` in `role`, so that tests read
- * the number a table shows (the Validation view's error tables).
+ * The Validation view's error tables: read-only, without row numbers, columns sized to their
+ * contents; their number cells right-aligned and carrying the value in a role, so that tests read
+ * the number a table shows.
  */
 
+#include <QHeaderView>
+#include <QTableWidget>
 #include <QTableWidgetItem>
 
 namespace gapstudio::views {
 
+/// Sets `table` up as a read-only table of numbers.
+inline void setUpErrorTable(QTableWidget *table)
+{
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionMode(QAbstractItemView::NoSelection);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table->horizontalHeader()->setStretchLastSection(true);
+}
+
+/// A right-aligned cell showing `text`, with `value` in `role`.
 [[nodiscard]] inline QTableWidgetItem *numberCell(double value, const QString &text, int role)
 {
     auto *cell = new QTableWidgetItem(text);

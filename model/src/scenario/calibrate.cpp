@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
 #include <stdexcept>
 
@@ -385,6 +386,22 @@ std::vector<ValidationRow> foldOut(const std::vector<io::Measurement> &measureme
     return validateMeasurements(leftOut, library, &calibration);
 }
 
+/// foldOut for each of `groups` in turn, its predictions appended to `rows`; true when `step`
+/// (called after each fold) reports a cancel.
+bool foldEach(const std::vector<io::Measurement> &measurements, const PresetLibrary &library,
+              const CalibrationFitOptions &options, const std::vector<std::string> &groupOf,
+              const std::set<std::string> &groups, std::vector<ValidationRow> &rows,
+              const std::function<bool()> &step)
+{
+    for (const std::string &group : groups) {
+        for (ValidationRow &row : foldOut(measurements, library, options, groupOf, group))
+            rows.push_back(std::move(row));
+        if (step())
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 CalibrationFit fitCalibration(const std::vector<io::Measurement> &input, const PresetLibrary &library,
@@ -445,28 +462,18 @@ CalibrationFit fitCalibration(const std::vector<io::Measurement> &input, const P
     }
 
     if (fold) {
-        for (const std::string &family : folded) {
-            for (ValidationRow &row : foldOut(measurements, library, options, familyOf, family))
-                fit.leftOut.push_back(std::move(row));
-            if (step()) {
-                fit.cancelled = true;
-                fit.calibration.fit = summary;
-                return fit;
-            }
+        if (foldEach(measurements, library, options, familyOf, folded, fit.leftOut, step)) {
+            fit.cancelled = true;
+            fit.calibration.fit = summary;
+            return fit;
         }
         const ValidationSummary s = summarize(fit.leftOut);
         fit.leftOutStats = s.all;
         fit.leftOutByFamily = s.families;
         summary.leaveOneFamilyOutMeanAbsError = s.all.meanAbsError;
     }
-    for (const std::string &generation : generations) {
-        for (ValidationRow &row : foldOut(measurements, library, options, generationOf, generation))
-            fit.generationLeftOut.push_back(std::move(row));
-        if (step()) {
-            fit.cancelled = true;
-            break;
-        }
-    }
+    fit.cancelled
+        = foldEach(measurements, library, options, generationOf, generations, fit.generationLeftOut, step);
     if (!fit.generationLeftOut.empty()) {
         fit.leftOutByGeneration = summarize(fit.generationLeftOut).generations;
         for (const auto &[generation, stats] : fit.leftOutByGeneration)
