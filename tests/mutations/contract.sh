@@ -61,7 +61,7 @@ mutation "an enlarged chart misses the design's changes" views/charts/chartspane
 mutation "the calibration note crowds out the chart tabs" views/charts/chartspanel.cpp \
     'mCalibration->fontMetrics().elidedText(mCalibrationText, Qt::ElideRight, std::max(0, room));' \
     'room > 0 ? mCalibrationText : mCalibrationText;' \
-    "tst_mainwindow:everyChartTabShowsAt1280x800"
+    "tst_smallscreen:everyChartTabShowsAt1280x800"
 mutation "the generation table halves what the fit recorded" views/validation/generationtable.cpp \
     'numberCell(unseen->second,' \
     'numberCell(unseen->second / 2,' \
