@@ -50,8 +50,9 @@ EfficiencyGap efficiencyGap(const Application &app, const Execution &exe, const 
 {
     // MFU = ideal / total, the ideal being the useful flops at matrix peak (§8.1). 1 - MFU splits
     // into each non-compute part of the step over the total, memory-bound time of the compute
-    // kernels, the optimizer step, and the kernels' own inefficiency (the remainder, so that
-    // the losses sum exactly to 1 - MFU).
+    // kernels, the software stack's fixed costs inside the compute time (corrected model), the
+    // optimizer step, and the kernels' own inefficiency (the remainder, so that the losses sum
+    // exactly to 1 - MFU).
     EfficiencyGap g;
     g.mfu = o.total_efficiency;
     const double total = o.total_time;
@@ -62,6 +63,8 @@ EfficiencyGap efficiencyGap(const Application &app, const Execution &exe, const 
                               ? steps * (o.block_fw_mem_time + o.block_agrad_mem_time + o.block_wgrad_mem_time)
                               : 0.0;
     g.losses = {{"memory", "Memory-bound time", memory / total},
+                {"software", "Software overhead per block (fitted)", o.software_overhead_time / total},
+                {"moe_sync", "MoE dispatcher host sync (fitted)", o.moe_sync_time / total},
                 {"optimizer", "Optimizer step", o.optim_step_time / total},
                 {"recompute", "Recompute", o.recompute_time / total},
                 {"bubble", "Pipeline bubble", o.bubble_time / total},

@@ -264,6 +264,8 @@ void computeBatchStats(Run &run, Stats &o) noexcept
     o.recompute_time = mult * o.block_re_time;
     o.bw_time = mult * o.block_agrad_time + mult * o.block_wgrad_time;
     o.optim_step_time = dbl(lay.blocksPerProc) * o.block_optim_time;
+    o.software_overhead_time = mult * o.block_software_overhead_time;
+    o.moe_sync_time = mult * o.block_moe_sync_time;
 
     communicationTotals(run, o, chunks, base);
     pipelineComm(run, o);

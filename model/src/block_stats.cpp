@@ -324,11 +324,17 @@ void addCalibratedTerms(const Block &block, const LayerContext &ctx, const Execu
     const double overhead
         = ctx.calibration->blockOverhead_s + (moe ? ctx.calibration->moeBlockOverhead_s : 0);
     o.block_fw_time += overhead;
+    double passes = 1;
     if (exe.training) {
         o.block_agrad_time += 2 * overhead;
-        if (o.block_re_flops > 0)
+        passes += 2;
+        if (o.block_re_flops > 0) {
             o.block_re_time += overhead;
+            passes += 1;
+        }
     }
+    o.block_software_overhead_time = passes * ctx.calibration->blockOverhead_s;
+    o.block_moe_sync_time = moe ? passes * ctx.calibration->moeBlockOverhead_s : 0;
 }
 
 /// The TP, EP and ES traffic sums into Stats' `baseblock_*` and `edgeblock_*` fields.

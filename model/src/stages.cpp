@@ -30,6 +30,8 @@ namespace {
 /// components they are made of.
 struct Parts {
     double fw = 0, bw = 0, recompute = 0, tp = 0, ep = 0, es = 0, cp = 0, recomm = 0;
+    /// The software stack's fixed costs, already inside fw, bw and recompute (not summed again).
+    double software = 0, moeSync = 0;
     [[nodiscard]] double sum() const noexcept { return fw + bw + recompute + tp + ep + es + cp + recomm; }
 };
 
@@ -42,6 +44,8 @@ Parts partsOf(const Stats &s, const BlockComm &comm, bool training)
     p.ep = exposed(comm.ep);
     p.es = exposed(comm.es);
     p.cp = exposed(comm.cp);
+    p.software = s.block_software_overhead_time;
+    p.moeSync = s.block_moe_sync_time;
     if (training) {
         p.bw = s.block_agrad_time + s.block_wgrad_time;
         p.recompute = s.block_re_time;
@@ -136,6 +140,30 @@ std::int64_t stageBlocks(const Application &app, const Execution &exe, std::int6
     return rest / free + (j < rest % free ? 1 : 0);
 }
 
+/// The embedding (first stage), LM head and multi-token-prediction layers (last stage) of one
+/// stage per microbatch: their time and the software stack's fixed costs within it.
+struct StageEnds {
+    double seconds = 0, software = 0, moeSync = 0;
+};
+
+StageEnds stageEnds(bool first, bool last, const BlockTime &embedding, const BlockTime &head,
+                    const BlockTime &mtp, const Parts &block, double mtpLayers) noexcept
+{
+    StageEnds e;
+    if (first) {
+        e.seconds += embedding.seconds();
+        e.software += embedding.parts.software;
+    }
+    if (last) {
+        // Each MTP layer: its projection, one transformer block and the shared LM head again.
+        e.seconds += head.seconds() + mtpLayers * (mtp.seconds() + block.sum() + head.seconds());
+        e.software
+            += head.parts.software + mtpLayers * (mtp.parts.software + block.software + head.parts.software);
+        e.moeSync += mtpLayers * block.moeSync;
+    }
+    return e;
+}
+
 } // namespace
 
 void applyStages(Run &run, Stats &o) noexcept
@@ -172,21 +200,21 @@ void applyStages(Run &run, Stats &o) noexcept
         recordDenseBlockMemory(run, t.stats, o);
     }
     const double denseDelta = dense.sum() - block.sum();
-    const double mtpSeconds = mtpLayers * (mtp.seconds() + block.sum() + head.seconds());
 
     // Extra time per microbatch of every stage over processor 0's reference stage of Lp blocks;
     // the slowest (critical) stage sets the pace.
     const double denseShare = dbl(denseBlocks) / dbl(app.numBlocks);
-    double xMax = 0, criticalBlocks = Lp, criticalDense = 0, criticalEnds = 0;
+    double xMax = 0, criticalBlocks = Lp, criticalDense = 0;
+    StageEnds criticalEnds;
     double stagesSum = 0;
     double before = 0; // blocks on the earlier stages
     for (std::int64_t i = 0; i < exe.pipelinePar; ++i) {
         const double blocks = dbl(stageBlocks(app, exe, i));
         const double denseHere = app.denseBlocksInterleaved ? blocks * denseShare
                                                             : std::clamp(dbl(denseBlocks) - before, 0.0, blocks);
-        const double ends = (i == 0 ? embedding.seconds() : 0)
-                            + (i == exe.pipelinePar - 1 ? head.seconds() + mtpSeconds : 0);
-        const double x = (blocks - Lp) * block.sum() + denseHere * denseDelta + ends;
+        const StageEnds ends
+            = stageEnds(i == 0, i == exe.pipelinePar - 1, embedding, head, mtp, block, mtpLayers);
+        const double x = (blocks - Lp) * block.sum() + denseHere * denseDelta + ends.seconds;
         if (i == 0 || x > xMax) {
             xMax = x;
             criticalBlocks = blocks;
@@ -216,8 +244,12 @@ void applyStages(Run &run, Stats &o) noexcept
     adjust(o.es_comm_exposed_time, &Parts::es);
     adjust(o.cp_comm_exposed_time, &Parts::cp);
     adjust(o.recomm_exposed_time, &Parts::recomm);
+    adjust(o.software_overhead_time, &Parts::software);
+    adjust(o.moe_sync_time, &Parts::moeSync);
+    o.software_overhead_time += M * criticalEnds.software;
+    o.moe_sync_time += M * criticalEnds.moeSync;
     // ... its embedding or head work, and the fill and drain through the other stages.
-    o.embedding_head_time = M * criticalEnds;
+    o.embedding_head_time = M * criticalEnds.seconds;
     o.stage_imbalance_time = (stagesSum - xMax) / v;
     o.bubble_time += o.stage_imbalance_time;
 

@@ -3,8 +3,10 @@
 // FlashAttention-2's causal FLOP count, the Megatron-LM FLOP formula with the logit layer
 // (Narayanan et al. 2021, equation 3), context parallelism's ring traffic, the FP8 recipe's
 // message and memory sizes, Megatron-LM's mixed-precision bytes per parameter, hierarchical DP
-// collectives, shared experts, multi-head latent attention, multi-token prediction and the 1F1B
-// pipeline of uneven stages. Sources: docs/references.md.
+// collectives, shared experts, multi-head latent attention, multi-token prediction, the 1F1B
+// pipeline of uneven stages and the software stack's fixed costs counted per block and pass. Sources:
+// docs/references.md.
+#include "gapstudio/model/analysis.h"
 #include "gapstudio/model/evaluate.h"
 
 #include "layers.h"
@@ -430,6 +432,48 @@ private slots:
         QCOMPARE(run(app, eager, off).stats.block_fw_mem_accessed, f.stats.block_fw_mem_accessed);
         QCOMPARE(run(app, eager, corrected(false)).stats.total_time,
                  run(app, fused, corrected(false)).stats.total_time);
+    }
+
+    void softwareOverheadsNamedInTheGap()
+    {
+        // The calibration's fixed costs, counted by hand: one microbatch per GPU, four MoE
+        // blocks plus the embedding and the LM head, three passes each (forward, and a backward
+        // that launches twice the forward's kernels), no recompute. Per-block overhead 10 us on
+        // all six; the dropless all-to-all dispatcher's host synchronisation, 100 us, on the four
+        // MoE blocks only. The efficiency gap shows each as its own loss, out of the kernels'.
+        Application app = gpt();
+        app.feedforward = 512;
+        app.vocabSize = 32000;
+        Execution exe = layout(1, 8);
+        exe.modelMoE = true;
+        exe.numExperts = 8;
+        exe.topKExperts = 2;
+        exe.expertPar = 8;
+        exe.dataParExp = 1;
+        exe.expertParNet = 0;
+        exe.dataParExpNet = 1;
+        EvaluateOptions options = corrected(true);
+        options.calibration.blockOverhead_s = 10e-6;
+        options.calibration.moeBlockOverhead_s = 100e-6;
+        const Evaluation e = run(app, exe, options);
+        QVERIFY(e.ok);
+        fuzzyCompare(e.stats.software_overhead_time, 1.0 * (4 + 2) * 3 * 10e-6, 1e-9);
+        fuzzyCompare(e.stats.moe_sync_time, 1.0 * 4 * 3 * 100e-6, 1e-9);
+        const Analysis a = analyze(app, exe, machine(), e);
+        const auto loss = [&](const char *key) {
+            for (const TimeComponent &l : a.gap.losses)
+                if (l.key == key)
+                    return l.seconds;
+            qFatal("no loss %s", key);
+        };
+        fuzzyCompare(loss("software"), e.stats.software_overhead_time / e.stats.total_time);
+        fuzzyCompare(loss("moe_sync"), e.stats.moe_sync_time / e.stats.total_time);
+        // A capacity factor (or a fused dispatcher) needs no host synchronisation.
+        exe.moeCapacityFactor = 1;
+        QCOMPARE(run(app, exe, options).stats.moe_sync_time, 0.0);
+        exe.moeCapacityFactor = 0;
+        exe.moeDispatcher = MoeDispatcher::Flex;
+        QCOMPARE(run(app, exe, options).stats.moe_sync_time, 0.0);
     }
 };
 

@@ -22,6 +22,19 @@ mutation "tokens per second are samples per second" model/src/analysis.cpp \
     'a.tokensPerSecond = o.sample_rate * static_cast<double>(app.seqSize);' \
     'a.tokensPerSecond = o.sample_rate;' \
     "tst_analysis:stepBreakdownByHand"
+mutation "MoE host sync not a loss of its own" model/src/analysis.cpp \
+    '{"moe_sync", "MoE dispatcher host sync (fitted)", o.moe_sync_time / total},' \
+    '{"moe_sync", "MoE dispatcher host sync (fitted)", 0.0},' \
+    "tst_fidelity:softwareOverheadsNamedInTheGap"
+# block_stats.cpp and stages.cpp: the software stack's fixed costs counted per block and pass
+mutation "software overheads counted for the forward pass only" model/src/block_stats.cpp \
+    'o.block_software_overhead_time = passes * ctx.calibration->blockOverhead_s;' \
+    'o.block_software_overhead_time = ctx.calibration->blockOverhead_s;' \
+    "tst_fidelity:softwareOverheadsNamedInTheGap"
+mutation "software overheads of the embedding and LM head left out" model/src/stages.cpp \
+    'o.software_overhead_time += M * criticalEnds.software;' \
+    'o.software_overhead_time += 0;' \
+    "tst_fidelity:softwareOverheadsNamedInTheGap"
 # sweep.cpp: sweeps and sensitivity
 mutation "HBM bandwidth not scaled" model/src/sweep.cpp \
     's.mem1.bandwidth_Bps *= factor;' \

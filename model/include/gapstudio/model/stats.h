@@ -147,7 +147,11 @@ namespace gapstudio::model {
 /// (already in bubble_time; negative when the other stages are lighter). stage_*: HBM of the
 /// fullest pipeline stage (first or last) by kind, their sum being proc_mem_tier1_cap_req;
 /// stage_embedding_head_space holds the embedding or LM head weights, gradients, optimizer state
-/// and logits.
+/// and logits. The software stack's fixed costs, already inside the compute times (fw, bw,
+/// recompute) they delay: block_software_overhead_time and block_moe_sync_time per block and
+/// microbatch over all its passes (the calibration's per-block overhead; the MoE dispatcher's
+/// host synchronisation), software_overhead_time and moe_sync_time on the critical stage per
+/// step, outside the pipeline bubble.
 #define GAPSTUDIO_CORRECTED_EXTRA_STATS(X) \
     X(cp_comm_link_time) \
     X(cp_comm_exposed_time) \
@@ -159,7 +163,11 @@ namespace gapstudio::model {
     X(stage_act_space) \
     X(stage_act_checkpoint_size) \
     X(stage_act_grad_space) \
-    X(stage_embedding_head_space)
+    X(stage_embedding_head_space) \
+    X(block_software_overhead_time) \
+    X(block_moe_sync_time) \
+    X(software_overhead_time) \
+    X(moe_sync_time)
 
 /// The 122 statistics of calculon-MoE (e3eb609) in its order: X(output name, Stats field).
 #define GAPSTUDIO_CALCULON_MOE_STATS(X) \
