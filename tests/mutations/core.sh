@@ -139,6 +139,14 @@ mutation "step-time bound 1.5x too high" model/src/search_bound.cpp \
     'perTier[t] = dbl(exe.batchSize) / (1.5 * time * (1 - 1e-9));' \
     "tst_search:boundedEqualsExhaustive"
 # Scenario compile (compile.cpp, resolve.cpp, locate.cpp)
+mutation "the software stack's dispatcher overrides the layout's" model/src/scenario/compile.cpp \
+    'if (r.software.moeDispatcher && !r.layout.namesMoeDispatcher)' \
+    'if (r.software.moeDispatcher)' \
+    "tst_compile:softwareChoosesTheMoeDispatcher"
+mutation "the software stack's EP overlap ignored" model/src/scenario/compile.cpp \
+    'exe.moeAllToAllOverlap = *r.software.moeAllToAllOverlap;' \
+    'exe.moeAllToAllOverlap = false;' \
+    "tst_compile:softwareChoosesTheMoeDispatcher"
 mutation "tier latency not copied" model/src/scenario/compile.cpp \
     'tier.latency_s = link.latency_s;' \
     'tier.latency_s = 0;' \

@@ -243,6 +243,51 @@ private slots:
         QCOMPARE(second.diagnostics[0].field, std::string("overrides/gpu.hbm_bandwidth_GBs"));
     }
 
+    void softwareChoosesTheMoeDispatcher()
+    {
+        // The software stack's MoE dispatcher and EP overlap apply where the layout names none;
+        // a layout that names its own keeps it, and says so again when written.
+        scenario::Scenario s = io::loadScenario(PRESETS_DIR "/scenarios/default.gapstudio.json");
+        const auto compile = [&] {
+            const scenario::CompileResult r = scenario::compile(s, mLibrary);
+            if (!r.compiled)
+                qFatal("%s", r.diagnostics.empty() ? "?" : r.diagnostics.front().message.c_str());
+            return *r.compiled;
+        };
+        const auto evaluate = [](const scenario::CompiledScenario &c) {
+            return model::evaluate(c.application, c.execution, c.system, c.evaluateOptions()).stats;
+        };
+        s.software.presetId = "megatron-core";
+        const scenario::CompiledScenario today = compile();
+        QCOMPARE(today.execution.moeDispatcher, model::MoeDispatcher::AllToAll);
+        QVERIFY(!today.execution.moeAllToAllOverlap);
+        s.software.presetId = "megatron-core-optimized-moe";
+        const scenario::CompiledScenario optimized = compile();
+        QCOMPARE(optimized.execution.moeDispatcher, model::MoeDispatcher::Flex);
+        QVERIFY(optimized.execution.moeAllToAllOverlap);
+        // Without the host synchronisation and with the all-to-all hidden, the step loses at
+        // least the synchronisation's time and nothing else grows.
+        const model::Stats before = evaluate(today), after = evaluate(optimized);
+        QVERIFY(before.moe_sync_time > 0);
+        QCOMPARE(after.moe_sync_time, 0.0);
+        QVERIFY(after.total_time <= before.total_time - before.moe_sync_time);
+        QVERIFY(after.ep_comm_exposed_time <= before.ep_comm_exposed_time);
+
+        // A layout that names the all-to-all dispatcher keeps it under the optimized stack.
+        nlohmann::json layout = nlohmann::json::parse(
+            io::toText(io::toJson(io::loadPresetFile(PRESETS_DIR "/layouts/moe18-4096-fullflat-base.json"))));
+        layout["moe_dispatcher"] = "alltoall";
+        layout["moe_all_to_all_overlap"] = false;
+        s.layout.presetId.clear();
+        s.layout.inlineBlock = io::parseLayout(layout, "inline");
+        const scenario::CompiledScenario pinned = compile();
+        QCOMPARE(pinned.execution.moeDispatcher, model::MoeDispatcher::AllToAll);
+        QVERIFY(!pinned.execution.moeAllToAllOverlap);
+        const nlohmann::ordered_json written = io::toJson(*s.layout.inlineBlock);
+        QCOMPARE(written.value("moe_dispatcher", std::string()), std::string("alltoall"));
+        QCOMPARE(written.value("moe_all_to_all_overlap", true), false);
+    }
+
     void overridesApply()
     {
         scenario::Scenario s = fromPresets("nvidia-a100-80gb", "nvlink3", "infiniband-hdr", "two-tier-8",

@@ -1,5 +1,6 @@
 // The software and calibration block formats (preset_json.h): strict parse and canonical write.
-//   software:    framework, gradient_reduce_datatype ("fp32" | "bf16" | "fp16")
+//   software:    framework, gradient_reduce_datatype ("fp32" | "bf16" | "fp16"), optional
+//                elementwise_kernels, moe_dispatcher, moe_all_to_all_overlap
 //   calibration: gemm_half_depth, gpus {key: {gemm_efficiency {datatype: e}, attention_efficiency,
 //                hbm_efficiency}}, software {key: {compute_efficiency, block_overhead_us,
 //                overlap_efficiency, moe_block_overhead_us}}, networks {key: {efficiency, latency_us}}, optional fit.
@@ -7,6 +8,7 @@
 // overheads and latencies are >= 0.
 #include "scenario/preset_blocks.h"
 
+#include "gapstudio/model/enum_names.h"
 #include "gapstudio/model/limits.h"
 #include "gapstudio/model/units.h"
 
@@ -133,7 +135,8 @@ scenario::FitSummary parseFit(const JsonCursor &c)
 
 scenario::Software parseSoftwareBody(const JsonCursor &c, bool wholeFile)
 {
-    requireBlockKeys(c, wholeFile, { "framework", "gradient_reduce_datatype" }, { "elementwise_kernels" });
+    requireBlockKeys(c, wholeFile, { "framework", "gradient_reduce_datatype" },
+                     { "elementwise_kernels", "moe_dispatcher", "moe_all_to_all_overlap" });
     scenario::Software software;
     software.info = parseInfo(c);
     software.framework = c["framework"].string();
@@ -141,6 +144,11 @@ scenario::Software parseSoftwareBody(const JsonCursor &c, bool wholeFile)
     software.gradientReduceBytes = type == 0 ? 4 : 2;
     if (c.value().contains("elementwise_kernels"))
         software.eagerKernels = c["elementwise_kernels"].oneOf({ "fused", "eager" }) == 1;
+    if (c.value().contains("moe_dispatcher"))
+        software.moeDispatcher
+            = static_cast<model::MoeDispatcher>(c["moe_dispatcher"].oneOf(model::names::kMoeDispatcher));
+    if (c.value().contains("moe_all_to_all_overlap"))
+        software.moeAllToAllOverlap = c["moe_all_to_all_overlap"].boolean();
     return software;
 }
 
@@ -150,6 +158,10 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Software &software)
     out["gradient_reduce_datatype"] = software.gradientReduceBytes >= 4 ? "fp32" : "bf16";
     if (software.eagerKernels)
         out["elementwise_kernels"] = "eager";
+    if (software.moeDispatcher)
+        out["moe_dispatcher"] = model::names::of(model::names::kMoeDispatcher, *software.moeDispatcher);
+    if (software.moeAllToAllOverlap)
+        out["moe_all_to_all_overlap"] = *software.moeAllToAllOverlap;
 }
 
 scenario::CalibrationSet parseCalibrationBody(const JsonCursor &c, bool wholeFile)

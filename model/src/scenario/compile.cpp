@@ -175,6 +175,11 @@ model::Execution executionOf(const ResolvedScenario &r, std::size_t tiers, Diagn
     }
     exe.gradientReduceBytes = r.software.gradientReduceBytes;
     exe.eagerKernels = r.software.eagerKernels;
+    // The software stack's MoE dispatcher and all-to-all overlap, unless the layout names its own.
+    if (r.software.moeDispatcher && !r.layout.namesMoeDispatcher)
+        exe.moeDispatcher = *r.software.moeDispatcher;
+    if (r.software.moeAllToAllOverlap && !r.layout.namesMoeAllToAllOverlap)
+        exe.moeAllToAllOverlap = *r.software.moeAllToAllOverlap;
     if (exe.contextParNet < 0) {
         // Automatic: CP sits next to TP in Megatron-Core's rank order (tp-cp-ep-dp-pp), so its
         // ranks share the scale-up domain when TP x CP fits in it.

@@ -70,11 +70,12 @@ scenario::Layout parseLayoutBody(const JsonCursor &c, bool wholeFile)
     e.moeCapacityFactor = c.value().contains("moe_capacity_factor")
                               ? numberIn(c["moe_capacity_factor"], 0, true, 64, true)
                               : 0;
-    e.moeAllToAllOverlap
-        = c.value().contains("moe_all_to_all_overlap") && c["moe_all_to_all_overlap"].boolean();
-    if (c.value().contains("moe_dispatcher"))
+    layout.namesMoeAllToAllOverlap = c.value().contains("moe_all_to_all_overlap");
+    e.moeAllToAllOverlap = layout.namesMoeAllToAllOverlap && c["moe_all_to_all_overlap"].boolean();
+    layout.namesMoeDispatcher = c.value().contains("moe_dispatcher");
+    if (layout.namesMoeDispatcher)
         e.moeDispatcher
-            = static_cast<model::MoeDispatcher>(c["moe_dispatcher"].oneOf({ "alltoall", "flex" }));
+            = static_cast<model::MoeDispatcher>(c["moe_dispatcher"].oneOf(model::names::kMoeDispatcher));
     return layout;
 }
 
@@ -122,10 +123,10 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Layout &layout)
         out["parameter_sharding"] = true;
     if (e.moeCapacityFactor > 0)
         out["moe_capacity_factor"] = plainNumber(e.moeCapacityFactor);
-    if (e.moeAllToAllOverlap)
-        out["moe_all_to_all_overlap"] = true;
-    if (e.moeDispatcher == model::MoeDispatcher::Flex)
-        out["moe_dispatcher"] = "flex";
+    if (e.moeAllToAllOverlap || layout.namesMoeAllToAllOverlap)
+        out["moe_all_to_all_overlap"] = e.moeAllToAllOverlap;
+    if (e.moeDispatcher == model::MoeDispatcher::Flex || layout.namesMoeDispatcher)
+        out["moe_dispatcher"] = model::names::of(model::names::kMoeDispatcher, e.moeDispatcher);
 }
 
 } // namespace gapstudio::io::detail

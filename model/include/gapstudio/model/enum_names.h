@@ -17,6 +17,8 @@ inline constexpr std::array<const char *, 2> kAttentionType = { "multihead", "mu
 inline constexpr std::array<const char *, 3> kRecompute = { "none", "attn_only", "full" };
 inline constexpr std::array<const char *, 3> kTpCommType = { "ar", "p2p_rs_ag", "rs_ag" };
 inline constexpr std::array<const char *, 3> kTpOverlap = { "none", "ring", "pipe" };
+/// MoE token dispatchers (GapStudio's layout and software files, not Calculon's).
+inline constexpr std::array<const char *, 2> kMoeDispatcher = { "alltoall", "flex" };
 
 /// The name of `value` in `names` (an enum of the list's order).
 template <typename Enum, std::size_t N>

@@ -147,6 +147,10 @@ struct Software {
     std::string framework;          ///< e.g. "Megatron-Core with Transformer Engine"
     double gradientReduceBytes = 4; ///< bytes per gradient element in the DP reduction
     bool eagerKernels = false;      ///< element-wise ops as separate eager-mode kernels
+    /// The MoE token dispatcher and EP all-to-all overlap the stack runs with, for layouts that
+    /// do not name their own (unset: the all-to-all dispatcher, no overlap).
+    std::optional<model::MoeDispatcher> moeDispatcher;
+    std::optional<bool> moeAllToAllOverlap;
     bool operator==(const Software &) const = default;
 };
 
@@ -205,6 +209,9 @@ struct CalibrationSet {
 struct Layout {
     BlockInfo info;
     model::Execution execution;
+    /// Whether the layout names its MoE dispatcher and EP all-to-all overlap itself; where it
+    /// does not, the software stack's choice applies (Software::moeDispatcher and so on).
+    bool namesMoeDispatcher = false, namesMoeAllToAllOverlap = false;
     bool operator==(const Layout &) const = default;
 };
 
