@@ -148,6 +148,35 @@ private slots:
                 > results[1].result.evaluation.stats.sample_rate);
     }
 
+    void softwareLeverOnEachDesign()
+    {
+        // The software roadmap changes only the software stack between steps 1 and 2 and between
+        // steps 3 and 4: the same hardware and layout, the MoE dispatcher's host synchronisation
+        // removed and the EP all-to-all overlapped. A fixed cost per MoE layer is a larger share
+        // of a faster GPU's step (Amdahl), so the projected GPU gains more from it than H100.
+        const std::string path = PRESETS_DIR "/roadmaps/software-lever-gpt4-moe-4096.gapstudio-roadmap.json";
+        const io::Roadmap lever = io::loadRoadmap(path);
+        QCOMPARE(QString::fromStdString(io::toText(io::toJson(lever))), QString::fromUtf8(readAll(path)));
+        std::vector<scenario::Scenario> designs;
+        for (const io::RoadmapStep &step : lever.steps)
+            designs.push_back(step.scenario);
+        QCOMPARE(designs.size(), std::size_t(4));
+        for (const std::size_t i : { std::size_t(1), std::size_t(3) }) {
+            scenario::Scenario expected = designs[i - 1];
+            expected.software.presetId = "megatron-core-optimized-moe";
+            expected.info = designs[i].info;
+            QVERIFY(designs[i] == expected);
+        }
+        const auto results = scenario::evaluateRoadmap(designs, io::loadPresetLibrary(PRESETS_DIR),
+                                                       scenario::PipelineOptions {});
+        for (const auto &r : results)
+            QVERIFY2(r.result.ok(), r.result.statusText.c_str());
+        QCOMPARE(results[1].result.evaluation.stats.moe_sync_time, 0.0);
+        QVERIFY(results[0].result.evaluation.stats.moe_sync_time > 0);
+        QVERIFY(results[1].speedup > 1);
+        QVERIFY(results[3].speedup > results[1].speedup);
+    }
+
     void cliRowPerStep()
     {
         QProcess process;
