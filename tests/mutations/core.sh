@@ -35,6 +35,14 @@ mutation "software overheads of the embedding and LM head left out" model/src/st
     'o.software_overhead_time += M * criticalEnds.software;' \
     'o.software_overhead_time += 0;' \
     "tst_fidelity:softwareOverheadsNamedInTheGap"
+mutation "the software picker's choice is dropped" views/studio/layoutpanel.cpp \
+    'mDocument->setSoftware(id.toStdString());' \
+    '(void)id;' \
+    "tst_designedits:softwareStackPickedInTheLayoutPanel"
+mutation "the panel says a flex dispatcher synchronises" views/studio/layoutpanel.cpp \
+    'e.moeDispatcher == model::MoeDispatcher::Flex' \
+    'e.moeDispatcher != model::MoeDispatcher::Flex' \
+    "tst_designedits:softwareStackPickedInTheLayoutPanel"
 # sweep.cpp: sweeps and sensitivity
 mutation "HBM bandwidth not scaled" model/src/sweep.cpp \
     's.mem1.bandwidth_Bps *= factor;' \

@@ -7,6 +7,8 @@
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
 
+#include <QAbstractItemView>
+#include <QComboBox>
 #include <QLabel>
 #include <QSpinBox>
 #include <QTest>
@@ -134,6 +136,45 @@ private slots:
                                       .arg(e.pipelinePar)
                                       .arg(e.dataPar)),
                  qPrintable(summary));
+    }
+
+    // The software stack is a design choice like the hardware: picked in the Layout panel, one
+    // undo step, and the panel says what it does to the MoE layers. The default design's stack
+    // synchronises the host in every MoE layer; the optimized stack's flex dispatcher does not.
+    void softwareStackPickedInTheLayoutPanel()
+    {
+        Fixture f;
+        LayoutPanel layout(&f.document);
+        QObject::connect(&f.recalculator, &Recalculator::resultsReady, &layout, &LayoutPanel::setResults);
+        layout.show();
+        const ResultsPtr before = f.run();
+        auto *combo = layout.findChild<QComboBox *>(QStringLiteral("layout:software"));
+        QVERIFY(combo);
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("megatron-core"));
+        const auto effect
+            = [&] { return layout.findChild<QLabel *>(QStringLiteral("softwareEffect"))->text(); };
+        QVERIFY2(effect().contains(QStringLiteral("host synchronises in every MoE layer")),
+                 qPrintable(effect()));
+        QVERIFY(before->evaluation.stats.moe_sync_time > 0);
+
+        // The user opens the list and clicks the optimized stack.
+        const int index = combo->findData(QStringLiteral("megatron-core-optimized-moe"));
+        QVERIFY(index >= 0);
+        combo->showPopup();
+        QAbstractItemView *list = combo->view();
+        QVERIFY(QTest::qWaitForWindowExposed(list->window()));
+        const QRect item = list->visualRect(list->model()->index(index, 0));
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, item.center());
+        QCOMPARE(f.document.scenario().software.presetId, std::string("megatron-core-optimized-moe"));
+        const ResultsPtr after = f.run();
+        QCOMPARE(after->evaluation.stats.moe_sync_time, 0.0);
+        QVERIFY(after->evaluation.stats.total_time < before->evaluation.stats.total_time);
+        QVERIFY2(effect().contains(QStringLiteral("flex")), qPrintable(effect()));
+        QCOMPARE(f.document.undoStack()->count(), 1);
+
+        f.document.undoStack()->undo();
+        f.run();
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("megatron-core"));
     }
 
     // The name of the default stayed on a changed design; now it follows edits

@@ -96,7 +96,80 @@ LayoutPanel::LayoutPanel(ScenarioDocument *document, QWidget *parent)
         addInt(tiers, key, member, 0, 3);
         mFields[key].section = section();
     }
+    addSoftware(group(tr("Software stack"), true));
     outer->addStretch(1);
+}
+
+void LayoutPanel::addSoftware(QFormLayout *form)
+{
+    mSoftware = new QComboBox(this);
+    mSoftware->setObjectName(QStringLiteral("layout:software"));
+    mSoftware->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    mSoftware->setMinimumContentsLength(12);
+    form->addRow(mSoftware);
+    mSoftwareEffect = new QLabel(this);
+    mSoftwareEffect->setObjectName(QStringLiteral("softwareEffect"));
+    mSoftwareEffect->setWordWrap(true);
+    mSoftwareEffect->setStyleSheet(QStringLiteral("color: #505050;"));
+    form->addRow(mSoftwareEffect);
+    fillSoftware();
+    connect(mDocument, &ScenarioDocument::libraryChanged, this, &LayoutPanel::fillSoftware);
+    connect(mSoftware, &QComboBox::activated, this, [this](int index) {
+        const QString id = mSoftware->itemData(index).toString();
+        if (!id.isEmpty())
+            mDocument->setSoftware(id.toStdString());
+    });
+}
+
+void LayoutPanel::fillSoftware()
+{
+    const QSignalBlocker blocker(mSoftware);
+    mSoftware->clear();
+    for (const auto &[id, software] : mDocument->library().software) {
+        mSoftware->addItem(QString::fromStdString(software.info.name), QString::fromStdString(id));
+        mSoftware->setItemData(mSoftware->count() - 1, QString::fromStdString(software.info.source),
+                               Qt::ToolTipRole);
+    }
+}
+
+/// Selects the design's stack and says what it does to MoE layers, as the compiled design has it
+/// (a layout that names its own dispatcher or overlap keeps it).
+void LayoutPanel::showSoftware(const ScenarioResults *results)
+{
+    if (!results || !results->compiled) {
+        mSoftwareEffect->clear();
+        return;
+    }
+    const scenario::Software &software = results->compiled->resolved.software;
+    const QString id = QString::fromStdString(software.info.id);
+    int index = mSoftware->findData(id);
+    if (index < 0 || mDocument->scenario().software.inlineBlock) {
+        // A stack embedded in the file: shown by its name, not one of the library's.
+        const QSignalBlocker blocker(mSoftware);
+        fillSoftware();
+        mSoftware->addItem(tr("%1 (in this file)").arg(QString::fromStdString(software.info.name)));
+        index = mSoftware->count() - 1;
+    }
+    const QSignalBlocker blocker(mSoftware);
+    mSoftware->setCurrentIndex(index);
+    mSoftware->setToolTip(QString::fromStdString(software.info.source));
+    const model::Execution &e = results->compiled->execution;
+    if (!e.modelMoE) {
+        mSoftwareEffect->setText(tr("Its speed is in the calibration (Validation view)."));
+        return;
+    }
+    const bool sync = e.moeDispatcher == model::MoeDispatcher::AllToAll && !(e.moeCapacityFactor > 0);
+    const QString dispatcher = e.moeDispatcher == model::MoeDispatcher::Flex
+                                   ? tr("flex (fused all-to-all, no host synchronisation)")
+                               : sync
+                                   ? tr("all-to-all, dropless: the host synchronises in every MoE layer")
+                                   : tr("all-to-all, padded to the capacity factor: no host synchronisation");
+    const scenario::Layout &layout = results->compiled->resolved.layout;
+    mSoftwareEffect->setText(
+        tr("MoE token dispatcher: %1%2. EP all-to-all overlapped with compute: %3%4.")
+            .arg(dispatcher, layout.namesMoeDispatcher ? tr(" (set by the layout)") : QString(),
+                 e.moeAllToAllOverlap ? tr("yes") : tr("no"),
+                 layout.namesMoeAllToAllOverlap ? tr(" (set by the layout)") : QString()));
 }
 
 void LayoutPanel::addProblemLabel(QFormLayout *form, const char *key, QWidget *editor)
@@ -191,6 +264,7 @@ void LayoutPanel::setResults(ResultsPtr results)
         if (!texts.isEmpty() && field.section)
             field.section->setExpanded(true);
     }
+    showSoftware(results.get());
     const bool moe = mDocument->isMoe();
     for (const char *key : {"expert_par", "expert_slice", "data_par_exp", "expert_par_net", "expert_slice_net",
                             "data_par_exp_net"})

@@ -3,10 +3,11 @@
  * @file layoutpanel.h
  * The parallel layout: TP, PP, DP, EP, ES, expert DP, microbatch, global batch, interleaving,
  * recompute, TP comm type and overlap, DP overlap, ZeRO-1, offloads, datatype and the network tier
- * of each parallelism, in foldable groups. Each edit is one command; DP and expert DP follow TP,
- * PP, EP, ES and the GPU count (the rule is shown). The model's diagnostics are shown in words
- * under the field the user can change (layoutrules.h: "TP x PP x DP uses 2048 GPUs, but the
- * design has 4096: set DP to 128").
+ * of each parallelism, in foldable groups, and the software stack the design runs on (with what
+ * it does to MoE: the token dispatcher and the EP all-to-all overlap). Each edit is one command; DP and
+ * expert DP follow TP, PP, EP, ES and the GPU count (the rule is shown). The model's diagnostics are shown in
+ * words under the field the user can change (layoutrules.h: "TP x PP x DP uses 2048 GPUs, but the design has
+ * 4096: set DP to 128").
  */
 
 #include "results/scenarioresults.h"
@@ -17,6 +18,7 @@
 #include <map>
 #include <string>
 
+class QComboBox;
 class QLabel;
 class QFormLayout;
 
@@ -51,11 +53,16 @@ private:
     void addEnum(QFormLayout *form, const char *key, Enum model::Execution::*member,
                  const QStringList &names);
     void addProblemLabel(QFormLayout *form, const char *key, QWidget *editor);
+    void addSoftware(QFormLayout *form);
+    void fillSoftware();
+    void showSoftware(const ScenarioResults *results);
 
     ScenarioDocument *mDocument;
     std::map<std::string, Field> mFields;
     QLabel *mSummary;
     QLabel *mRule; ///< how DP and expert DP follow the GPU count
+    QComboBox *mSoftware = nullptr;    ///< the library's software presets, by name
+    QLabel *mSoftwareEffect = nullptr; ///< what the stack does to the design's MoE layers
 };
 
 } // namespace gapstudio::views

@@ -334,6 +334,17 @@ bool ScenarioDocument::setCalibration(const std::string &presetId)
     return true;
 }
 
+bool ScenarioDocument::setSoftware(const std::string &presetId)
+{
+    const auto it = mLibrary.software.find(presetId);
+    if (it == mLibrary.software.end())
+        return false;
+    scenario::Scenario s = mScenario;
+    s.software = { presetId, std::nullopt };
+    push(std::move(s), tr("Use software stack %1").arg(QString::fromStdString(it->second.info.name)));
+    return true;
+}
+
 std::optional<scenario::Layout> ScenarioDocument::currentLayout() const
 {
     if (mScenario.layout.inlineBlock)

@@ -96,6 +96,11 @@ public:
     /// command; false if the library has no such preset.
     bool setCalibration(const std::string &presetId);
 
+    /// Makes the design run on software preset `presetId` (its MoE dispatcher and all-to-all
+    /// overlap apply where the layout names none). One command; false if the library has no such
+    /// preset.
+    bool setSoftware(const std::string &presetId);
+
     /// The layout the scenario uses (its inline block or its preset), if resolvable.
     [[nodiscard]] std::optional<scenario::Layout> currentLayout() const;
 
