@@ -43,6 +43,10 @@ mutation "the panel says a flex dispatcher synchronises" views/studio/layoutpane
     'e.moeDispatcher == model::MoeDispatcher::Flex' \
     'e.moeDispatcher != model::MoeDispatcher::Flex' \
     "tst_designedits:softwareStackPickedInTheLayoutPanel"
+mutation "the report leaves the software stack out" views/report/reportcontent.cpp \
+    'table.rows << QStringList { QStringLiteral("Software stack"),' \
+    'table.rows << QStringList { QStringLiteral("Software"),' \
+    "tst_calibrationtext:report"
 # sweep.cpp: sweeps and sensitivity
 mutation "HBM bandwidth not scaled" model/src/sweep.cpp \
     's.mem1.bandwidth_Bps *= factor;' \

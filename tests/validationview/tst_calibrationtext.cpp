@@ -2,7 +2,8 @@
 // results table, the charts' and Explore's tab bars, the PDF report's key results and each chart
 // export's metadata carry the model's CompiledScenario::calibrationNote in words; the reference
 // models' mode says it has no calibration. Key results also say how far to trust the numbers: the
-// calibration's error on the published runs it was fitted to, or on families left out of the fit.
+// calibration's error on the published runs it was fitted to, or on families left out of the fit,
+// and name the software stack the design runs on.
 #include "shippedresults.h"
 
 #include "charts/chartexport.h"
@@ -34,6 +35,16 @@ bool tableHasRow(const QTableWidget &table, const QString &quantity, const QStri
     return false;
 }
 
+/// The name in the software preset the dense example names (megatron-core), read from its file.
+QString softwareName()
+{
+    QFile file(QStringLiteral(PRESETS_DIR "/software/megatron-core.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read the megatron-core software preset");
+    return QString::fromStdString(
+        nlohmann::json::parse(file.readAll().toStdString()).at("name").get<std::string>());
+}
+
 } // namespace
 
 class tst_CalibrationText : public QObject {
@@ -61,6 +72,8 @@ private slots:
         views::ResultsTable table;
         table.showResults(*mResults);
         QVERIFY(tableHasRow(table, QStringLiteral("Calibration"), mText));
+        // And the software stack it ran on, by the name its preset file gives.
+        QVERIFY(tableHasRow(table, QStringLiteral("Software stack"), softwareName()));
     }
 
     void chartsAndExploreSayIt()
@@ -80,6 +93,7 @@ private slots:
     {
         const views::report::Table table = views::report::keyResultsTable(*mResults, 1e12);
         QVERIFY(table.rows.contains(QStringList { QStringLiteral("Calibration"), mText }));
+        QVERIFY(table.rows.contains(QStringList { QStringLiteral("Software stack"), softwareName() }));
         // And how far to trust it, in the words of Key results.
         const QString accuracy = views::accuracyText(*mResults);
         QVERIFY(!accuracy.isEmpty());

@@ -208,6 +208,9 @@ Table keyResultsTable(const ScenarioResults &results, double tokenBudget)
     table.rightAligned = { false, true };
     table.widthFraction = 0.65;
     table.rows << QStringList { QStringLiteral("Status"), qs(results.statusText) };
+    if (results.compiled)
+        table.rows << QStringList { QStringLiteral("Software stack"),
+                                    qs(results.compiled->resolved.software.info.name) };
     if (const QString calibration = calibrationText(results); !calibration.isEmpty())
         table.rows << QStringList { QStringLiteral("Calibration"), calibration };
     if (const QString accuracy = accuracyText(results); !accuracy.isEmpty())

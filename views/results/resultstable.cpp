@@ -102,6 +102,11 @@ QList<ResultsTable::Row> ResultsTable::rowsOf(const ScenarioResults &results)
     add(tr("System efficiency"), percent(s.system_efficiency), {}, Qt::AlignRight);
     add(tr("HBM per GPU (needed)"), gib(a.memory.tier1Need_B), {}, Qt::AlignRight);
     add(tr("HBM per GPU (capacity)"), gib(a.memory.tier1Capacity_B), {}, Qt::AlignRight);
+    if (results.compiled) {
+        const scenario::Software &software = results.compiled->resolved.software;
+        add(tr("Software stack"), QString::fromStdString(software.info.name),
+            QString::fromStdString(software.info.source));
+    }
     const QString calibration = calibrationText(results);
     add(tr("Calibration"), calibration, calibration);
     if (const QString accuracy = accuracyText(results); !accuracy.isEmpty())
