@@ -1,15 +1,55 @@
 #include "commands.h"
 
 #include "gapstudio/io/calculon_json.h"
+#include "gapstudio/io/preset_json.h"
 #include "gapstudio/model/evaluate.h"
+#include "gapstudio/scenario/scenario.h"
 
 #include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdint>
+#include <functional>
+#include <string>
 
 namespace gapstudio::cli {
+
+namespace {
+
+/// Calls `evaluate` until `seconds` are up (at least once) on this thread and prints the rate;
+/// the sum of the step times keeps the calls observable. `reference` < 0: none to print.
+void timeEvaluations(const std::string &name, double seconds, double reference,
+                     const std::function<double()> &evaluate)
+{
+    using Clock = std::chrono::steady_clock;
+    const auto start = Clock::now();
+    const auto budget = std::chrono::duration<double>(seconds);
+    std::int64_t count = 0;
+    double sink = 0;
+    Clock::duration elapsed{};
+    do {
+        sink += evaluate();
+        ++count;
+        elapsed = Clock::now() - start;
+    } while (elapsed < budget);
+    const double elapsed_s = std::chrono::duration<double>(elapsed).count();
+    const double rate = static_cast<double>(count) / elapsed_s;
+
+    std::printf("case: %s\n", name.c_str());
+    if (reference >= 0)
+        std::printf("total_time_s: %.17g (reference %.17g)\n", sink / static_cast<double>(count), reference);
+    else
+        std::printf("total_time_s: %.17g\n", sink / static_cast<double>(count));
+    std::printf("threads: 1\n");
+    std::printf("evaluations: %lld\n", static_cast<long long>(count));
+    std::printf("seconds: %.3f\n", elapsed_s);
+    std::printf("microseconds_per_evaluation: %.3f\n", 1e6 * elapsed_s / static_cast<double>(count));
+    std::printf("evaluations_per_second: %.1f\n", rate);
+    std::fflush(stdout);
+}
+
+} // namespace
 
 int runBench(double seconds, bool moe)
 {
@@ -32,30 +72,27 @@ int runBench(double seconds, bool moe)
         return reportDiagnostics(first.diagnostics, origin + "model.json", origin + "execution.json",
                                  origin + "system.json");
 
-    // 3. Evaluate until the time is up (at least once); the sum keeps the calls observable.
-    using Clock = std::chrono::steady_clock;
-    const auto start = Clock::now();
-    const auto budget = std::chrono::duration<double>(seconds);
-    std::int64_t count = 0;
-    double sink = 0;
-    Clock::duration elapsed{};
-    do {
-        sink += model::evaluate(app, exe, sys, options).stats.total_time;
-        ++count;
-        elapsed = Clock::now() - start;
-    } while (elapsed < budget);
-    const double elapsed_s = std::chrono::duration<double>(elapsed).count();
-    const double rate = static_cast<double>(count) / elapsed_s;
+    // 3. Evaluate until the time is up.
+    timeEvaluations(bench.name, seconds, bench.referenceTotalTime_s,
+                    [&] { return model::evaluate(app, exe, sys, options).stats.total_time; });
+    return kExitOk;
+}
 
-    std::printf("case: %s\n", bench.name);
-    std::printf("total_time_s: %.17g (reference %.17g)\n", sink / static_cast<double>(count),
-                bench.referenceTotalTime_s);
-    std::printf("threads: 1\n");
-    std::printf("evaluations: %lld\n", static_cast<long long>(count));
-    std::printf("seconds: %.3f\n", elapsed_s);
-    std::printf("microseconds_per_evaluation: %.3f\n", 1e6 * elapsed_s / static_cast<double>(count));
-    std::printf("evaluations_per_second: %.1f\n", rate);
-    std::fflush(stdout);
+int runBenchScenario(const std::string &scenarioPath, const std::string &presetsDir, double seconds)
+{
+    // The design compiled once, as eval does; then the corrected model (or the references', if
+    // the scenario asks for them) evaluated on it alone.
+    const scenario::PresetLibrary library = presetLibrary(presetsDir);
+    const scenario::Scenario design = io::loadScenario(scenarioPath);
+    const scenario::CompiledScenario compiled = io::compileScenarioFile(design, library, scenarioPath);
+    const model::EvaluateOptions options = compiled.evaluateOptions();
+    const model::Evaluation first
+        = model::evaluate(compiled.application, compiled.execution, compiled.system, options);
+    if (!first.ok)
+        return reportScenarioDiagnostics(first.diagnostics, design, scenarioPath);
+    timeEvaluations(design.info.id + " (" + scenarioPath + ")", seconds, -1, [&] {
+        return model::evaluate(compiled.application, compiled.execution, compiled.system, options).stats.total_time;
+    });
     return kExitOk;
 }
 

@@ -38,6 +38,9 @@ struct UsageError {
 /// `bench [--moe] [--seconds S]`: evaluations per second of benchCase() (or moeBenchCase())
 /// on one thread.
 [[nodiscard]] int runBench(double seconds, bool moe);
+/// `bench --scenario FILE [--presets DIR] [--seconds S]`: the same figures for the design's own
+/// model (the corrected one), compiled once, on one thread.
+[[nodiscard]] int runBenchScenario(const std::string &scenarioPath, const std::string &presetsDir, double seconds);
 
 /// `search --calculon MODEL NUM_PROCS MAX_BATCH DATATYPE SYSTEM [options]`: the best layouts as
 /// the reference's JSON ({"0": {"execution", "stats"}, ...}); a summary line on stderr.

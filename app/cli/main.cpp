@@ -21,7 +21,7 @@ constexpr const char *kUsage
     = R"(usage: gapstudio-cli eval --calculon MODEL.json EXECUTION.json SYSTEM.json [--layers]
        gapstudio-cli eval SCENARIO.gapstudio.json [--reference-quirks] [--presets DIR] [--layers] [--cost]
        gapstudio-cli import-hf CONFIG.json [--id ID] [--name NAME]
-       gapstudio-cli bench [--moe] [--seconds S]
+       gapstudio-cli bench [--moe | --scenario SCENARIO.gapstudio.json [--presets DIR]] [--seconds S]
        gapstudio-cli search --calculon MODEL.json NUM_PROCS MAX_BATCH DATATYPE SYSTEM.json
                             [--top N] [-m] [--no-tp-overlap] [--no-dp-overlap] [-f true|false|both]
                             [--moe EXPERTS] [--tp-comm ar,p2p_rs_ag,rs_ag] [--dp-overlap both|on|off]
@@ -70,7 +70,9 @@ Commands:
   bench   Evaluate a built-in configuration (reference case 18: gpt3-175B on 4096 H100,
           fp8; with --moe the calculon-MoE case gpt-1.8T on 4096 FullFlat GPUs) repeatedly
           on one thread for S seconds (default 3) and print the rate; the last line is
-          "evaluations_per_second: N".
+          "evaluations_per_second: N". With --scenario, the design of a scenario file,
+          compiled once, in its own model (the corrected one, as eval runs it), with the
+          same output.
   search  Search the layouts of the reference's llm-optimal-execution (with --moe E, of
           calculon-MoE's legacy MoE search) on all cores. Prints the top N (default 1) as
           {"0": {"execution": {...}, "stats": {...}}, ...}, best first, ties in enumeration
@@ -205,9 +207,17 @@ int commandBench(const std::vector<std::string> &args)
 {
     double seconds = 3.0;
     bool moe = false;
+    std::string scenarioPath, presetsDir;
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--moe") {
             moe = true;
+            continue;
+        }
+        if (args[i] == "--scenario" || args[i] == "--presets") {
+            if (i + 1 >= args.size())
+                throw UsageError{args[i] + " needs a value"};
+            (args[i] == "--scenario" ? scenarioPath : presetsDir) = args[i + 1];
+            ++i;
             continue;
         }
         if (args[i] != "--seconds")
@@ -220,7 +230,11 @@ int commandBench(const std::vector<std::string> &args)
         if (text.empty() || *end != '\0' || !std::isfinite(seconds) || seconds < 0 || seconds > 86400)
             throw UsageError{"--seconds expects a number of seconds in [0, 86400], got '" + text + "'"};
     }
-    return runBench(seconds, moe);
+    if (moe && !scenarioPath.empty())
+        throw UsageError{"bench takes --moe or --scenario, not both"};
+    if (!presetsDir.empty() && scenarioPath.empty())
+        throw UsageError{"--presets needs --scenario"};
+    return scenarioPath.empty() ? runBench(seconds, moe) : runBenchScenario(scenarioPath, presetsDir, seconds);
 }
 
 int run(const std::vector<std::string> &args)

@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 #include <fstream>
 #include <vector>
 
@@ -29,6 +31,7 @@ private slots:
     void bench();
     void evalMoeFormat();
     void benchMoe();
+    void benchScenario();
     void search();
     void sweepAndSensitivity();
 
@@ -181,6 +184,9 @@ void tst_Cli::usage_data()
     QTest::newRow("eval without files") << QStringList{"eval", "--calculon", "a.json"};
     QTest::newRow("bench bad seconds") << QStringList{"bench", "--seconds", "soon"};
     QTest::newRow("bench negative seconds") << QStringList{"bench", "--seconds", "-1"};
+    QTest::newRow("bench --moe and --scenario") << QStringList{"bench", "--moe", "--scenario", "a.json"};
+    QTest::newRow("bench --presets alone") << QStringList{"bench", "--presets", "."};
+    QTest::newRow("bench --scenario without a file") << QStringList{"bench", "--scenario"};
 }
 
 void tst_Cli::usage()
@@ -240,6 +246,26 @@ void tst_Cli::benchMoe()
     const QList<QByteArray> lines = r.out.trimmed().split('\n');
     QVERIFY(lines.first().contains("moe18_4096_fullflat_base"));
     QVERIFY(QRegularExpression(QStringLiteral("^evaluations_per_second: [0-9.]+$")).match(QString::fromUtf8(lines.last())).hasMatch());
+}
+
+void tst_Cli::benchScenario()
+{
+    // The default design in its own (corrected) model: the step time eval prints for the same
+    // file, and the same output lines as the built-in cases.
+    const QString file = QStringLiteral(PRESETS_DIR "/scenarios/default.gapstudio.json");
+    const Result e = run({QStringLiteral("eval"), file});
+    QCOMPARE(e.exitCode, 0);
+    const double step = nlohmann::json::parse(e.out.begin(), e.out.end())["total_time"].get<double>();
+    const Result r = run({QStringLiteral("bench"), QStringLiteral("--scenario"), file, QStringLiteral("--seconds"),
+                          QStringLiteral("0.2")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const QStringList lines = QString::fromUtf8(r.out).trimmed().split(QLatin1Char('\n'));
+    QVERIFY2(lines.first().startsWith(QStringLiteral("case: default (")), qPrintable(lines.first()));
+    QVERIFY2(lines[1].startsWith(QStringLiteral("total_time_s: ")), qPrintable(lines[1]));
+    // The mean of many identical step times, summed: equal up to the sum's rounding.
+    QVERIFY2(std::fabs(lines[1].section(QLatin1Char(' '), 1).toDouble() / step - 1) < 1e-9, qPrintable(lines[1]));
+    static const QRegularExpression last(QStringLiteral("^evaluations_per_second: [0-9]+(\\.[0-9]+)?$"));
+    QVERIFY2(last.match(lines.last()).hasMatch(), qPrintable(lines.last()));
 }
 
 void tst_Cli::search()

@@ -49,3 +49,7 @@ mutation "contract: a preset folder's entry that cannot be examined throws" mode
     'if (it->is_regular_file(ec) && it->path().extension() == ".json")' \
     'if (it->is_regular_file() && it->path().extension() == ".json")' \
     "tst_cli_robust:unclearErrorsAreClear"
+mutation "bench --scenario times the reference model, not the design's" app/cli/bench.cpp \
+    'const model::EvaluateOptions options = compiled.evaluateOptions();' \
+    'const model::EvaluateOptions options{};' \
+    "tst_cli:benchScenario"
