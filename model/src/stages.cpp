@@ -78,7 +78,8 @@ BlockTime timeBlock(const Block &block, const Run &run)
 /// Weights, gradients and optimizer state of a standalone block (embedding, LM head).
 double staticBytes(const Run &run, const Stats &s)
 {
-    const double grads = run.ctx.recipe ? s.block_weight_space / run.ctx.bytesPerElement * 4 : s.block_weight_grad_space;
+    const double grads
+        = run.ctx.recipe ? s.block_weight_space / run.ctx.bytesPerElement * 4 : s.block_weight_grad_space;
     return s.block_weight_space + (run.exe.training ? grads + s.block_optimizer_space : 0);
 }
 
@@ -134,8 +135,8 @@ std::int64_t stageBlocks(const Application &app, const Execution &exe, std::int6
     if (i == pp - 1 && fixedLast)
         return exe.lastStageBlocks;
     const std::int64_t free = pp - (fixedFirst ? 1 : 0) - (fixedLast ? 1 : 0);
-    const std::int64_t rest =
-        app.numBlocks - (fixedFirst ? exe.firstStageBlocks : 0) - (fixedLast ? exe.lastStageBlocks : 0);
+    const std::int64_t rest
+        = app.numBlocks - (fixedFirst ? exe.firstStageBlocks : 0) - (fixedLast ? exe.lastStageBlocks : 0);
     const std::int64_t j = i - (fixedFirst ? 1 : 0);
     return rest / free + (j < rest % free ? 1 : 0);
 }
@@ -164,6 +165,82 @@ StageEnds stageEnds(bool first, bool last, const BlockTime &embedding, const Blo
     return e;
 }
 
+/// The dense blocks of an MoE model (they replace MoE blocks): their count, their time by
+/// component and their useful flops over an MoE block's; without any, the MoE block's own.
+struct DenseBlocks {
+    std::int64_t count = 0;
+    Parts parts;
+    double usefulDelta = 0;
+};
+
+DenseBlocks denseBlocksOf(Run &run, const Stats &o, const Parts &block, double blockUseful)
+{
+    const Application &app = run.app;
+    const Execution &exe = run.exe;
+    DenseBlocks d;
+    d.parts = block;
+    d.count = run.features.moeDetails && exe.modelMoE ? std::min(app.denseBlocks, app.numBlocks) : 0;
+    if (d.count > 0) {
+        Execution denseExe = exe;
+        denseExe.modelMoE = false;
+        const BlockTime t
+            = timeBlock(buildBlock(app, denseExe, run.sys, run.quirks, run.features,
+                                   app.denseFeedforward > 0 ? app.denseFeedforward : app.feedforward),
+                        run);
+        d.parts = t.parts;
+        d.usefulDelta = t.usefulFlops - blockUseful;
+        recordDenseBlockMemory(run, t.stats, o);
+    }
+    return d;
+}
+
+/// The slowest (critical) pipeline stage: its extra time per microbatch over processor 0's
+/// reference stage of Lp blocks, its blocks (and how many are dense) and its ends; and the sum of
+/// every stage's extra time (for the fill and drain through the others).
+struct CriticalStage {
+    double extra = 0, blocks = 0, dense = 0, extraSum = 0;
+    StageEnds ends;
+};
+
+CriticalStage criticalStage(Run &run, const Parts &block, const DenseBlocks &dense, const StageEnds &first,
+                            const StageEnds &last, const StageEnds &both, double mtpLayers)
+{
+    const Application &app = run.app;
+    const Execution &exe = run.exe;
+    const double Lp = dbl(run.layout.blocksPerProc);
+    const double denseDelta = dense.parts.sum() - block.sum();
+    const double denseShare = dbl(dense.count) / dbl(app.numBlocks);
+    CriticalStage c;
+    c.blocks = Lp;
+    double before = 0; // blocks on the earlier stages
+    for (std::int64_t i = 0; i < exe.pipelinePar; ++i) {
+        const double blocks = dbl(stageBlocks(app, exe, i));
+        const double denseHere = app.denseBlocksInterleaved
+                                     ? blocks * denseShare
+                                     : std::clamp(dbl(dense.count) - before, 0.0, blocks);
+        const bool isFirst = i == 0, isLast = i == exe.pipelinePar - 1;
+        const StageEnds ends = isFirst && isLast ? both : isFirst ? first : isLast ? last : StageEnds {};
+        const double x = (blocks - Lp) * block.sum() + denseHere * denseDelta + ends.seconds;
+        if (i == 0 || x > c.extra) {
+            c.extra = x;
+            c.blocks = blocks;
+            c.dense = denseHere;
+            c.ends = ends;
+        }
+        c.extraSum += x;
+        before += blocks;
+        if (isFirst) {
+            run.stages.firstBlocks = blocks;
+            run.stages.firstDense = denseHere;
+        }
+        if (isLast) {
+            run.stages.lastBlocks = blocks + mtpLayers; // an MTP layer holds one block's state
+            run.stages.lastDense = denseHere;
+        }
+    }
+    return c;
+}
+
 } // namespace
 
 void applyStages(Run &run, Stats &o) noexcept
@@ -182,59 +259,19 @@ void applyStages(Run &run, Stats &o) noexcept
     const double mtpLayers = features.embeddingAndHead && app.vocabSize > 0 ? dbl(app.mtpLayers) : 0;
     // Per microbatch, one block of processor 0 by component (its stage has Lp of them).
     const Parts block = partsOf(o, run.comm, exe.training);
-    const double blockUseful = o.block_fw_flops + (exe.training ? o.block_agrad_flops + o.block_wgrad_flops : 0);
+    const double blockUseful
+        = o.block_fw_flops + (exe.training ? o.block_agrad_flops + o.block_wgrad_flops : 0);
+    const DenseBlocks dense = denseBlocksOf(run, o, block, blockUseful);
+    const CriticalStage critical
+        = criticalStage(run, block, dense, stageEnds(true, false, embedding, head, mtp, block, mtpLayers),
+                        stageEnds(false, true, embedding, head, mtp, block, mtpLayers),
+                        stageEnds(true, true, embedding, head, mtp, block, mtpLayers), mtpLayers);
 
-    // Dense blocks of an MoE model replace MoE blocks: (dense - MoE) per block.
-    Parts dense = block;
-    double denseUsefulDelta = 0;
-    const std::int64_t denseBlocks =
-        features.moeDetails && exe.modelMoE ? std::min(app.denseBlocks, app.numBlocks) : 0;
-    if (denseBlocks > 0) {
-        Execution denseExe = exe;
-        denseExe.modelMoE = false;
-        const BlockTime t = timeBlock(buildBlock(app, denseExe, run.sys, run.quirks, features,
-                                                 app.denseFeedforward > 0 ? app.denseFeedforward : app.feedforward),
-                                      run);
-        dense = t.parts;
-        denseUsefulDelta = t.usefulFlops - blockUseful;
-        recordDenseBlockMemory(run, t.stats, o);
-    }
-    const double denseDelta = dense.sum() - block.sum();
-
-    // Extra time per microbatch of every stage over processor 0's reference stage of Lp blocks;
-    // the slowest (critical) stage sets the pace.
-    const double denseShare = dbl(denseBlocks) / dbl(app.numBlocks);
-    double xMax = 0, criticalBlocks = Lp, criticalDense = 0;
-    StageEnds criticalEnds;
-    double stagesSum = 0;
-    double before = 0; // blocks on the earlier stages
-    for (std::int64_t i = 0; i < exe.pipelinePar; ++i) {
-        const double blocks = dbl(stageBlocks(app, exe, i));
-        const double denseHere = app.denseBlocksInterleaved ? blocks * denseShare
-                                                            : std::clamp(dbl(denseBlocks) - before, 0.0, blocks);
-        const StageEnds ends
-            = stageEnds(i == 0, i == exe.pipelinePar - 1, embedding, head, mtp, block, mtpLayers);
-        const double x = (blocks - Lp) * block.sum() + denseHere * denseDelta + ends.seconds;
-        if (i == 0 || x > xMax) {
-            xMax = x;
-            criticalBlocks = blocks;
-            criticalDense = denseHere;
-            criticalEnds = ends;
-        }
-        stagesSum += x;
-        before += blocks;
-        if (i == 0) {
-            run.stages.firstBlocks = blocks;
-            run.stages.firstDense = denseHere;
-        }
-        if (i == exe.pipelinePar - 1) {
-            run.stages.lastBlocks = blocks + mtpLayers; // an MTP layer holds one block's state
-            run.stages.lastDense = denseHere;
-        }
-    }
     // The critical stage's own blocks (count and kind) in every component it is made of ...
     const auto adjust = [&](double &stat, double Parts::*part) {
-        stat += M * ((criticalBlocks - Lp) * (block.*part) + criticalDense * (dense.*part - block.*part));
+        stat += M
+                * ((critical.blocks - Lp) * (block.*part)
+                   + critical.dense * (dense.parts.*part - block.*part));
     };
     adjust(o.fw_time, &Parts::fw);
     adjust(o.bw_time, &Parts::bw);
@@ -246,26 +283,27 @@ void applyStages(Run &run, Stats &o) noexcept
     adjust(o.recomm_exposed_time, &Parts::recomm);
     adjust(o.software_overhead_time, &Parts::software);
     adjust(o.moe_sync_time, &Parts::moeSync);
-    o.software_overhead_time += M * criticalEnds.software;
-    o.moe_sync_time += M * criticalEnds.moeSync;
+    o.software_overhead_time += M * critical.ends.software;
+    o.moe_sync_time += M * critical.ends.moeSync;
     // ... its embedding or head work, and the fill and drain through the other stages.
-    o.embedding_head_time = M * criticalEnds.seconds;
-    o.stage_imbalance_time = (stagesSum - xMax) / v;
+    o.embedding_head_time = M * critical.ends.seconds;
+    o.stage_imbalance_time = (critical.extraSum - critical.extra) / v;
     o.bubble_time += o.stage_imbalance_time;
 
     // The embedding table's gradients are reduced after the whole backward pass of stage 0.
     double embeddingDp = 0;
     const std::int64_t replicas = exe.dataPar * (features.attention ? exe.contextPar : 1);
     if (exe.training && replicas > 1 && embedding.stats.block_weight_space > 0) {
-        embeddingDp = gradientReduction(run, *run.dpNet, embedding.stats.block_weight_space, replicas, exe.tensorPar);
+        embeddingDp
+            = gradientReduction(run, *run.dpNet, embedding.stats.block_weight_space, replicas, exe.tensorPar);
         o.dp_comm_link_time += embeddingDp;
         o.dp_comm_exposed_time += embeddingDp;
     }
-    o.total_time += M * xMax + o.stage_imbalance_time + embeddingDp;
+    o.total_time += M * critical.extra + o.stage_imbalance_time + embeddingDp;
 
     // Ideal time at peak: every processor's model work averaged over the pipeline.
     const double peak = run.ctx.matrixLow ? run.ctx.matrixLow->peak_flops : run.ctx.matrix->peak_flops;
-    const double modelFlops = dbl(app.numBlocks) * blockUseful + dbl(denseBlocks) * denseUsefulDelta
+    const double modelFlops = dbl(app.numBlocks) * blockUseful + dbl(dense.count) * dense.usefulDelta
                               + embedding.usefulFlops + head.usefulFlops
                               + mtpLayers * (mtp.usefulFlops + blockUseful + head.usefulFlops);
     run.stages.active = true;
@@ -326,9 +364,10 @@ double stageTier1Bytes(const Run &run, Stats &o, const CapacityNeeds &firstStage
     o.stage_act_checkpoint_size = fullest.checkpoints;
     o.stage_act_grad_space = fullest.activationGrads;
     o.stage_embedding_head_space = fullest.ends;
-    return fullest.sum() + firstStage.tier1() - (firstStage.weights.tier1 + firstStage.weightGrads.tier1 +
-                                                 firstStage.optimizer.tier1 + firstStage.activations.tier1 +
-                                                 firstStage.checkpoints.tier1 + firstStage.activationGrads.tier1);
+    return fullest.sum() + firstStage.tier1()
+           - (firstStage.weights.tier1 + firstStage.weightGrads.tier1 + firstStage.optimizer.tier1
+              + firstStage.activations.tier1 + firstStage.checkpoints.tier1
+              + firstStage.activationGrads.tier1);
 }
 
 } // namespace gapstudio::model::detail

@@ -32,7 +32,7 @@ mutation "software overheads counted for the forward pass only" model/src/block_
     'o.block_software_overhead_time = ctx.calibration->blockOverhead_s;' \
     "tst_fidelity:softwareOverheadsNamedInTheGap"
 mutation "software overheads of the embedding and LM head left out" model/src/stages.cpp \
-    'o.software_overhead_time += M * criticalEnds.software;' \
+    'o.software_overhead_time += M * critical.ends.software;' \
     'o.software_overhead_time += 0;' \
     "tst_fidelity:softwareOverheadsNamedInTheGap"
 mutation "the software picker's choice is dropped" views/studio/layoutpanel.cpp \
