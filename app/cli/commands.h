@@ -28,9 +28,11 @@ struct UsageError {
 /// `eval SCENARIO.gapstudio.json [--reference-quirks] [--presets DIR] [--layers] [--cost]`: a
 /// native design through the scenario pipeline; the same statistics as the --calculon form (122
 /// for MoE LLMs). Corrected model unless `referenceQuirks`; empty `presetsDir` = the preset search
-/// order (io/preset_locations.h), else that folder alone. `withCost` appends a "cost" object.
+/// order (io/preset_locations.h), else that folder alone. `withCost` appends a "cost" object,
+/// `withGoodput` then a "goodput" object.
 [[nodiscard]] int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks,
-                                  const std::string &presetsDir, bool withLayers, bool withCost = false);
+                                  const std::string &presetsDir, bool withLayers, bool withCost = false,
+                                  bool withGoodput = false);
 
 /// `import-hf config.json [--id ID] [--name NAME]`: an llm preset on stdout, approximations on stderr.
 [[nodiscard]] int runImportHf(const std::vector<std::string> &args);

@@ -4,6 +4,7 @@
 #include "json_output.h"
 
 #include "gapstudio/io/preset_json.h"
+#include "gapstudio/model/goodput.h"
 #include "gapstudio/scenario/pipeline.h"
 
 #include <nlohmann/json.hpp>
@@ -12,8 +13,35 @@
 
 namespace gapstudio::cli {
 
+namespace {
+
+nlohmann::ordered_json goodputToJson(const model::GoodputResult &g)
+{
+    const model::ReliabilityAssumptions a;
+    nlohmann::ordered_json out;
+    out["goodput"] = g.goodput;
+    out["mtti_hours"] = g.mtti_s / 3600;
+    out["checkpoint_bytes"] = g.checkpoint_B;
+    out["checkpoint_write_s"] = g.checkpointWrite_s;
+    out["restart_s"] = g.restart_s;
+    out["checkpoint_interval_s"] = g.interval_s;
+    out["losses"] = { { "checkpoints", g.checkpointShare },
+                      { "lost_work", g.lostWorkShare },
+                      { "restarts", g.restartShare } };
+    out["effective_tokens_per_second"] = g.effectiveTokensPerSecond;
+    out["effective_training_days"] = g.effectiveTrainingDays;
+    out["effective_usd_per_million_tokens"] = g.effectiveUsdPerMillionTokens;
+    out["assumptions"] = { { "interruptions_per_gpu_hour", a.interruptionsPerGpuHour },
+                           { "storage_GBps", a.storage_Bps / 1e9 },
+                           { "job_restart_s", a.jobRestart_s },
+                           { "checkpoint_interval", "young" } };
+    return out;
+}
+
+} // namespace
+
 int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const std::string &presetsDir,
-                    bool withLayers, bool withCost)
+                    bool withLayers, bool withCost, bool withGoodput)
 {
     const scenario::PresetLibrary library = presetLibrary(presetsDir);
     const scenario::Scenario scenario = io::loadScenario(scenarioPath);
@@ -42,6 +70,8 @@ int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const
     }
     if (withCost && result.cost)
         out["cost"] = costToJson(*result.cost); // after every existing key: the output only grows
+    if (withGoodput && result.goodput)
+        out["goodput"] = goodputToJson(*result.goodput);
     std::cout << out.dump(2) << '\n' << std::flush;
     return kExitOk;
 }

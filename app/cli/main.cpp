@@ -20,6 +20,7 @@ using namespace gapstudio::cli;
 constexpr const char *kUsage
     = R"(usage: gapstudio-cli eval --calculon MODEL.json EXECUTION.json SYSTEM.json [--layers]
        gapstudio-cli eval SCENARIO.gapstudio.json [--reference-quirks] [--presets DIR] [--layers] [--cost]
+                          [--goodput]
        gapstudio-cli import-hf CONFIG.json [--id ID] [--name NAME]
        gapstudio-cli bench [--moe | --scenario SCENARIO.gapstudio.json [--presets DIR]] [--seconds S]
        gapstudio-cli search --calculon MODEL.json NUM_PROCS MAX_BATCH DATATYPE SYSTEM.json
@@ -63,7 +64,11 @@ Commands:
           every other key, "cost": cluster $/hour, $/million tokens, J/token, MW, a training
           run of the token budget ($, MWh, GPU-hours), the breakdowns, the bill of materials
           and the assumptions (prices and power from the presets' cost blocks; economics
-          overridable with the scenario's "cost.*" overrides).
+          overridable with the scenario's "cost.*" overrides). --goodput adds, last,
+          "goodput": failures, checkpoints and restarts (the job's mean time to interrupt
+          from a failure rate per GPU-hour, Young's checkpoint interval, Daly's expected
+          wall time), the share of wall time that trains, where the rest goes, and the
+          effective tokens/s, days and $/million tokens of the token budget.
   import-hf  Turn a Hugging Face config.json into an llm preset (stdout); what it had to
           approximate (latent attention, shared experts, dense first layers, ...) goes to
           stderr as "approximation: ..." lines.
@@ -163,6 +168,7 @@ int commandEval(const std::vector<std::string> &args)
     bool layers = false;
     bool referenceQuirks = false;
     bool withCost = false;
+    bool withGoodput = false;
     std::string presetsDir;
     std::vector<std::string> scenarios;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -171,6 +177,8 @@ int commandEval(const std::vector<std::string> &args)
             layers = true;
         } else if (arg == "--reference-quirks") {
             referenceQuirks = true;
+        } else if (arg == "--goodput") {
+            withGoodput = true;
         } else if (arg == "--cost") {
             withCost = true;
         } else if (arg == "--presets") {
@@ -194,10 +202,12 @@ int commandEval(const std::vector<std::string> &args)
             throw UsageError{"unexpected argument '" + arg + "'"};
         }
     }
-    if (calculon && (!scenarios.empty() || referenceQuirks || !presetsDir.empty() || withCost))
-        throw UsageError{"--calculon takes no scenario, --reference-quirks, --presets or --cost"};
+    if (calculon && (!scenarios.empty() || referenceQuirks || !presetsDir.empty() || withCost || withGoodput))
+        throw UsageError {
+            "--calculon takes no scenario, --reference-quirks, --presets, --cost or --goodput"
+        };
     if (!scenarios.empty())
-        return runEvalScenario(scenarios[0], referenceQuirks, presetsDir, layers, withCost);
+        return runEvalScenario(scenarios[0], referenceQuirks, presetsDir, layers, withCost, withGoodput);
     if (!calculon)
         throw UsageError{"eval needs --calculon MODEL.json EXECUTION.json SYSTEM.json or SCENARIO.gapstudio.json"};
     return runEval(paths[0], paths[1], paths[2], layers);

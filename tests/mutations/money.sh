@@ -126,3 +126,36 @@ mutation "MPI rounds advance by one rank's points" app/cli/grid_mpi.cpp \
     'for (std::uint64_t base = first; base < last; base += ranks * kPerRank) {' \
     'for (std::uint64_t base = first; base < last; base += kPerRank) {' \
     "tst_cli_grid:mpiMatchesOneProcess"
+# goodput.cpp: failures, checkpoints and restarts
+mutation "Young's interval without the factor 2" model/src/goodput.cpp \
+    'r.interval_s = a.checkpointInterval_s > 0 ? a.checkpointInterval_s : std::sqrt(2 * delta * M);' \
+    'r.interval_s = a.checkpointInterval_s > 0 ? a.checkpointInterval_s : std::sqrt(delta * M);' \
+    "tst_goodput:youngAndDalyByHand"
+mutation "Daly's wall time without the restarts" model/src/goodput.cpp \
+    '= tau > 0 ? M * std::exp(R / M) * std::expm1((tau + delta) / M) / tau : std::exp(R / M);' \
+    '= tau > 0 ? M * std::expm1((tau + delta) / M) / tau : std::exp(R / M);' \
+    "tst_goodput:youngAndDalyByHand"
+mutation "a restart reloads no checkpoint" model/src/goodput.cpp \
+    'r.restart_s = a.jobRestart_s + checkpoint_B / a.storage_Bps;' \
+    'r.restart_s = a.jobRestart_s;' \
+    "tst_goodput:youngAndDalyByHand"
+mutation "the job's failure rate does not grow with its GPUs" model/src/goodput.cpp \
+    'const double rate = a.interruptionsPerGpuHour * static_cast<double>(gpus) / kSecondsPerHour;' \
+    'const double rate = a.interruptionsPerGpuHour / kSecondsPerHour;' \
+    "tst_goodput:llama3Pretraining"
+mutation "planned maintenance counted as failures" model/src/goodput.cpp \
+    'constexpr double kLlama3UnexpectedInterruptions = 419;' \
+    'constexpr double kLlama3UnexpectedInterruptions = 466;' \
+    "tst_goodput:llama3Pretraining"
+mutation "sharded optimizer state counted once per replica" model/src/goodput.cpp \
+    'const double optimizerReplicas = exe.optimizerSharding ? 1.0 : weightReplicas;' \
+    'const double optimizerReplicas = weightReplicas;' \
+    "tst_goodput:checkpointCountedOnceOverReplicas"
+mutation "MoE weights divided over all data-parallel replicas" model/src/goodput.cpp \
+    '= exe.modelMoE ? static_cast<double>(std::max<std::int64_t>(1, exe.dataParExp)) : dataReplicas;' \
+    '= dataReplicas;' \
+    "tst_goodput:checkpointCountedOnceOverReplicas"
+mutation "effective cost ignores the goodput" model/src/goodput.cpp \
+    'r.effectiveUsdPerMillionTokens = usdPerMillionTokens / r.goodput;' \
+    'r.effectiveUsdPerMillionTokens = usdPerMillionTokens;' \
+    "tst_goodput:pipelineHasItExactlyForRunnableDesigns,cliPrintsItLast"

@@ -103,8 +103,13 @@ void evaluateCompiled(PipelineResult &r, const PipelineOptions &options)
     const CompiledScenario &c = *r.compiled;
     r.evaluateOptions = c.evaluateOptions(options.withLayers, options.explain);
     evaluateInto(r, c.application, c.execution, c.system);
-    if (r.ok())
+    if (r.ok()) {
         r.cost = scenarioCost(c, r.evaluation.stats, *r.analysis);
+        r.goodput = model::goodputOf(model::ReliabilityAssumptions {}, c.execution.numProcs,
+                                     model::checkpointBytes(c.execution, r.evaluation.stats));
+        model::addThroughput(*r.goodput, r.analysis->tokensPerSecond, r.cost->assumptions.tokenBudget,
+                             r.cost->usdPerMillionTokens);
+    }
 }
 
 /// A failure inside the model (a bug, or out of memory) is a diagnostic, never an exception.
@@ -113,6 +118,7 @@ void internalError(PipelineResult &r, const char *what)
     r.status = EvaluationStatus::Malformed;
     r.analysis.reset();
     r.cost.reset();
+    r.goodput.reset();
     r.shortfalls.clear();
     r.diagnostics.push_back({ DiagnosticCode::InvalidScenario, "", std::string("internal error: ") + what });
 }

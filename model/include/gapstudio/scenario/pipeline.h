@@ -11,6 +11,7 @@
 
 #include "gapstudio/model/analysis.h"
 #include "gapstudio/model/evaluate.h"
+#include "gapstudio/model/goodput.h"
 #include "gapstudio/model/sweep.h"
 #include "gapstudio/scenario/scenario.h"
 
@@ -62,6 +63,9 @@ struct PipelineResult {
     /// Cost and power (model/cost.h): present exactly for an Ok scenario (runScenario), with the
     /// scenario's cost assumptions.
     std::optional<model::CostResult> cost;
+    /// Failures, checkpoints and restarts (model/goodput.h) with the default reliability
+    /// assumptions, and the effective throughput and cost: present exactly when `cost` is.
+    std::optional<model::GoodputResult> goodput;
     std::string statusText;                   ///< one line in plain words, e.g. "Does not fit in memory: ..."
 
     [[nodiscard]] bool ok() const noexcept { return status == EvaluationStatus::Ok; }

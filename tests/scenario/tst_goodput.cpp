@@ -1,0 +1,169 @@
+// Goodput under failures (model/goodput.h) against numbers derived by hand: Young's interval and
+// Daly's expected wall time, the Llama 3 405B pre-training run (Dubey et al. 2024, section
+// 3.3.4: 16,384 H100, 419 unexpected interruptions in 54 days, "higher than 90 %" effective
+// training time; section 3.3.1: storage at 2 TB/s sustained), the checkpoint counted once over
+// replicas, properties (never above 1, lower with more failures, larger checkpoints or longer
+// restarts), the pipeline (a design that cannot run has none) and `gapstudio-cli eval --goodput`.
+#include "gapstudio/io/preset_json.h"
+#include "gapstudio/model/goodput.h"
+#include "gapstudio/scenario/pipeline.h"
+
+#include <QProcess>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+using namespace gapstudio;
+
+namespace {
+
+void near(double actual, double expected, double tolerance = 1e-12)
+{
+    QVERIFY2(
+        std::fabs(actual - expected) <= tolerance * std::fabs(expected),
+        qPrintable(QStringLiteral("%1 vs expected %2").arg(actual, 0, 'g', 17).arg(expected, 0, 'g', 17)));
+}
+
+} // namespace
+
+class tst_Goodput : public QObject {
+    Q_OBJECT
+
+private slots:
+    void youngAndDalyByHand()
+    {
+        // One interruption every 3 hours (M = 10,800 s) over 1,000 GPUs; a 60 GB checkpoint at
+        // 1 GB/s (delta = 60 s); restart 240 s plus reading it back (R = 300 s).
+        // Young: tau = sqrt(2 x 60 x 10,800) = sqrt(1,296,000) = 1,138.41995766 s.
+        // Daly: wall / work = M e^(R/M) (e^((tau + delta)/M) - 1) / tau
+        //   = 10,800 x e^0.0277778 x (e^0.1109648 - 1) / 1,138.41996 = 1.1446968, goodput 0.87359721.
+        model::ReliabilityAssumptions a;
+        a.interruptionsPerGpuHour = 1.0 / (3 * 1000);
+        a.storage_Bps = 1e9;
+        a.jobRestart_s = 240;
+        const model::GoodputResult g = model::goodputOf(a, 1000, 60e9);
+        QVERIFY(g.valid);
+        near(g.mtti_s, 10800);
+        near(g.checkpointWrite_s, 60);
+        near(g.restart_s, 300);
+        near(g.interval_s, 1138.4199576606165);
+        near(g.goodput, 0.8735972093609292, 1e-9);
+        // The losses split 1 - goodput in the first-order proportions delta/(tau + delta) :
+        // (tau + delta)/(2M) : R/M = 0.0500 : 0.0555 : 0.0278.
+        near(g.checkpointShare + g.lostWorkShare + g.restartShare, 1 - g.goodput, 1e-12);
+        near(g.checkpointShare / g.restartShare, (60 / 1198.4199576606165) / (300.0 / 10800), 1e-12);
+        // A fixed interval replaces Young's.
+        a.checkpointInterval_s = 3600;
+        near(model::goodputOf(a, 1000, 60e9).interval_s, 3600);
+    }
+
+    void llama3Pretraining()
+    {
+        // The default assumptions are the Llama 3 run's: 419 / (54 x 24 h x 16,384 GPUs) per
+        // GPU-hour, so M = 54 x 24 / 419 h = 11,135.08 s on 16,384 GPUs, and 2 TB/s storage. Its
+        // checkpoint: 405e9 parameters x (2 B BF16 weights + 12 B FP32 master weights and two Adam
+        // moments) = 5.67e12 B, delta = 2.835 s; R = 600 s (the restart estimate) + 2.835 s.
+        // tau = sqrt(2 x 2.835 x 11,135.08) = 251.2686 s; Daly: goodput 0.92608 (first order:
+        // 1 - 0.0112 - 0.0114 - 0.0541 = 0.9233), within the report's "higher than 90 %".
+        const model::GoodputResult g = model::goodputOf(model::ReliabilityAssumptions {}, 16384, 405e9 * 14);
+        QVERIFY(g.valid);
+        near(g.mtti_s, 11135.083532219569, 1e-12);
+        near(g.interval_s, 251.26862841923773, 1e-12);
+        near(g.goodput, 0.926084626059465, 1e-9);
+        QVERIFY(g.goodput > 0.90);
+    }
+
+    void checkpointCountedOnceOverReplicas()
+    {
+        // 16 GPUs, DP 4: per GPU 10 B of weights and 60 B of optimizer state (sharded over DP).
+        // Weights are held 4 times over, the sharded optimizer state once: 16 x (10/4 + 60) = 1000.
+        model::Execution exe;
+        exe.numProcs = 16;
+        exe.tensorPar = 4;
+        exe.dataPar = 4;
+        exe.optimizerSharding = true;
+        model::Stats s;
+        s.stage_weight_space = 10;
+        s.stage_optimizer_space = 60;
+        near(model::checkpointBytes(exe, s), 1000);
+        exe.optimizerSharding = false; // the optimizer state replicated too: 16 x (2.5 + 15) = 280
+        near(model::checkpointBytes(exe, s), 280);
+        // An MoE: replicas are counted over expert data parallelism (2): 16 x (5 + 30) = 560.
+        exe.modelMoE = true;
+        exe.dataParExp = 2;
+        near(model::checkpointBytes(exe, s), 560);
+    }
+
+    void propertiesHold()
+    {
+        model::ReliabilityAssumptions a;
+        double previous = 2;
+        for (const double rate : { 0.0, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3 }) {
+            a.interruptionsPerGpuHour = rate;
+            const double g = model::goodputOf(a, 4096, 1e12).goodput;
+            QVERIFY2(g > 0 && g <= 1 && g < previous + 1e-15, qPrintable(QString::number(rate)));
+            previous = g;
+        }
+        a = {};
+        previous = 2;
+        for (const double bytes : { 0.0, 1e9, 1e12, 1e13, 1e14 }) {
+            const double g = model::goodputOf(a, 4096, bytes).goodput;
+            QVERIFY(g > 0 && g <= 1 && g < previous);
+            previous = g;
+        }
+        previous = 2;
+        for (const double restart : { 0.0, 60.0, 600.0, 3600.0 }) {
+            a.jobRestart_s = restart;
+            const double g = model::goodputOf(a, 4096, 1e12).goodput;
+            QVERIFY(g > 0 && g <= 1 && g < previous);
+            previous = g;
+        }
+        QVERIFY(!model::goodputOf(a, 0, 1e12).valid);
+        a.storage_Bps = 0;
+        QVERIFY(!model::goodputOf(a, 4096, 1e12).valid);
+    }
+
+    void pipelineHasItExactlyForRunnableDesigns()
+    {
+        const scenario::PresetLibrary library = io::loadPresetLibrary(PRESETS_DIR);
+        scenario::Scenario s
+            = io::loadScenario(PRESETS_DIR "/scenarios/gpt3-175b-4096-h100-fp8.gapstudio.json");
+        const scenario::PipelineResult ok = scenario::runScenario(s, library, {});
+        QVERIFY(ok.ok() && ok.goodput && ok.goodput->valid);
+        // Throughput and cost of wall time: the failure-free ones scaled by the goodput.
+        near(ok.goodput->effectiveTokensPerSecond, ok.analysis->tokensPerSecond * ok.goodput->goodput);
+        near(ok.goodput->effectiveUsdPerMillionTokens, ok.cost->usdPerMillionTokens / ok.goodput->goodput);
+        s.overrides["gpu_count"] = 3000; // TP x PP x DP cannot fill it
+        const scenario::PipelineResult bad = scenario::runScenario(s, library, {});
+        QVERIFY(!bad.ok());
+        QVERIFY(!bad.goodput);
+    }
+
+    void cliPrintsItLast()
+    {
+        QProcess cli;
+        cli.start(QStringLiteral(GAPSTUDIO_CLI),
+                  { QStringLiteral("eval"), QStringLiteral(PRESETS_DIR "/scenarios/default.gapstudio.json"),
+                    QStringLiteral("--cost"), QStringLiteral("--goodput") });
+        QVERIFY(cli.waitForFinished(120000));
+        QCOMPARE(cli.exitCode(), 0);
+        const QByteArray text = cli.readAllStandardOutput();
+        const nlohmann::ordered_json out = nlohmann::ordered_json::parse(text.begin(), text.end());
+        QCOMPARE(QString::fromStdString(out.items().begin().key()), QStringLiteral("block_fw_flops"));
+        QCOMPARE(QString::fromStdString(std::prev(out.end()).key()), QStringLiteral("goodput"));
+        const auto &g = out["goodput"];
+        const double goodput = g["goodput"].get<double>();
+        QVERIFY(goodput > 0 && goodput < 1);
+        const double losses = g["losses"]["checkpoints"].get<double>()
+                              + g["losses"]["lost_work"].get<double>()
+                              + g["losses"]["restarts"].get<double>();
+        near(losses, 1 - goodput, 1e-12);
+        near(g["effective_usd_per_million_tokens"].get<double>(),
+             out["cost"]["usd_per_million_tokens"].get<double>() / goodput, 1e-12);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Goodput)
+#include "tst_goodput.moc"
