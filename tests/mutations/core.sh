@@ -47,6 +47,10 @@ mutation "the report leaves the software stack out" views/report/reportcontent.c
     'table.rows << QStringList { QStringLiteral("Software stack"),' \
     'table.rows << QStringList { QStringLiteral("Software"),' \
     "tst_calibrationtext:report"
+mutation "goodput shown as a fraction, not a percentage" views/results/goodputtext.cpp \
+    '.arg(locale.toString(100 * g.goodput,' \
+    '.arg(locale.toString(g.goodput,' \
+    "tst_calibrationtext:goodputInKeyResultsAndReport"
 # sweep.cpp: sweeps and sensitivity
 mutation "HBM bandwidth not scaled" model/src/sweep.cpp \
     's.mem1.bandwidth_Bps *= factor;' \

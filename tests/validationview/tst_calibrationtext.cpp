@@ -3,7 +3,7 @@
 // export's metadata carry the model's CompiledScenario::calibrationNote in words; the reference
 // models' mode says it has no calibration. Key results also say how far to trust the numbers: the
 // calibration's error on the published runs it was fitted to, or on families left out of the fit,
-// and name the software stack the design runs on.
+// and name the software stack the design runs on and its goodput under failures.
 #include "shippedresults.h"
 
 #include "charts/chartexport.h"
@@ -12,6 +12,7 @@
 #include "explore/explorepanel.h"
 #include "report/reportcontent.h"
 #include "results/calibrationtext.h"
+#include "results/goodputtext.h"
 #include "results/resultstable.h"
 #include "studio/statusline.h"
 
@@ -19,6 +20,7 @@
 
 #include <QFile>
 #include <QImageReader>
+#include <QLocale>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -98,6 +100,27 @@ private slots:
         const QString accuracy = views::accuracyText(*mResults);
         QVERIFY(!accuracy.isEmpty());
         QVERIFY(table.rows.contains(QStringList { QStringLiteral("Typical error"), accuracy }));
+    }
+
+    void goodputInKeyResultsAndReport()
+    {
+        // The model's goodput (PipelineResult::goodput) in words, the same in both places.
+        QVERIFY(mResults->goodput && mResults->goodput->valid);
+        const QString text = views::goodputText(*mResults);
+        const QString percent
+            = QLocale().toString(100 * mResults->goodput->goodput, 'f', 1) + QStringLiteral(" %");
+        QVERIFY2(text.startsWith(percent), qPrintable(text));
+        views::ResultsTable table;
+        table.showResults(*mResults);
+        QVERIFY(tableHasRow(table, QStringLiteral("Goodput under failures"), text));
+        QVERIFY(tableHasRow(table, QStringLiteral("Effective token rate"),
+                            views::effectiveTokenRateText(*mResults)));
+        const views::report::Table report = views::report::keyResultsTable(*mResults, 1e12);
+        QVERIFY(report.rows.contains(QStringList { QStringLiteral("Goodput under failures"), text }));
+        // A design that cannot run has none.
+        scenario::PipelineResult none = *mResults;
+        none.goodput.reset();
+        QVERIFY(views::goodputText(none).isEmpty());
     }
 
     void chartExports_data()

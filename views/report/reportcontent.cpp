@@ -3,6 +3,7 @@
 #include "charts/chartformat.h"
 #include "cost/costfigures.h"
 #include "results/calibrationtext.h"
+#include "results/goodputtext.h"
 #include "studio/layoutrules.h"
 
 #include "gapstudio/model/trainingtime.h"
@@ -218,6 +219,10 @@ Table keyResultsTable(const ScenarioResults &results, double tokenBudget)
     for (const Metric &m : keyMetrics(results, tokenBudget))
         if (m.available) // a design that cannot run has no time, throughput or MFU to list
             table.rows << QStringList { m.name, metricText(m) };
+    if (const QString goodput = goodputText(results); !goodput.isEmpty()) {
+        table.rows << QStringList { QStringLiteral("Goodput under failures"), goodput };
+        table.rows << QStringList { QStringLiteral("Effective token rate"), effectiveTokenRateText(results) };
+    }
     return table;
 }
 

@@ -1,6 +1,7 @@
 #include "results/resultstable.h"
 
 #include "results/calibrationtext.h"
+#include "results/goodputtext.h"
 #include "results/layoutformat.h"
 
 #include "gapstudio/scenario/best_layout.h"
@@ -102,6 +103,13 @@ QList<ResultsTable::Row> ResultsTable::rowsOf(const ScenarioResults &results)
     add(tr("System efficiency"), percent(s.system_efficiency), {}, Qt::AlignRight);
     add(tr("HBM per GPU (needed)"), gib(a.memory.tier1Need_B), {}, Qt::AlignRight);
     add(tr("HBM per GPU (capacity)"), gib(a.memory.tier1Capacity_B), {}, Qt::AlignRight);
+    if (const QString goodput = goodputText(results); !goodput.isEmpty()) {
+        add(tr("Goodput under failures"), goodput,
+            tr("Share of wall-clock time that trains once failures, checkpoints and restarts are "
+               "counted (Young's interval, Daly's expected wall time; a failure rate per GPU-hour "
+               "from the Llama 3 405B run; gapstudio-cli eval --goodput)"));
+        add(tr("Effective token rate"), effectiveTokenRateText(results), {}, Qt::AlignRight);
+    }
     if (results.compiled) {
         const scenario::Software &software = results.compiled->resolved.software;
         add(tr("Software stack"), QString::fromStdString(software.info.name),
