@@ -81,6 +81,10 @@ nlohmann::ordered_json keyResults(const scenario::PipelineResult &r)
     out["ep_comm_exposed_time"] = s.ep_comm_exposed_time;
     out["proc_mem_tier1_cap_req"] = s.proc_mem_tier1_cap_req;
     out["proc_mem_tier2_cap_req"] = s.proc_mem_tier2_cap_req;
+    if (r.goodput && r.goodput->valid) { // after the others: the line only grows
+        out["goodput"] = r.goodput->goodput;
+        out["effective_tokens_per_second"] = r.goodput->effectiveTokensPerSecond;
+    }
     return out;
 }
 

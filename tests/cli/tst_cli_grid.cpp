@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include <vector>
@@ -216,6 +218,26 @@ private slots:
     }
 
     /// Usage errors: exit 2, nothing on stdout, the reason on stderr.
+    /// Every point that runs carries its goodput under failures and its effective token rate;
+    /// more GPUs mean more interruptions, so the goodput falls with the GPU count.
+    void goodputAtEveryPoint()
+    {
+        const QStringList vary { QStringLiteral("--vary"), QStringLiteral("gpu_count=1024,4096"),
+                                 QStringLiteral("--best-layout") };
+        const Result r = run(gridArguments(vary));
+        QCOMPARE(r.exitCode, 0);
+        const std::vector<nlohmann::json> lines = jsonLines(r.out);
+        QCOMPARE(lines.size(), std::size_t(2));
+        for (const nlohmann::json &line : lines) {
+            const nlohmann::json &results = line["results"];
+            const double goodput = results["goodput"].get<double>();
+            QVERIFY(goodput > 0 && goodput < 1);
+            const double effective = results["effective_tokens_per_second"].get<double>();
+            QVERIFY(std::fabs(effective / (results["tokens_per_second"].get<double>() * goodput) - 1) < 1e-12);
+        }
+        QVERIFY(lines[1]["results"]["goodput"].get<double>() < lines[0]["results"]["goodput"].get<double>());
+    }
+
     void badArguments()
     {
         QFETCH(QStringList, arguments);

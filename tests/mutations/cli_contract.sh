@@ -53,3 +53,7 @@ mutation "bench --scenario times the reference model, not the design's" app/cli/
     'const model::EvaluateOptions options = compiled.evaluateOptions();' \
     'const model::EvaluateOptions options{};' \
     "tst_cli:benchScenario"
+mutation "grid's effective token rate without the goodput" app/cli/grid.cpp \
+    'out["effective_tokens_per_second"] = r.goodput->effectiveTokensPerSecond;' \
+    'out["effective_tokens_per_second"] = r.analysis->tokensPerSecond;' \
+    "tst_cli_grid:goodputAtEveryPoint"
