@@ -15,9 +15,8 @@ namespace gapstudio::cli {
 
 namespace {
 
-nlohmann::ordered_json goodputToJson(const model::GoodputResult &g)
+nlohmann::ordered_json goodputToJson(const model::GoodputResult &g, const model::ReliabilityAssumptions &a)
 {
-    const model::ReliabilityAssumptions a;
     nlohmann::ordered_json out;
     out["goodput"] = g.goodput;
     out["mtti_hours"] = g.mtti_s / 3600;
@@ -34,7 +33,7 @@ nlohmann::ordered_json goodputToJson(const model::GoodputResult &g)
     out["assumptions"] = { { "interruptions_per_gpu_hour", a.interruptionsPerGpuHour },
                            { "storage_GBps", a.storage_Bps / 1e9 },
                            { "job_restart_s", a.jobRestart_s },
-                           { "checkpoint_interval", "young" } };
+                           { "checkpoint_interval_s", a.checkpointInterval_s } }; // 0: Young's
     return out;
 }
 
@@ -71,7 +70,7 @@ int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const
     if (withCost && result.cost)
         out["cost"] = costToJson(*result.cost); // after every existing key: the output only grows
     if (withGoodput && result.goodput)
-        out["goodput"] = goodputToJson(*result.goodput);
+        out["goodput"] = goodputToJson(*result.goodput, result.compiled->resolved.reliability);
     std::cout << out.dump(2) << '\n' << std::flush;
     return kExitOk;
 }

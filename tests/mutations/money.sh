@@ -159,3 +159,7 @@ mutation "effective cost ignores the goodput" model/src/goodput.cpp \
     'r.effectiveUsdPerMillionTokens = usdPerMillionTokens / r.goodput;' \
     'r.effectiveUsdPerMillionTokens = usdPerMillionTokens;' \
     "tst_goodput:pipelineHasItExactlyForRunnableDesigns,cliPrintsItLast"
+mutation "the scenario's reliability overrides ignored" model/src/scenario/pipeline.cpp \
+    'r.goodput = model::goodputOf(c.resolved.reliability, c.execution.numProcs,' \
+    'r.goodput = model::goodputOf(model::ReliabilityAssumptions {}, c.execution.numProcs,' \
+    "tst_goodput:overridesSetTheAssumptions"

@@ -3,7 +3,8 @@
 // 3.3.4: 16,384 H100, 419 unexpected interruptions in 54 days, "higher than 90 %" effective
 // training time; section 3.3.1: storage at 2 TB/s sustained), the checkpoint counted once over
 // replicas, properties (never above 1, lower with more failures, larger checkpoints or longer
-// restarts), the pipeline (a design that cannot run has none) and `gapstudio-cli eval --goodput`.
+// restarts), the pipeline (a design that cannot run has none), the scenario's `reliability.*`
+// overrides and `gapstudio-cli eval --goodput`.
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/model/goodput.h"
 #include "gapstudio/scenario/pipeline.h"
@@ -139,6 +140,32 @@ private slots:
         const scenario::PipelineResult bad = scenario::runScenario(s, library, {});
         QVERIFY(!bad.ok());
         QVERIFY(!bad.goodput);
+    }
+
+    void overridesSetTheAssumptions()
+    {
+        // Every figure of the goodput model is a scenario override (presets/README.md).
+        const scenario::PresetLibrary library = io::loadPresetLibrary(PRESETS_DIR);
+        scenario::Scenario s
+            = io::loadScenario(PRESETS_DIR "/scenarios/gpt3-175b-4096-h100-fp8.gapstudio.json");
+        s.overrides["reliability.storage_GBps"] = 500;
+        s.overrides["reliability.job_restart_s"] = 120;
+        s.overrides["reliability.checkpoint_interval_s"] = 1800;
+        const scenario::PipelineResult r = scenario::runScenario(s, library, {});
+        QVERIFY(r.ok() && r.goodput && r.goodput->valid);
+        near(r.goodput->checkpointWrite_s, r.goodput->checkpoint_B / 500e9);
+        near(r.goodput->restart_s, 120 + r.goodput->checkpoint_B / 500e9);
+        near(r.goodput->interval_s, 1800);
+        // Without failures only the checkpoints cost time: tau / (tau + delta).
+        s.overrides["reliability.interruptions_per_gpu_hour"] = 0;
+        const scenario::PipelineResult none = scenario::runScenario(s, library, {});
+        near(none.goodput->goodput, 1800 / (1800 + none.goodput->checkpointWrite_s));
+        // A value out of range is a diagnostic naming the key.
+        s.overrides["reliability.interruptions_per_gpu_hour"] = -1;
+        const scenario::PipelineResult bad = scenario::runScenario(s, library, {});
+        QVERIFY(!bad.ok() && !bad.goodput);
+        QCOMPARE(QString::fromStdString(bad.diagnostics.front().field),
+                 QStringLiteral("overrides/reliability.interruptions_per_gpu_hour"));
     }
 
     void cliPrintsItLast()

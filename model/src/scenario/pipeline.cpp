@@ -105,7 +105,7 @@ void evaluateCompiled(PipelineResult &r, const PipelineOptions &options)
     evaluateInto(r, c.application, c.execution, c.system);
     if (r.ok()) {
         r.cost = scenarioCost(c, r.evaluation.stats, *r.analysis);
-        r.goodput = model::goodputOf(model::ReliabilityAssumptions {}, c.execution.numProcs,
+        r.goodput = model::goodputOf(c.resolved.reliability, c.execution.numProcs,
                                      model::checkpointBytes(c.execution, r.evaluation.stats));
         model::addThroughput(*r.goodput, r.analysis->tokensPerSecond, r.cost->assumptions.tokenBudget,
                              r.cost->usdPerMillionTokens);

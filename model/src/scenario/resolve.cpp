@@ -84,6 +84,7 @@ constexpr double kMaxPrice = 1e15; // $ (also $ per kWh and per MW-year)
 constexpr double kMaxPower_W = 1e9;
 constexpr double kMaxPue = 100;
 constexpr double kMaxYears = 1000;
+constexpr double kMaxSeconds = 1e9; // about 32 years
 constexpr double kMaxCount = model::limits::kMaxCount;
 
 /// The network tier a link's efficiency and latency are read from: tier 0 (the scale-up domain)
@@ -272,12 +273,41 @@ std::vector<OverrideRule> costRules()
     };
 }
 
+/// The goodput model's assumptions (model/goodput.h; units in the key names).
+std::vector<OverrideRule> reliabilityRules()
+{
+    using R = ResolvedScenario;
+    using C = CompiledScenario;
+    return {
+        { { "reliability.interruptions_per_gpu_hour", "Interruptions per GPU-hour", "per GPU-hour",
+            "Unexpected job interruptions per GPU-hour of the job, all causes", false, 0, true, 1, true },
+          [](R &r, double v) { r.reliability.interruptionsPerGpuHour = v; },
+          [](const C &c) { return c.resolved.reliability.interruptionsPerGpuHour; } },
+        { { "reliability.storage_GBps", "Checkpoint storage bandwidth", "GB/s",
+            "Sustained storage bandwidth the job writes checkpoints at and reads them back", false, 0, false,
+            kMaxBandwidth_GBps, true },
+          [](R &r, double v) { r.reliability.storage_Bps = v * kBpsPerGBps; },
+          [](const C &c) { return c.resolved.reliability.storage_Bps / kBpsPerGBps; } },
+        { { "reliability.job_restart_s", "Job restart time", "s",
+            "Detection, rescheduling and start-up after an interruption, before the checkpoint is read",
+            false, 0, true, kMaxSeconds, true },
+          [](R &r, double v) { r.reliability.jobRestart_s = v; },
+          [](const C &c) { return c.resolved.reliability.jobRestart_s; } },
+        { { "reliability.checkpoint_interval_s", "Checkpoint interval", "s",
+            "Work between checkpoints (0 = Young's optimum)", false, 0, true, kMaxSeconds, true },
+          [](R &r, double v) { r.reliability.checkpointInterval_s = v; },
+          [](const C &c) { return c.resolved.reliability.checkpointInterval_s; } },
+    };
+}
+
 /// Every override key, the design's first.
 const std::vector<OverrideRule> &rules()
 {
     static const std::vector<OverrideRule> table = [] {
         std::vector<OverrideRule> all = designRules();
         for (OverrideRule &rule : costRules())
+            all.push_back(std::move(rule));
+        for (OverrideRule &rule : reliabilityRules())
             all.push_back(std::move(rule));
         return all;
     }();
@@ -440,7 +470,8 @@ std::optional<ResolvedScenario> resolve(const Scenario &scenario, const PresetLi
                                 scenario.gpuCount,
                                 software ? *software : builtinSoftware(),
                                 calibration,
-                                model::CostAssumptions {} };
+                                model::CostAssumptions {},
+                                model::ReliabilityAssumptions {} };
     for (const auto &[key, value] : scenario.overrides) {
         const std::string field = "overrides/" + key;
         if (const std::optional<std::string> problem = overrideProblem(key, value)) {

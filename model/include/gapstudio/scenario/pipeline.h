@@ -63,7 +63,7 @@ struct PipelineResult {
     /// Cost and power (model/cost.h): present exactly for an Ok scenario (runScenario), with the
     /// scenario's cost assumptions.
     std::optional<model::CostResult> cost;
-    /// Failures, checkpoints and restarts (model/goodput.h) with the default reliability
+    /// Failures, checkpoints and restarts (model/goodput.h) with the scenario's reliability
     /// assumptions, and the effective throughput and cost: present exactly when `cost` is.
     std::optional<model::GoodputResult> goodput;
     std::string statusText;                   ///< one line in plain words, e.g. "Does not fit in memory: ..."

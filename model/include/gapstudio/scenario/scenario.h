@@ -7,6 +7,7 @@
 
 #include "gapstudio/model/diagnostics.h"
 #include "gapstudio/model/evaluate.h"
+#include "gapstudio/model/goodput.h"
 #include "gapstudio/model/quirks.h"
 #include "gapstudio/scenario/blocks.h"
 
@@ -79,6 +80,7 @@ struct ResolvedScenario {
     Software software;                     ///< the named or the default software stack
     std::optional<CalibrationSet> calibration; ///< absent: the corrected model's built-in defaults
     model::CostAssumptions costAssumptions;    ///< the cited defaults and the `cost.*` overrides
+    model::ReliabilityAssumptions reliability; ///< the cited defaults and the `reliability.*` overrides
 };
 
 /// Which model a scenario is evaluated with: the corrected model (default), or the reference
