@@ -5,10 +5,12 @@
 
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/model/goodput.h"
+#include "gapstudio/model/units.h"
 #include "gapstudio/scenario/pipeline.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <iostream>
 
 namespace gapstudio::cli {
@@ -19,7 +21,9 @@ nlohmann::ordered_json goodputToJson(const model::GoodputResult &g, const model:
 {
     nlohmann::ordered_json out;
     out["goodput"] = g.goodput;
-    out["mtti_hours"] = g.mtti_s / 3600;
+    // No failures (a rate of 0): no time between them to print, and JSON has no infinity.
+    out["mtti_hours"] = std::isfinite(g.mtti_s) ? nlohmann::ordered_json(g.mtti_s / units::kSecondsPerHour)
+                                                : nlohmann::ordered_json(nullptr);
     out["checkpoint_bytes"] = g.checkpoint_B;
     out["checkpoint_write_s"] = g.checkpointWrite_s;
     out["restart_s"] = g.restart_s;
@@ -31,7 +35,7 @@ nlohmann::ordered_json goodputToJson(const model::GoodputResult &g, const model:
     out["effective_training_days"] = g.effectiveTrainingDays;
     out["effective_usd_per_million_tokens"] = g.effectiveUsdPerMillionTokens;
     out["assumptions"] = { { "interruptions_per_gpu_hour", a.interruptionsPerGpuHour },
-                           { "storage_GBps", a.storage_Bps / 1e9 },
+                           { "storage_GBps", a.storage_Bps / units::kBpsPerGBps },
                            { "job_restart_s", a.jobRestart_s },
                            { "checkpoint_interval_s", a.checkpointInterval_s } }; // 0: Young's
     return out;

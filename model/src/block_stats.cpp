@@ -315,13 +315,10 @@ void addCalibratedTerms(const Block &block, const LayerContext &ctx, const Execu
     }
     // The software stack's fixed cost per block and pass (kernel launches, host work); the
     // backward pass launches about twice the forward's kernels.
-    // The host synchronisation of a dropless all-to-all dispatcher (a capacity factor or the
-    // flex dispatcher with a sync-free backend such as HybridEP avoids it: Megatron-Core MoE
-    // documentation, token dispatchers; DeepEP docs/legacy.md for the V1 kernels' host wait).
-    const bool hostSync = exe.moeDispatcher == MoeDispatcher::AllToAll && !(exe.moeCapacityFactor > 0);
-    const bool moe = hostSync && std::any_of(block.begin(), block.end(), [](const Layer &l) {
-                         return l.kind == LayerKind::AllToAll;
-                     });
+    // The host synchronisation of the MoE dispatcher (moeDispatcherSyncsHost), in MoE blocks.
+    const bool moe = moeDispatcherSyncsHost(exe)
+                     && std::any_of(block.begin(), block.end(),
+                                    [](const Layer &l) { return l.kind == LayerKind::AllToAll; });
     const double overhead
         = ctx.calibration->blockOverhead_s + (moe ? ctx.calibration->moeBlockOverhead_s : 0);
     o.block_fw_time += overhead;

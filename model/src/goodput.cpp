@@ -2,14 +2,14 @@
 // expected wall time for exponential failures.
 #include "gapstudio/model/goodput.h"
 
+#include "gapstudio/model/units.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace gapstudio::model {
 
 namespace {
-
-constexpr double kSecondsPerHour = 3600;
 
 // Dubey et al. 2024, "The Llama 3 Herd of Models" (arXiv:2407.21783), section 3.3.4: a 54-day
 // snapshot of Llama 3 405B pre-training on 16,384 H100 GPUs had 466 job interruptions, 47 planned
@@ -59,7 +59,7 @@ GoodputResult goodputOf(const ReliabilityAssumptions &a, std::int64_t gpus, doub
     r.checkpoint_B = checkpoint_B;
     r.checkpointWrite_s = checkpoint_B / a.storage_Bps;
     r.restart_s = a.jobRestart_s + checkpoint_B / a.storage_Bps;
-    const double rate = a.interruptionsPerGpuHour * static_cast<double>(gpus) / kSecondsPerHour;
+    const double rate = a.interruptionsPerGpuHour * static_cast<double>(gpus) / units::kSecondsPerHour;
     const double delta = r.checkpointWrite_s;
     if (!(rate > 0)) {
         // No failures: only the checkpoints cost time (none needed without a fixed interval).
@@ -94,9 +94,8 @@ void addThroughput(GoodputResult &r, double tokensPerSecond, double tokenBudget,
 {
     if (!r.valid || !(r.goodput > 0) || !(tokensPerSecond > 0))
         return;
-    constexpr double kSecondsPerDay = 86400;
     r.effectiveTokensPerSecond = tokensPerSecond * r.goodput;
-    r.effectiveTrainingDays = tokenBudget / r.effectiveTokensPerSecond / kSecondsPerDay;
+    r.effectiveTrainingDays = tokenBudget / r.effectiveTokensPerSecond / units::kSecondsPerDay;
     r.effectiveUsdPerMillionTokens = usdPerMillionTokens / r.goodput;
 }
 

@@ -79,6 +79,20 @@ Execution layout(std::int64_t tp = 1, std::int64_t dp = 1)
     return exe;
 }
 
+/// Eight experts, top-2, one per GPU of an 8-GPU expert-parallel group in the scale-up domain.
+Execution moeLayout()
+{
+    Execution exe = layout(1, 8);
+    exe.modelMoE = true;
+    exe.numExperts = 8;
+    exe.topKExperts = 2;
+    exe.expertPar = 8;
+    exe.dataParExp = 1;
+    exe.expertParNet = 0;
+    exe.dataParExpNet = 1;
+    return exe;
+}
+
 EvaluateOptions corrected(bool calibrated = false)
 {
     EvaluateOptions o;
@@ -269,14 +283,7 @@ private slots:
         app.sharedExperts = 1;
         app.sharedExpertFeedforward = 512;
         app.feedforward = 512;
-        Execution exe = layout(1, 8);
-        exe.modelMoE = true;
-        exe.numExperts = 8;
-        exe.topKExperts = 2;
-        exe.expertPar = 8;
-        exe.dataParExp = 1;
-        exe.expertParNet = 0;
-        exe.dataParExpNet = 1;
+        Execution exe = moeLayout();
         exe.activationFunction = ActivationFunction::Silu;
         const Evaluation e = run(app, exe, corrected());
         QVERIFY(e.ok);
@@ -444,14 +451,7 @@ private slots:
         Application app = gpt();
         app.feedforward = 512;
         app.vocabSize = 32000;
-        Execution exe = layout(1, 8);
-        exe.modelMoE = true;
-        exe.numExperts = 8;
-        exe.topKExperts = 2;
-        exe.expertPar = 8;
-        exe.dataParExp = 1;
-        exe.expertParNet = 0;
-        exe.dataParExpNet = 1;
+        Execution exe = moeLayout();
         EvaluateOptions options = corrected(true);
         options.calibration.blockOverhead_s = 10e-6;
         options.calibration.moeBlockOverhead_s = 100e-6;

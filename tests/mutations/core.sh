@@ -48,8 +48,8 @@ mutation "the report leaves the software stack out" views/report/reportcontent.c
     'table.rows << QStringList { QStringLiteral("Software"),' \
     "tst_calibrationtext:report"
 mutation "goodput shown as a fraction, not a percentage" views/results/goodputtext.cpp \
-    '.arg(locale.toString(100 * g.goodput,' \
-    '.arg(locale.toString(g.goodput,' \
+    'const QString percent = locale.toString(100 * g.goodput,' \
+    'const QString percent = locale.toString(g.goodput,' \
     "tst_calibrationtext:goodputInKeyResultsAndReport"
 # sweep.cpp: sweeps and sensitivity
 mutation "HBM bandwidth not scaled" model/src/sweep.cpp \

@@ -140,8 +140,8 @@ mutation "a restart reloads no checkpoint" model/src/goodput.cpp \
     'r.restart_s = a.jobRestart_s;' \
     "tst_goodput:youngAndDalyByHand"
 mutation "the job's failure rate does not grow with its GPUs" model/src/goodput.cpp \
-    'const double rate = a.interruptionsPerGpuHour * static_cast<double>(gpus) / kSecondsPerHour;' \
-    'const double rate = a.interruptionsPerGpuHour / kSecondsPerHour;' \
+    'const double rate = a.interruptionsPerGpuHour * static_cast<double>(gpus) / units::kSecondsPerHour;' \
+    'const double rate = a.interruptionsPerGpuHour / units::kSecondsPerHour;' \
     "tst_goodput:llama3Pretraining"
 mutation "planned maintenance counted as failures" model/src/goodput.cpp \
     'constexpr double kLlama3UnexpectedInterruptions = 419;' \

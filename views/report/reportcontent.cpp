@@ -221,7 +221,8 @@ Table keyResultsTable(const ScenarioResults &results, double tokenBudget)
             table.rows << QStringList { m.name, metricText(m) };
     if (const QString goodput = goodputText(results); !goodput.isEmpty()) {
         table.rows << QStringList { QStringLiteral("Goodput under failures"), goodput };
-        table.rows << QStringList { QStringLiteral("Effective token rate"), effectiveTokenRateText(results) };
+        if (const QString rate = effectiveTokenRateText(results); !rate.isEmpty())
+            table.rows << QStringList { QStringLiteral("Effective token rate"), rate };
     }
     return table;
 }

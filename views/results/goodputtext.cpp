@@ -1,7 +1,11 @@
 #include "results/goodputtext.h"
 
+#include "gapstudio/model/units.h"
+
 #include <QCoreApplication>
 #include <QLocale>
+
+#include <cmath>
 
 namespace gapstudio::views {
 
@@ -25,9 +29,13 @@ QString goodputText(const ScenarioResults &results)
         return {};
     const model::GoodputResult &g = *results.goodput;
     const QLocale locale;
+    const QString percent = locale.toString(100 * g.goodput, 'f', 1);
+    if (!std::isfinite(g.mtti_s)) // no failures assumed: only checkpoints, if any, cost time
+        return tr("%1 % of wall time trains (no interruptions assumed)").arg(percent);
+    constexpr double kSecondsPerMinute = 60;
     return tr("%1 % of wall time trains (an interruption every %2 h, a checkpoint every %3 min)")
-        .arg(locale.toString(100 * g.goodput, 'f', 1), locale.toString(g.mtti_s / 3600, 'f', 1),
-             locale.toString(g.interval_s / 60, 'f', 0));
+        .arg(percent, locale.toString(g.mtti_s / units::kSecondsPerHour, 'f', 1),
+             locale.toString(g.interval_s / kSecondsPerMinute, 'f', 0));
 }
 
 QString effectiveTokenRateText(const ScenarioResults &results)

@@ -108,7 +108,8 @@ QList<ResultsTable::Row> ResultsTable::rowsOf(const ScenarioResults &results)
             tr("Share of wall-clock time that trains once failures, checkpoints and restarts are "
                "counted (Young's interval, Daly's expected wall time; a failure rate per GPU-hour "
                "from the Llama 3 405B run; gapstudio-cli eval --goodput)"));
-        add(tr("Effective token rate"), effectiveTokenRateText(results), {}, Qt::AlignRight);
+        if (const QString rate = effectiveTokenRateText(results); !rate.isEmpty())
+            add(tr("Effective token rate"), rate, {}, Qt::AlignRight);
     }
     if (results.compiled) {
         const scenario::Software &software = results.compiled->resolved.software;

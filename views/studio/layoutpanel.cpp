@@ -158,7 +158,7 @@ void LayoutPanel::showSoftware(const ScenarioResults *results)
         mSoftwareEffect->setText(tr("Its speed is in the calibration (Validation view)."));
         return;
     }
-    const bool sync = e.moeDispatcher == model::MoeDispatcher::AllToAll && !(e.moeCapacityFactor > 0);
+    const bool sync = model::moeDispatcherSyncsHost(e);
     const QString dispatcher = e.moeDispatcher == model::MoeDispatcher::Flex
                                    ? tr("flex (fused all-to-all, no host synchronisation)")
                                : sync

@@ -71,4 +71,14 @@ struct Calibration {
     double moeBlockOverhead_s = 0;
 };
 
+/// Whether the MoE token dispatcher makes the host wait in every MoE layer: the dropless
+/// all-to-all dispatcher copies the tokens-per-expert counts to the host; a capacity factor (fixed
+/// split sizes) or the flex dispatcher with a sync-free backend such as HybridEP does not
+/// (Megatron-Core MoE documentation, token dispatchers; DeepEP docs/legacy.md for the V1 kernels'
+/// host wait).
+[[nodiscard]] constexpr bool moeDispatcherSyncsHost(const Execution &exe) noexcept
+{
+    return exe.moeDispatcher == MoeDispatcher::AllToAll && !(exe.moeCapacityFactor > 0);
+}
+
 } // namespace gapstudio::model

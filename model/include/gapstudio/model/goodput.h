@@ -35,11 +35,11 @@ struct ReliabilityAssumptions {
 
 struct GoodputResult {
     bool valid = false;           ///< false: no GPUs, no failures model or a non-positive input
-    double mtti_s = 0;            ///< the job's mean time to interrupt
+    double mtti_s = 0;            ///< the job's mean time to interrupt (infinite: no failures)
     double checkpoint_B = 0;      ///< bytes of one checkpoint (the job's unique training state)
     double checkpointWrite_s = 0; ///< delta: the job stops while it writes
     double restart_s = 0;         ///< R: job restart plus reading the checkpoint back
-    double interval_s = 0;        ///< tau: work between checkpoints
+    double interval_s = 0;        ///< tau: work between checkpoints (0: none are written)
     double goodput = 0;           ///< useful work / wall time, in (0, 1]
     /// Where the rest goes, as shares of the wall time (with the goodput they sum to 1, to first
     /// order in 1/M): writing checkpoints, work lost to failures, restarts.
