@@ -2,6 +2,7 @@
 // expected wall time for exponential failures.
 #include "gapstudio/model/goodput.h"
 
+#include "gapstudio/model/cost.h"
 #include "gapstudio/model/units.h"
 
 #include <algorithm>
@@ -13,11 +14,44 @@ namespace {
 
 // Dubey et al. 2024, "The Llama 3 Herd of Models" (arXiv:2407.21783), section 3.3.4: a 54-day
 // snapshot of Llama 3 405B pre-training on 16,384 H100 GPUs had 466 job interruptions, 47 planned
-// and 419 unexpected (78 % of those confirmed or suspected hardware). Planned maintenance is left
-// out: it is scheduled at a checkpoint and loses no work.
+// and 419 unexpected. Planned maintenance is left out: it is scheduled at a checkpoint and loses
+// no work. Table 5 gives the 419 by root cause; they are grouped here by the part that fails:
+// - the GPU: faulty GPU (NVLink included) 148, GPU SRAM 19, GPU system processor 17, silent data
+//   corruption 6, thermal interface and sensor 6;
+// - its HBM3: 72;
+// - the server: unplanned host maintenance 32, SSD 3, power supply 3, chassis 2, IO expansion
+//   board 2, CPU 2, system memory 2;
+// - the scale-out adapter (NIC): 7; the network's switches and cables: 35;
+// - software: software bugs 54, NCCL watchdog time-outs 7, dependencies 2.
+constexpr double kLlama3GpuCauses = 148 + 19 + 17 + 6 + 6;
+constexpr double kLlama3HbmCauses = 72;
+constexpr double kLlama3ServerCauses = 32 + 3 + 3 + 2 + 2 + 2 + 2;
+constexpr double kLlama3NicCauses = 7;
+constexpr double kLlama3NetworkCauses = 35;
+constexpr double kLlama3SoftwareCauses = 54 + 7 + 2;
 constexpr double kLlama3UnexpectedInterruptions = 419;
+static_assert(kLlama3GpuCauses + kLlama3HbmCauses + kLlama3ServerCauses + kLlama3NicCauses
+                  + kLlama3NetworkCauses + kLlama3SoftwareCauses
+              == kLlama3UnexpectedInterruptions);
 constexpr double kLlama3SnapshotHours = 54 * 24;
+// The parts of that job. Section 3.3.1: servers of eight GPUs; 16 GPUs (two servers) per top-of-rack
+// switch, 192 racks joined by cluster switches into pods of 3,072 GPUs with full bisection
+// bandwidth, and the pods joined by aggregation switches at 1:7 oversubscription. One RDMA adapter
+// per GPU (Gangidi et al., "RDMA over Ethernet for Distributed AI Training at Meta Scale", SIGCOMM
+// 2024, section 3: each GPU of a Grand Teton node has its own NIC). Links per GPU: one to its
+// top-of-rack switch, one onward to a cluster switch (full bisection) and 1/7 from the cluster
+// switches to the aggregation layer. Failures of the scale-up network (NVLink) count as the GPU's,
+// as in the table.
 constexpr double kLlama3Gpus = 16384;
+constexpr double kLlama3GpusPerServer = 8;
+constexpr double kLlama3NicsPerGpu = 1;
+constexpr double kLlama3LinksPerGpu = 1 + 1 + 1.0 / 7;
+// FIT: interruptions per 10^9 part-hours.
+constexpr double kHoursPerFit = 1e9;
+constexpr double fitOf(double interruptions, double parts)
+{
+    return interruptions / (parts * kLlama3SnapshotHours) * kHoursPerFit;
+}
 // The same report, section 3.3.1: Tectonic storage for checkpoints, 2 TB/s sustained (7 TB/s
 // peak) throughput.
 constexpr double kLlama3StorageSustained_Bps = 2e12;
@@ -29,7 +63,12 @@ constexpr double kJobRestartEstimate_s = 600;
 } // namespace
 
 ReliabilityAssumptions::ReliabilityAssumptions() noexcept
-    : interruptionsPerGpuHour(kLlama3UnexpectedInterruptions / (kLlama3SnapshotHours * kLlama3Gpus))
+    : gpuFit(fitOf(kLlama3GpuCauses, kLlama3Gpus))
+    , hbmFit(fitOf(kLlama3HbmCauses, kLlama3Gpus))
+    , serverFit(fitOf(kLlama3ServerCauses, kLlama3Gpus / kLlama3GpusPerServer))
+    , nicFit(fitOf(kLlama3NicCauses, kLlama3Gpus * kLlama3NicsPerGpu))
+    , linkFit(fitOf(kLlama3NetworkCauses, kLlama3Gpus * kLlama3LinksPerGpu))
+    , softwareFit(fitOf(kLlama3SoftwareCauses, kLlama3Gpus))
     , storage_Bps(kLlama3StorageSustained_Bps)
     , jobRestart_s(kJobRestartEstimate_s)
 {
@@ -49,17 +88,59 @@ double checkpointBytes(const Execution &exe, const Stats &stats) noexcept
     return static_cast<double>(exe.numProcs) * (weights / weightReplicas + optimizer / optimizerReplicas);
 }
 
-GoodputResult goodputOf(const ReliabilityAssumptions &a, std::int64_t gpus, double checkpoint_B) noexcept
+ReliabilityParts reliabilityParts(const BillOfMaterials &bom) noexcept
+{
+    ReliabilityParts parts;
+    parts.gpus = static_cast<double>(bom.gpus);
+    parts.servers = static_cast<double>(bom.servers);
+    if (bom.domains > 1 && bom.scaleOut.ports == 0) {
+        // A scale-out network is needed but its parts were not counted (no cost figures).
+        parts.networkEstimated = true;
+        parts.nics = parts.gpus * kLlama3NicsPerGpu;
+        parts.links = parts.gpus * kLlama3LinksPerGpu;
+    } else {
+        parts.nics = static_cast<double>(bom.scaleOut.ports);
+        parts.links = static_cast<double>(bom.scaleOut.links);
+    }
+    return parts;
+}
+
+std::vector<InterruptionSource> interruptionSources(const ReliabilityAssumptions &a,
+                                                    const ReliabilityParts &parts)
+{
+    if (a.interruptionsPerGpuHour)
+        return { { "all", "All causes", parts.gpus, *a.interruptionsPerGpuHour * parts.gpus } };
+    const auto source = [](const char *key, const char *label, double count, double fit) {
+        return InterruptionSource { key, label, count, count * fit / kHoursPerFit };
+    };
+    return { source("gpu", "GPUs", parts.gpus, a.gpuFit),
+             source("hbm", "HBM", parts.gpus, a.hbmFit),
+             source("server", "Servers", parts.servers, a.serverFit),
+             source("nic", "Scale-out adapters", parts.nics, a.nicFit),
+             source("link", "Scale-out links", parts.links, a.linkFit),
+             source("software", "Software", parts.gpus, a.softwareFit) };
+}
+
+GoodputResult goodputOf(const ReliabilityAssumptions &a, const ReliabilityParts &parts, double checkpoint_B)
 {
     GoodputResult r;
-    if (gpus < 1 || !(a.interruptionsPerGpuHour >= 0) || !(a.storage_Bps > 0) || !(a.jobRestart_s >= 0)
+    const bool ratesValid = a.interruptionsPerGpuHour
+                                ? *a.interruptionsPerGpuHour >= 0
+                                : a.gpuFit >= 0 && a.hbmFit >= 0 && a.serverFit >= 0 && a.nicFit >= 0
+                                      && a.linkFit >= 0 && a.softwareFit >= 0;
+    if (!(parts.gpus >= 1) || !ratesValid || !(a.storage_Bps > 0) || !(a.jobRestart_s >= 0)
         || !(checkpoint_B >= 0) || !(a.checkpointInterval_s >= 0) || !std::isfinite(checkpoint_B))
         return r;
     r.valid = true;
     r.checkpoint_B = checkpoint_B;
     r.checkpointWrite_s = checkpoint_B / a.storage_Bps;
     r.restart_s = a.jobRestart_s + checkpoint_B / a.storage_Bps;
-    const double rate = a.interruptionsPerGpuHour * static_cast<double>(gpus) / units::kSecondsPerHour;
+    r.sources = interruptionSources(a, parts);
+    r.networkEstimated = parts.networkEstimated && !a.interruptionsPerGpuHour;
+    double perHour = 0;
+    for (const InterruptionSource &s : r.sources)
+        perHour += s.perHour;
+    const double rate = perHour / units::kSecondsPerHour;
     const double delta = r.checkpointWrite_s;
     if (!(rate > 0)) {
         // No failures: only the checkpoints cost time (none needed without a fixed interval).

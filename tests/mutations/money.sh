@@ -140,13 +140,21 @@ mutation "a restart reloads no checkpoint" model/src/goodput.cpp \
     'r.restart_s = a.jobRestart_s;' \
     "tst_goodput:youngAndDalyByHand"
 mutation "the job's failure rate does not grow with its GPUs" model/src/goodput.cpp \
-    'const double rate = a.interruptionsPerGpuHour * static_cast<double>(gpus) / units::kSecondsPerHour;' \
-    'const double rate = a.interruptionsPerGpuHour / units::kSecondsPerHour;' \
+    'return { { "all", "All causes", parts.gpus, *a.interruptionsPerGpuHour * parts.gpus } };' \
+    'return { { "all", "All causes", parts.gpus, *a.interruptionsPerGpuHour } };' \
+    "tst_goodput:youngAndDalyByHand"
+mutation "the Llama 3 links counted without the cluster switches" model/src/goodput.cpp \
+    'constexpr double kLlama3LinksPerGpu = 1 + 1 + 1.0 / 7;' \
+    'constexpr double kLlama3LinksPerGpu = 1 + 1.0 / 7;' \
     "tst_goodput:llama3Pretraining"
-mutation "planned maintenance counted as failures" model/src/goodput.cpp \
-    'constexpr double kLlama3UnexpectedInterruptions = 419;' \
-    'constexpr double kLlama3UnexpectedInterruptions = 466;' \
+mutation "HBM failures left out" model/src/goodput.cpp \
+    'source("hbm", "HBM", parts.gpus, a.hbmFit),' \
+    'source("hbm", "HBM", 0, a.hbmFit),' \
     "tst_goodput:llama3Pretraining"
+mutation "servers counted as GPUs" model/src/goodput.cpp \
+    'parts.servers = static_cast<double>(bom.servers);' \
+    'parts.servers = parts.gpus;' \
+    "tst_goodput:pipelineHasItExactlyForRunnableDesigns"
 mutation "sharded optimizer state counted once per replica" model/src/goodput.cpp \
     'const double optimizerReplicas = exe.optimizerSharding ? 1.0 : weightReplicas;' \
     'const double optimizerReplicas = weightReplicas;' \
@@ -160,6 +168,6 @@ mutation "effective cost ignores the goodput" model/src/goodput.cpp \
     'r.effectiveUsdPerMillionTokens = usdPerMillionTokens;' \
     "tst_goodput:pipelineHasItExactlyForRunnableDesigns,cliPrintsItLast"
 mutation "the scenario's reliability overrides ignored" model/src/scenario/pipeline.cpp \
-    'r.goodput = model::goodputOf(c.resolved.reliability, c.execution.numProcs,' \
-    'r.goodput = model::goodputOf(model::ReliabilityAssumptions {}, c.execution.numProcs,' \
+    'r.goodput = model::goodputOf(c.resolved.reliability, model::reliabilityParts(r.cost->bom),' \
+    'r.goodput = model::goodputOf(model::ReliabilityAssumptions {}, model::reliabilityParts(r.cost->bom),' \
     "tst_goodput:overridesSetTheAssumptions"

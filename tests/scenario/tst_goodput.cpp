@@ -6,6 +6,7 @@
 // restarts), the pipeline (a design that cannot run has none), the scenario's `reliability.*`
 // overrides and `gapstudio-cli eval --goodput`.
 #include "gapstudio/io/preset_json.h"
+#include "gapstudio/model/cost.h"
 #include "gapstudio/model/goodput.h"
 #include "gapstudio/scenario/pipeline.h"
 
@@ -15,6 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <map>
+#include <string>
 
 using namespace gapstudio;
 
@@ -44,7 +47,7 @@ private slots:
         a.interruptionsPerGpuHour = 1.0 / (3 * 1000);
         a.storage_Bps = 1e9;
         a.jobRestart_s = 240;
-        const model::GoodputResult g = model::goodputOf(a, 1000, 60e9);
+        const model::GoodputResult g = model::goodputOf(a, model::ReliabilityParts { .gpus = 1000 }, 60e9);
         QVERIFY(g.valid);
         near(g.mtti_s, 10800);
         near(g.checkpointWrite_s, 60);
@@ -57,23 +60,39 @@ private slots:
         near(g.checkpointShare / g.restartShare, (60 / 1198.4199576606165) / (300.0 / 10800), 1e-12);
         // A fixed interval replaces Young's.
         a.checkpointInterval_s = 3600;
-        near(model::goodputOf(a, 1000, 60e9).interval_s, 3600);
+        near(model::goodputOf(a, model::ReliabilityParts { .gpus = 1000 }, 60e9).interval_s, 3600);
     }
 
     void llama3Pretraining()
     {
-        // The default assumptions are the Llama 3 run's: 419 / (54 x 24 h x 16,384 GPUs) per
-        // GPU-hour, so M = 54 x 24 / 419 h = 11,135.08 s on 16,384 GPUs, and 2 TB/s storage. Its
-        // checkpoint: 405e9 parameters x (2 B BF16 weights + 12 B FP32 master weights and two Adam
-        // moments) = 5.67e12 B, delta = 2.835 s; R = 600 s (the restart estimate) + 2.835 s.
-        // tau = sqrt(2 x 2.835 x 11,135.08) = 251.2686 s; Daly: goodput 0.92608 (first order:
-        // 1 - 0.0112 - 0.0114 - 0.0541 = 0.9233), within the report's "higher than 90 %".
-        const model::GoodputResult g = model::goodputOf(model::ReliabilityAssumptions {}, 16384, 405e9 * 14);
+        // The default assumptions are the Llama 3 run's interruptions by cause over its cluster's
+        // parts (16,384 GPUs, 2,048 servers of 8, one adapter per GPU, 1 + 1 + 1/7 links per GPU in
+        // its three-level Clos with 1:7 at the top): on that cluster they add up to the run's
+        // 419 / (54 x 24 h x 16,384 GPUs) per GPU-hour, so M = 54 x 24 / 419 h = 11,135.08 s on 16,384 GPUs,
+        // and 2 TB/s storage. Its checkpoint: 405e9 parameters x (2 B BF16 weights + 12 B FP32 master weights
+        // and two Adam moments) = 5.67e12 B, delta = 2.835 s; R = 600 s (the restart estimate) + 2.835 s. tau
+        // = sqrt(2 x 2.835 x 11,135.08) = 251.2686 s; Daly: goodput 0.92608 (first order: 1 - 0.0112 - 0.0114
+        // - 0.0541 = 0.9233), within the report's "higher than 90 %".
+        const model::ReliabilityParts llama3 {
+            .gpus = 16384, .servers = 2048, .nics = 16384, .links = 16384 * (2 + 1.0 / 7)
+        };
+        const model::GoodputResult g = model::goodputOf(model::ReliabilityAssumptions {}, llama3, 405e9 * 14);
         QVERIFY(g.valid);
         near(g.mtti_s, 11135.083532219569, 1e-12);
         near(g.interval_s, 251.26862841923773, 1e-12);
         near(g.goodput, 0.926084626059465, 1e-9);
         QVERIFY(g.goodput > 0.90);
+        // Table 5's causes by part: GPUs 196, HBM 72, servers 46, adapters 7, links 35, software 63.
+        const std::map<std::string, double> byCause = { { "gpu", 196 }, { "hbm", 72 },  { "server", 46 },
+                                                        { "nic", 7 },   { "link", 35 }, { "software", 63 } };
+        QCOMPARE(g.sources.size(), byCause.size());
+        for (const model::InterruptionSource &s : g.sources)
+            near(s.perHour * 54 * 24, byCause.at(s.key), 1e-12);
+        // More parts fail more often: a fabric with twice the links loses goodput.
+        model::ReliabilityParts moreLinks = llama3;
+        moreLinks.links *= 2;
+        QVERIFY(model::goodputOf(model::ReliabilityAssumptions {}, moreLinks, 405e9 * 14).goodput
+                < g.goodput);
     }
 
     void checkpointCountedOnceOverReplicas()
@@ -103,27 +122,27 @@ private slots:
         double previous = 2;
         for (const double rate : { 0.0, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3 }) {
             a.interruptionsPerGpuHour = rate;
-            const double g = model::goodputOf(a, 4096, 1e12).goodput;
+            const double g = model::goodputOf(a, model::ReliabilityParts { .gpus = 4096 }, 1e12).goodput;
             QVERIFY2(g > 0 && g <= 1 && g < previous + 1e-15, qPrintable(QString::number(rate)));
             previous = g;
         }
         a = {};
         previous = 2;
         for (const double bytes : { 0.0, 1e9, 1e12, 1e13, 1e14 }) {
-            const double g = model::goodputOf(a, 4096, bytes).goodput;
+            const double g = model::goodputOf(a, model::ReliabilityParts { .gpus = 4096 }, bytes).goodput;
             QVERIFY(g > 0 && g <= 1 && g < previous);
             previous = g;
         }
         previous = 2;
         for (const double restart : { 0.0, 60.0, 600.0, 3600.0 }) {
             a.jobRestart_s = restart;
-            const double g = model::goodputOf(a, 4096, 1e12).goodput;
+            const double g = model::goodputOf(a, model::ReliabilityParts { .gpus = 4096 }, 1e12).goodput;
             QVERIFY(g > 0 && g <= 1 && g < previous);
             previous = g;
         }
-        QVERIFY(!model::goodputOf(a, 0, 1e12).valid);
+        QVERIFY(!model::goodputOf(a, model::ReliabilityParts {}, 1e12).valid);
         a.storage_Bps = 0;
-        QVERIFY(!model::goodputOf(a, 4096, 1e12).valid);
+        QVERIFY(!model::goodputOf(a, model::ReliabilityParts { .gpus = 4096 }, 1e12).valid);
     }
 
     void pipelineHasItExactlyForRunnableDesigns()
@@ -136,6 +155,17 @@ private slots:
         // Throughput and cost of wall time: the failure-free ones scaled by the goodput.
         near(ok.goodput->effectiveTokensPerSecond, ok.analysis->tokensPerSecond * ok.goodput->goodput);
         near(ok.goodput->effectiveUsdPerMillionTokens, ok.cost->usdPerMillionTokens / ok.goodput->goodput);
+        // The parts that fail are the bill of materials': GPUs, servers, scale-out adapters, links.
+        const model::BillOfMaterials &bom = ok.cost->bom;
+        QVERIFY(bom.scaleOut.links > 0 && !ok.goodput->networkEstimated);
+        const std::map<std::string, double> parts = { { "gpu", double(bom.gpus) },
+                                                      { "hbm", double(bom.gpus) },
+                                                      { "server", double(bom.servers) },
+                                                      { "nic", double(bom.scaleOut.ports) },
+                                                      { "link", double(bom.scaleOut.links) },
+                                                      { "software", double(bom.gpus) } };
+        for (const model::InterruptionSource &source : ok.goodput->sources)
+            QCOMPARE(source.parts, parts.at(source.key));
         s.overrides["gpu_count"] = 3000; // TP x PP x DP cannot fill it
         const scenario::PipelineResult bad = scenario::runScenario(s, library, {});
         QVERIFY(!bad.ok());
@@ -187,6 +217,12 @@ private slots:
                               + g["losses"]["lost_work"].get<double>()
                               + g["losses"]["restarts"].get<double>();
         near(losses, 1 - goodput, 1e-12);
+        // The interruptions by cause add up to the job's rate, the inverse of its MTTI.
+        double perHour = 0;
+        for (const auto &cause : g["interruptions"])
+            perHour += cause["per_hour"].get<double>();
+        QCOMPARE(g["interruptions"].size(), std::size_t(6));
+        near(perHour * g["mtti_hours"].get<double>(), 1, 1e-12);
         near(g["effective_usd_per_million_tokens"].get<double>(),
              out["cost"]["usd_per_million_tokens"].get<double>() / goodput, 1e-12);
     }

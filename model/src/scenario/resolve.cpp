@@ -2,8 +2,10 @@
 // (the table below is the single list of override keys; scenario.h documents the contract).
 #include "gapstudio/scenario/scenario.h"
 
+#include "gapstudio/model/cost.h"
 #include "gapstudio/model/limits.h"
 #include "gapstudio/model/units.h"
+#include "gapstudio/scenario/cost.h"
 #include "gapstudio/scenario/override_keys.h"
 
 #include <algorithm>
@@ -273,16 +275,39 @@ std::vector<OverrideRule> costRules()
     };
 }
 
+/// The design's interruptions per GPU-hour: the given rate, else the sum over its parts.
+double interruptionsPerGpuHour(const CompiledScenario &c)
+{
+    const model::ReliabilityAssumptions &a = c.resolved.reliability;
+    if (a.interruptionsPerGpuHour)
+        return *a.interruptionsPerGpuHour;
+    const model::ReliabilityParts parts
+        = model::reliabilityParts(model::billOfMaterials(clusterSpec(c.resolved)));
+    double perHour = 0;
+    for (const model::InterruptionSource &s : model::interruptionSources(a, parts))
+        perHour += s.perHour;
+    return parts.gpus > 0 ? perHour / parts.gpus : 0;
+}
+
 /// The goodput model's assumptions (model/goodput.h; units in the key names).
 std::vector<OverrideRule> reliabilityRules()
 {
     using R = ResolvedScenario;
     using C = CompiledScenario;
+    using A = model::ReliabilityAssumptions;
+    // A part's interruption rate in FIT (per 10^9 part-hours), at most one per part-hour.
+    constexpr double kMaxFit = 1e9;
+    const auto fitRule = [](const char *key, const char *label, const char *description, double A::*field) {
+        return OverrideRule { { key, label, "FIT", description, false, 0, true, kMaxFit, true },
+                              [field](R &r, double v) { r.reliability.*field = v; },
+                              [field](const C &c) { return c.resolved.reliability.*field; } };
+    };
     return {
         { { "reliability.interruptions_per_gpu_hour", "Interruptions per GPU-hour", "per GPU-hour",
-            "Unexpected job interruptions per GPU-hour of the job, all causes", false, 0, true, 1, true },
+            "Unexpected job interruptions per GPU-hour of the job, all causes (replaces the part rates)",
+            false, 0, true, 1, true },
           [](R &r, double v) { r.reliability.interruptionsPerGpuHour = v; },
-          [](const C &c) { return c.resolved.reliability.interruptionsPerGpuHour; } },
+          [](const C &c) { return interruptionsPerGpuHour(c); } },
         { { "reliability.storage_GBps", "Checkpoint storage bandwidth", "GB/s",
             "Sustained storage bandwidth the job writes checkpoints at and reads them back", false, 0, false,
             kMaxBandwidth_GBps, true },
@@ -297,6 +322,23 @@ std::vector<OverrideRule> reliabilityRules()
             "Work between checkpoints (0 = Young's optimum)", false, 0, true, kMaxSeconds, true },
           [](R &r, double v) { r.reliability.checkpointInterval_s = v; },
           [](const C &c) { return c.resolved.reliability.checkpointInterval_s; } },
+        fitRule("reliability.gpu_fit", "GPU interruption rate",
+                "Job interruptions per 10^9 hours of one GPU (die, SRAM, NVLink, thermal)", &A::gpuFit),
+        fitRule("reliability.hbm_fit", "HBM interruption rate",
+                "Job interruptions per 10^9 hours of one GPU's HBM", &A::hbmFit),
+        fitRule("reliability.server_fit", "Server interruption rate",
+                "Job interruptions per 10^9 hours of one server without GPUs (CPUs, memory, SSDs, power, "
+                "host maintenance)",
+                &A::serverFit),
+        fitRule("reliability.nic_fit", "Adapter interruption rate",
+                "Job interruptions per 10^9 hours of one scale-out adapter", &A::nicFit),
+        fitRule("reliability.link_fit", "Link interruption rate",
+                "Job interruptions per 10^9 hours of one scale-out link (cable, optics, switch ports)",
+                &A::linkFit),
+        fitRule(
+            "reliability.software_fit", "Software interruption rate",
+            "Job interruptions per 10^9 GPU-hours from software (bugs, collective time-outs, dependencies)",
+            &A::softwareFit),
     };
 }
 

@@ -4,8 +4,11 @@
  * Failures, checkpoints and restarts of a training job: what share of the wall-clock time trains
  * (goodput), from the job's size, the size of its checkpoint and the storage it writes to.
  *
- * Failures arrive as a Poisson process at a rate per GPU-hour times the GPU count (the job's mean
- * time to interrupt, MTTI). The job writes a checkpoint of its weights and optimizer state every
+ * Failures arrive as a Poisson process whose rate is the sum over the cluster's parts (GPUs, their
+ * HBM, servers, scale-out adapters and links, and the software on every GPU) of the part's count
+ * times its interruption rate; the inverse is the job's mean time to interrupt (MTTI). The counts
+ * come from the cost model's bill of materials, so a design with more links or servers fails more
+ * often. The job writes a checkpoint of its weights and optimizer state every
  * interval (Young's optimum sqrt(2 x write time x MTTI) unless fixed) and after a failure restarts
  * and reloads the last one. The expected wall time per unit of useful work is Daly's exact result
  * for exponential failures (Daly 2006, "A higher order estimate of the optimum checkpoint interval
@@ -20,12 +23,26 @@
 #include "gapstudio/model/stats.h"
 
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace gapstudio::model {
 
-/// How often the job is interrupted and what a checkpoint and a restart cost.
+struct BillOfMaterials;
+
+/// How often the job is interrupted and what a checkpoint and a restart cost. Interruption rates
+/// are in FIT: unexpected job interruptions per 10^9 hours of one part. The defaults are the Llama 3
+/// 405B run's interruptions by cause over its cluster's parts (goodput.cpp).
 struct ReliabilityAssumptions {
-    double interruptionsPerGpuHour;    ///< unexpected job interruptions per GPU-hour (all causes)
+    double gpuFit;      ///< a GPU: its die, SRAM, system processor, NVLink, thermal interface
+    double hbmFit;      ///< the HBM of one GPU
+    double serverFit;   ///< a server without GPUs and adapters: CPUs, memory, SSDs, power, host maintenance
+    double nicFit;      ///< a scale-out adapter (one GPU-side port)
+    double linkFit;     ///< a scale-out link: its cable, its optics and the switch ports at its ends
+    double softwareFit; ///< per GPU: software bugs, collective time-outs, failed dependencies
+    /// All causes at once, per GPU-hour: when set, replaces the part rates above.
+    std::optional<double> interruptionsPerGpuHour;
     double storage_Bps;                ///< sustained storage bandwidth for writing and reading back
     double jobRestart_s;               ///< detection, rescheduling and start-up before the reload
     double checkpointInterval_s = 0;   ///< work between checkpoints; 0: Young's optimum
@@ -33,9 +50,35 @@ struct ReliabilityAssumptions {
     bool operator==(const ReliabilityAssumptions &) const = default;
 };
 
+/// The parts whose failures interrupt the job, as the bill of materials counts them.
+struct ReliabilityParts {
+    double gpus = 0, servers = 0;
+    double nics = 0, links = 0; ///< the scale-out network's adapters and links (0: one scale-up domain)
+    /// The scale-out network has no cost figures (no port speed or switch radix to count its parts
+    /// by): its adapters and links are those of the Llama 3 cluster per GPU (goodput.cpp).
+    bool networkEstimated = false;
+};
+
+/// The parts of the cluster whose bill of materials is `bom`.
+[[nodiscard]] ReliabilityParts reliabilityParts(const BillOfMaterials &bom) noexcept;
+
+/// One cause of interruptions: how many parts there are and how often they interrupt the job.
+struct InterruptionSource {
+    std::string key;   ///< stable id: "gpu", "hbm", "server", "nic", "link", "software", "all"
+    std::string label; ///< "GPUs", "HBM", ...
+    double parts = 0;
+    double perHour = 0; ///< the job's interruptions per hour from these parts
+};
+
+/// The job's interruption rate by cause (one "all" line when the rate per GPU-hour is given).
+[[nodiscard]] std::vector<InterruptionSource> interruptionSources(const ReliabilityAssumptions &assumptions,
+                                                                  const ReliabilityParts &parts);
+
 struct GoodputResult {
     bool valid = false;           ///< false: no GPUs, no failures model or a non-positive input
     double mtti_s = 0;            ///< the job's mean time to interrupt (infinite: no failures)
+    std::vector<InterruptionSource> sources; ///< what the interruptions come from
+    bool networkEstimated = false;           ///< ReliabilityParts::networkEstimated
     double checkpoint_B = 0;      ///< bytes of one checkpoint (the job's unique training state)
     double checkpointWrite_s = 0; ///< delta: the job stops while it writes
     double restart_s = 0;         ///< R: job restart plus reading the checkpoint back
@@ -57,9 +100,9 @@ struct GoodputResult {
 /// optimizer state too unless it is sharded.
 [[nodiscard]] double checkpointBytes(const Execution &exe, const Stats &stats) noexcept;
 
-/// The goodput of a job of `gpus` GPUs whose checkpoint holds `checkpoint_B` bytes.
-[[nodiscard]] GoodputResult goodputOf(const ReliabilityAssumptions &assumptions, std::int64_t gpus,
-                                      double checkpoint_B) noexcept;
+/// The goodput of a job on `parts` whose checkpoint holds `checkpoint_B` bytes.
+[[nodiscard]] GoodputResult goodputOf(const ReliabilityAssumptions &assumptions,
+                                      const ReliabilityParts &parts, double checkpoint_B);
 
 /// Fills the effective figures of `r` from the failure-free ones: throughput x goodput, the
 /// token budget at that throughput, and $ per million tokens / goodput (0 stays 0: no price).
