@@ -131,10 +131,10 @@ private slots:
             });
         QSignalSpy found(mPanel->search(), &BestLayoutSearch::bestLayoutChanged);
         mPanel->toggle()->setChecked(true);
-        QTRY_COMPARE(searches.load(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(searches.load(), 1, kSearchTimeoutMs); // a hang guard
         QVERIFY(mPanel->search()->isSearching());
         QVERIFY(mDocument->applyPreset(BlockKind::Gpu, "nvidia-h100-sxm-80gb"));
-        QTRY_VERIFY(cancelled.load());
+        QTRY_VERIFY_WITH_TIMEOUT(cancelled.load(), kSearchTimeoutMs); // a hang guard
         QTRY_VERIFY_WITH_TIMEOUT(mPanel->search()->best() && !mPanel->search()->isSearching(),
                                  kSearchTimeoutMs);
         QCOMPARE(searches.load(), 2);
