@@ -34,17 +34,12 @@ nlohmann::ordered_json goodputToJson(const model::GoodputResult &g, const model:
     out["effective_tokens_per_second"] = g.effectiveTokensPerSecond;
     out["effective_training_days"] = g.effectiveTrainingDays;
     out["effective_usd_per_million_tokens"] = g.effectiveUsdPerMillionTokens;
-    // The job's rate per GPU-hour: the given one, else the sum over its parts (below).
-    double perHour = 0;
-    for (const model::InterruptionSource &s : g.sources)
-        perHour += s.perHour;
-    const double gpus = g.sources.empty() ? 0 : g.sources.front().parts;
     out["interruptions"] = nlohmann::ordered_json::array();
     for (const model::InterruptionSource &s : g.sources)
         out["interruptions"].push_back(
             { { "cause", s.key }, { "parts", s.parts }, { "per_hour", s.perHour } });
     out["network_parts_estimated"] = g.networkEstimated;
-    out["assumptions"] = { { "interruptions_per_gpu_hour", gpus > 0 ? perHour / gpus : 0.0 },
+    out["assumptions"] = { { "interruptions_per_gpu_hour", g.interruptionsPerGpuHour },
                            { "storage_GBps", a.storage_Bps / units::kBpsPerGBps },
                            { "job_restart_s", a.jobRestart_s },
                            { "checkpoint_interval_s", a.checkpointInterval_s } }; // 0: Young's

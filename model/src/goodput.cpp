@@ -121,6 +121,14 @@ std::vector<InterruptionSource> interruptionSources(const ReliabilityAssumptions
              source("software", "Software", parts.gpus, a.softwareFit) };
 }
 
+double interruptionsPerHour(const ReliabilityAssumptions &a, const ReliabilityParts &parts)
+{
+    double perHour = 0;
+    for (const InterruptionSource &s : interruptionSources(a, parts))
+        perHour += s.perHour;
+    return perHour;
+}
+
 GoodputResult goodputOf(const ReliabilityAssumptions &a, const ReliabilityParts &parts, double checkpoint_B)
 {
     GoodputResult r;
@@ -137,9 +145,8 @@ GoodputResult goodputOf(const ReliabilityAssumptions &a, const ReliabilityParts 
     r.restart_s = a.jobRestart_s + checkpoint_B / a.storage_Bps;
     r.sources = interruptionSources(a, parts);
     r.networkEstimated = parts.networkEstimated && !a.interruptionsPerGpuHour;
-    double perHour = 0;
-    for (const InterruptionSource &s : r.sources)
-        perHour += s.perHour;
+    const double perHour = interruptionsPerHour(a, parts);
+    r.interruptionsPerGpuHour = perHour / parts.gpus;
     const double rate = perHour / units::kSecondsPerHour;
     const double delta = r.checkpointWrite_s;
     if (!(rate > 0)) {

@@ -166,6 +166,16 @@ private slots:
                                                       { "software", double(bom.gpus) } };
         for (const model::InterruptionSource &source : ok.goodput->sources)
             QCOMPARE(source.parts, parts.at(source.key));
+        // A scale-out network without cost figures has Llama 3's parts per GPU: one adapter and
+        // 1 + 1 + 1/7 links (goodput.cpp), and says so.
+        model::BillOfMaterials uncounted;
+        uncounted.gpus = 16;
+        uncounted.servers = 2;
+        uncounted.domains = 2;
+        const model::ReliabilityParts estimated = model::reliabilityParts(uncounted);
+        QVERIFY(estimated.networkEstimated);
+        QCOMPARE(estimated.nics, 16.0);
+        near(estimated.links, 16 * 15.0 / 7);
         s.overrides["gpu_count"] = 3000; // TP x PP x DP cannot fill it
         const scenario::PipelineResult bad = scenario::runScenario(s, library, {});
         QVERIFY(!bad.ok());

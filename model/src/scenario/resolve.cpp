@@ -283,10 +283,7 @@ double interruptionsPerGpuHour(const CompiledScenario &c)
         return *a.interruptionsPerGpuHour;
     const model::ReliabilityParts parts
         = model::reliabilityParts(model::billOfMaterials(clusterSpec(c.resolved)));
-    double perHour = 0;
-    for (const model::InterruptionSource &s : model::interruptionSources(a, parts))
-        perHour += s.perHour;
-    return parts.gpus > 0 ? perHour / parts.gpus : 0;
+    return parts.gpus > 0 ? model::interruptionsPerHour(a, parts) / parts.gpus : 0;
 }
 
 /// The goodput model's assumptions (model/goodput.h; units in the key names).

@@ -74,10 +74,15 @@ struct InterruptionSource {
 [[nodiscard]] std::vector<InterruptionSource> interruptionSources(const ReliabilityAssumptions &assumptions,
                                                                   const ReliabilityParts &parts);
 
+/// The job's interruptions per hour: the sum over interruptionSources().
+[[nodiscard]] double interruptionsPerHour(const ReliabilityAssumptions &assumptions,
+                                          const ReliabilityParts &parts);
+
 struct GoodputResult {
     bool valid = false;           ///< false: no GPUs, no failures model or a non-positive input
     double mtti_s = 0;            ///< the job's mean time to interrupt (infinite: no failures)
     std::vector<InterruptionSource> sources; ///< what the interruptions come from
+    double interruptionsPerGpuHour = 0;      ///< their sum over the GPU count
     bool networkEstimated = false;           ///< ReliabilityParts::networkEstimated
     double checkpoint_B = 0;      ///< bytes of one checkpoint (the job's unique training state)
     double checkpointWrite_s = 0; ///< delta: the job stops while it writes
