@@ -17,7 +17,7 @@
 #
 # A mutation (in tests/mutations/*.sh): the file, the exact original text (one line), its
 # replacement, and the tests that must fail: "tst_x" or "tst_x:function,function" (Qt Test
-# functions, to run only those).
+# functions, to run only those), several separated by spaces (the mutation is caught when any fails).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -77,8 +77,10 @@ mkdir -p "$work/src" "$work/bin"
 
 # The tests named by the list, built (normally they already are) and passing unmutated.
 declare -A baseline=()
-for spec in "${tests[@]}"; do
-    baseline[$spec]=1
+for specs in "${tests[@]}"; do
+    for spec in $specs; do
+        baseline[$spec]=1
+    done
 done
 executables=$(printf '%s\n' "${!baseline[@]}" | cut -d: -f1 | sort -u)
 ninja -C "$build" $(printf 'bin/%s ' $executables) bin/tst_calculon_parity >/dev/null
@@ -193,6 +195,7 @@ for i in "${!names[@]}"; do
     fi
     # 2. Mutate the copy (a literal replacement), compile it with the build's command. A mutated
     # header (inline code) recompiles every library object that includes it, from the copy.
+    mutation_start=$SECONDS
     cp "$copy" "$work/pristine"
     content=$(<"$copy")
     printf '%s\n' "${content/"$original"/"$replacement"}" >"$copy"
@@ -251,6 +254,7 @@ for i in "${!names[@]}"; do
             exit 1
         }
     }
+    compiled=$SECONDS link_seconds=0 test_seconds=0
     killed=0
     declare -A relinked=()
     for spec in ${tests[$i]}; do
@@ -262,16 +266,22 @@ for i in "${!names[@]}"; do
             fi
         done
         relink "$exe" "$work/bin/$exe"
+        linked=$SECONDS
+        link_seconds=$((link_seconds + linked - compiled))
         run_test "$work/bin/$exe" "$spec" || killed=1
+        compiled=$SECONDS
+        test_seconds=$((test_seconds + compiled - linked))
     done
     unset relinked
     restore_programs
+    # seconds: the whole mutation, and its links and test runs (the rest is its compile)
+    times="[$((SECONDS - mutation_start)) s: link $link_seconds, test $test_seconds]"
     if ((killed)); then
         caught=$((caught + 1))
-        printf 'caught    %-55s (%s)\n' "${names[$i]}" "${tests[$i]}"
+        printf 'caught    %-55s (%s) %s\n' "${names[$i]}" "${tests[$i]}" "$times"
     else
         survivors+=("${names[$i]}")
-        printf 'SURVIVED  %-55s (%s)\n' "${names[$i]}" "${tests[$i]}"
+        printf 'SURVIVED  %-55s (%s) %s\n' "${names[$i]}" "${tests[$i]}" "$times"
     fi
 done
 
