@@ -228,7 +228,7 @@ mutation "variant labels cut off in a narrow chart" views/explore/variantschart.
     'upper = std::max(upper, label->position->coords().x() * width / (width - w));' \
     'upper = std::max(upper, w * 0);' \
     "tst_explorecharts:variantsAreSweepVariants"
-mutation "an FP8 run's 16-bit GEMMs left to the library's calibration" model/src/scenario/calibrate.cpp \
+mutation "an FP8 run's 16-bit GEMMs left to the library's calibration" model/src/scenario/calibration_problem.cpp \
     'c.gemmEfficiency[static_cast<std::size_t>(sixteen)] = value(x, b.gemm16);' \
     '(void)sixteen;' \
     "tst_real_runs:fitIgnoresTheLibrarysCalibration"

@@ -28,7 +28,7 @@ constexpr double kPriorWeight = 0.05; ///< calibration_parameters.h: one prior s
 const char *const kFamilyA = "korthikanti2022-selene-a100";
 const char *const kFamilyB = "megascale-megatron-baseline-a100";
 
-/// The truth: every parameter at its prior centre (calibration_parameters.h, calibrate.cpp)
+/// The truth: every parameter at its prior centre (calibration_parameters.h, calibration_problem.cpp)
 /// except the 16-bit GEMM efficiency.
 scenario::CalibrationSet truth()
 {

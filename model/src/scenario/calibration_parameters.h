@@ -1,5 +1,5 @@
 #pragma once
-// The parameters of a calibration fit (calibrate.cpp): how each lives in an unbounded space (logit
+// The parameters of a calibration fit (calibration_problem.h): how each lives in an unbounded space (logit
 // for efficiencies, log for overheads), their priors, and the datatype classes GEMM efficiencies
 // are fitted per.
 

@@ -18,6 +18,8 @@ target_sources(gapstudio_model PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/validation.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/run_filter.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/calibrate.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/calibration_problem.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/calibration_solver.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_files.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/hf_import.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/pipeline.cpp
