@@ -37,7 +37,8 @@ CostCommand parse(const std::vector<std::string> &args, const char *command, boo
             const auto rank = scenario::rankFromName(value());
             if (!rank)
                 throw UsageError {
-                    "--by expects sample_rate, mfu, usd_per_million_tokens or joules_per_token, got '"
+                    "--by expects sample_rate, mfu, usd_per_million_tokens, joules_per_token or "
+                    "effective_usd_per_million_tokens, got '"
                     + args[i] + "'"
                 };
             c.options.rank = *rank;
@@ -84,6 +85,9 @@ nlohmann::ordered_json hitToJson(const scenario::CostSearchHit &hit, const std::
     out["joules_per_token"] = hit.cost.joulesPerToken;
     out["cluster_usd_per_hour"] = hit.cost.clusterUsdPerHour;
     out["hbm_bytes"] = hit.stats.proc_mem_tier1_cap_req;
+    // Under failures, checkpoints and restarts (the scenario's reliability assumptions).
+    out["goodput"] = hit.goodput.goodput;
+    out["effective_usd_per_million_tokens"] = hit.goodput.effectiveUsdPerMillionTokens;
     out["layout"] = io::toJson(layout);
     return out;
 }
@@ -145,17 +149,20 @@ int runCostSweep(const std::vector<std::string> &args)
         std::cout << out.dump(2) << '\n';
         return kExitOk;
     }
+    // The goodput's columns come last (scripts that read the first eight keep working).
     std::cout << "gpus,ok,time_to_train_days,cost_to_train_usd,usd_per_million_tokens,joules_per_token,mfu,"
-                 "pareto\n";
+                 "pareto,goodput,effective_training_days,effective_usd_per_million_tokens\n";
     for (const scenario::CostSweepPoint &p : points) {
-        char line[256];
+        char line[320];
         if (p.ok)
-            std::snprintf(line, sizeof line, "%lld,1,%.6g,%.6g,%.6g,%.6g,%.6g,%d\n",
+            std::snprintf(line, sizeof line, "%lld,1,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g\n",
                           static_cast<long long>(p.gpus), p.timeToTrain_s / 86400.0, p.costToTrain_USD,
                           p.best->cost.usdPerMillionTokens, p.best->cost.joulesPerToken,
-                          p.best->stats.total_efficiency, p.pareto ? 1 : 0);
+                          p.best->stats.total_efficiency, p.pareto ? 1 : 0, p.best->goodput.goodput,
+                          p.best->goodput.effectiveTrainingDays,
+                          p.best->goodput.effectiveUsdPerMillionTokens);
         else
-            std::snprintf(line, sizeof line, "%lld,0,,,,,,0\n", static_cast<long long>(p.gpus));
+            std::snprintf(line, sizeof line, "%lld,0,,,,,,0,,,\n", static_cast<long long>(p.gpus));
         std::cout << line;
     }
     return kExitOk;

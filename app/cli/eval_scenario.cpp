@@ -31,6 +31,7 @@ nlohmann::ordered_json goodputToJson(const model::GoodputResult &g, const model:
     out["losses"] = { { "checkpoints", g.checkpointShare },
                       { "lost_work", g.lostWorkShare },
                       { "restarts", g.restartShare } };
+    out["effective_mfu"] = g.effectiveMfu;
     out["effective_tokens_per_second"] = g.effectiveTokensPerSecond;
     out["effective_training_days"] = g.effectiveTrainingDays;
     out["effective_usd_per_million_tokens"] = g.effectiveUsdPerMillionTokens;

@@ -105,7 +105,8 @@ Commands:
   sensitivity  Elasticities of step time and MFU with respect to every hardware parameter
           (d ln y / d ln p, central differences), largest first: what buys the most.
   rank    Search the layouts of a scenario with its own model and rank them by KEY:
-          usd_per_million_tokens (default), joules_per_token, sample_rate or mfu. Prints
+          usd_per_million_tokens (default), joules_per_token, sample_rate, mfu or
+          effective_usd_per_million_tokens (with failures, checkpoints and restarts). Prints
           {"by", "search", "configurations", "valid", "exact", "layouts": [...]}, best
           first, each with its key numbers and the layout as a preset file; "exact" says
           whether the cost ranking provably covers the whole search space. The space is the
@@ -114,7 +115,8 @@ Commands:
           every TP overlap and DP overlap on and off.
   cost-sweep  The scenario at each GPU count of --gpus, each at its best layout by KEY:
           time and cost to train the token budget, $/million tokens, J/token, MFU, and
-          whether the point is on the Pareto front of time against cost (CSV, or --json).
+          whether the point is on the Pareto front of time against cost, then the goodput
+          under failures and the effective days and $/million tokens (CSV, or --json).
   roadmap  Evaluate each step of a roadmap (a scenario, or a named change to the step
           before): step,name,status,samples_per_second,mfu,usd_per_million_tokens,
           joules_per_token,megawatts,speedup,cost_ratio,energy_ratio (CSV, or --json with

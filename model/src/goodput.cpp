@@ -177,11 +177,13 @@ GoodputResult goodputOf(const ReliabilityAssumptions &a, const ReliabilityParts 
     return r;
 }
 
-void addThroughput(GoodputResult &r, double tokensPerSecond, double tokenBudget,
+void addThroughput(GoodputResult &r, double mfu, double tokensPerSecond, double tokenBudget,
                    double usdPerMillionTokens) noexcept
 {
     if (!r.valid || !(r.goodput > 0) || !(tokensPerSecond > 0))
         return;
+    r.effectiveMfu = mfu * r.goodput;
+    r.failuresLoss = mfu - r.effectiveMfu;
     r.effectiveTokensPerSecond = tokensPerSecond * r.goodput;
     r.effectiveTrainingDays = tokenBudget / r.effectiveTokensPerSecond / units::kSecondsPerDay;
     r.effectiveUsdPerMillionTokens = usdPerMillionTokens / r.goodput;

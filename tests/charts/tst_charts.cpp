@@ -116,7 +116,9 @@ private slots:
         // Zero losses are left out; the others follow the peak in order, then the MFU.
         const auto shown = std::count_if(gap.losses.begin(), gap.losses.end(), [](auto &l) { return l.seconds != 0; });
         QVERIFY(shown >= 3);
-        QCOMPARE(const_cast<QCPAbstractPlottable *>(loss)->interface1D()->dataCount(), int(shown));
+        // One more loss after the MFU: failures, checkpoints and restarts (the results' goodput).
+        QVERIFY(results->goodput && results->goodput->goodput < 1);
+        QCOMPARE(const_cast<QCPAbstractPlottable *>(loss)->interface1D()->dataCount(), int(shown) + 1);
         const double mfuKey = double(shown + 2);
         QVERIFY(test::fuzzy(*valueAt(mfu, mfuKey), gap.mfu * 100));
         // Each loss floats on an invisible bar ending where the previous level minus the loss is.
@@ -137,6 +139,14 @@ private slots:
         }
         QVERIFY2(std::abs(sum - 100.0) <= 1e-9, qPrintable(QString::number(sum, 'g', 17)));
         QVERIFY(std::abs(level - gap.mfu * 100) <= 1e-9); // the last loss lands on the MFU
+        // After the MFU, the work that failures take (the MFU times 1 - goodput) floats down from
+        // it to the effective MFU, the MFU over the wall time.
+        const double failuresKey = mfuKey + 1, effectiveKey = mfuKey + 2;
+        const double mfuPercent = gap.mfu * 100, kept = mfuPercent * results->goodput->goodput;
+        QVERIFY(test::fuzzy(*valueAt(loss, failuresKey), mfuPercent - kept, 1e-9));
+        QVERIFY(test::fuzzy(*valueAt(spacer, failuresKey), kept, 1e-9));
+        QVERIFY(test::fuzzy(*valueAt(mfu, effectiveKey), kept, 1e-9));
+        QVERIFY(chart.headline().contains(cf::percent(kept / 100)));
     }
 
     // A kernel-efficiency gain (a negative loss: kernels faster than the
@@ -286,12 +296,19 @@ private slots:
         gap.setResults(results);
         csv = gap.csvRows();
         const auto shown = std::count_if(a.gap.losses.begin(), a.gap.losses.end(), [](auto &l) { return l.seconds != 0; });
-        QCOMPARE(csv.size(), qsizetype(1 + 1 + shown + 1)); // header, peak, the non-zero losses, MFU
+        // header, peak, the non-zero losses, MFU, failures and checkpoints, effective MFU
+        QCOMPARE(csv.size(), qsizetype(1 + 1 + shown + 1 + 2));
+        const int value = column(csv, QStringLiteral("value_percent"));
         double sum = 0;
-        for (qsizetype i = 2; i < csv.size(); ++i) // every step after "peak": losses, then the MFU
-            sum += csv[i][column(csv, QStringLiteral("value_percent"))].toDouble();
+        for (qsizetype i = 2; i < csv.size() - 2; ++i) // every step after "peak": losses, then the MFU
+            sum += csv[i][value].toDouble();
         QVERIFY(std::abs(sum - 100.0) <= 1e-9);
-        QCOMPARE(csv.back()[column(csv, QStringLiteral("value_percent"))].toDouble(), a.gap.mfu * 100);
+        const qsizetype mfuRow = csv.size() - 3;
+        QCOMPARE(csv[mfuRow][value].toDouble(), a.gap.mfu * 100);
+        QCOMPARE(csv[mfuRow + 1][column(csv, QStringLiteral("step_key"))], QStringLiteral("failures"));
+        QVERIFY(test::fuzzy(csv.back()[value].toDouble(), a.gap.mfu * results->goodput->goodput * 100, 1e-9));
+        QVERIFY(test::fuzzy(csv[mfuRow + 1][value].toDouble() + csv.back()[value].toDouble(), a.gap.mfu * 100,
+                            1e-9));
 
         views::MemoryChart memory;
         memory.setResults(results);

@@ -72,7 +72,8 @@ mutation "error sign flipped" model/src/scenario/validation.cpp \
     'return measured_s / predicted_s - 1;' \
     'return predicted_s / measured_s - 1;' \
     "tst_published"
-# calibrate.cpp and calibration_parameters.h: objective, priors, folds, standard errors
+# calibrate.cpp (folds), calibration_problem.cpp and calibration_parameters.h (objective, priors),
+# calibration_solver.cpp (standard errors)
 mutation "fold fitted with its own family" model/src/scenario/calibrate.cpp \
     'const Problem without(prepare(measurements, library, held, out), held);' \
     'const Problem without(prepare(measurements, library, held, {}), held);' \
@@ -101,11 +102,11 @@ mutation "fold starts from the start calibration" model/src/scenario/calibrate.c
     'held.start = nullptr;' \
     'held.start = options.start;' \
     "tst_calibrate_synthetic:foldsStartFromThePriors"
-mutation "standard errors without the transform's slope" model/src/scenario/calibrate.cpp \
+mutation "standard errors without the transform's slope" model/src/scenario/calibration_solver.cpp \
     'out.push_back({ p.name, v, slope(p.kind, v) * std::sqrt(std::max(0.0, variance)) });' \
     'out.push_back({ p.name, v, std::sqrt(std::max(0.0, variance)) });' \
     "tst_calibrate_synthetic:standardErrorsByTheDeltaMethod"
-mutation "objective without the measured time" model/src/scenario/calibrate.cpp \
+mutation "objective without the measured time" model/src/scenario/calibration_problem.cpp \
     '= std::isfinite(predicted) && predicted > 0 ? std::log(predicted / mRuns[r].measured) : 10.0;' \
     '= std::isfinite(predicted) && predicted > 0 ? std::log(predicted) : 10.0;' \
     "tst_calibrate_synthetic:recoversTheKnownParameters"
@@ -113,7 +114,7 @@ mutation "priors ten times stronger" model/src/scenario/calibration_parameters.h
     'constexpr double kPriorWeight = 0.05;' \
     'constexpr double kPriorWeight = 0.5;' \
     "tst_calibrate_synthetic:recoversTheKnownParameters,standardErrorsByTheDeltaMethod"
-mutation "half-depth prior at 512" model/src/scenario/calibrate.cpp \
+mutation "half-depth prior at 512" model/src/scenario/calibration_problem.cpp \
     'b.halfDepth = add("gemm_half_depth", Kind::Positive, 128, 1.0, -1, start(s.gemmHalfDepth));' \
     'b.halfDepth = add("gemm_half_depth", Kind::Positive, 512, 1.0, -1, start(s.gemmHalfDepth));' \
     "tst_calibrate_synthetic:recoversTheKnownParameters"
@@ -167,7 +168,23 @@ mutation "effective cost ignores the goodput" model/src/goodput.cpp \
     'r.effectiveUsdPerMillionTokens = usdPerMillionTokens / r.goodput;' \
     'r.effectiveUsdPerMillionTokens = usdPerMillionTokens;' \
     "tst_goodput:pipelineHasItExactlyForRunnableDesigns,cliPrintsItLast"
-mutation "the scenario's reliability overrides ignored" model/src/scenario/pipeline.cpp \
-    'r.goodput = model::goodputOf(c.resolved.reliability, model::reliabilityParts(r.cost->bom),' \
-    'r.goodput = model::goodputOf(model::ReliabilityAssumptions {}, model::reliabilityParts(r.cost->bom),' \
+mutation "the scenario's reliability overrides ignored" model/src/scenario/cost_inputs.cpp \
+    '= model::goodputOf(compiled.resolved.reliability, model::reliabilityParts(cost.bom),' \
+    '= model::goodputOf(model::ReliabilityAssumptions {}, model::reliabilityParts(cost.bom),' \
     "tst_goodput:overridesSetTheAssumptions"
+mutation "effective MFU without the goodput" model/src/goodput.cpp \
+    'r.effectiveMfu = mfu * r.goodput;' \
+    'r.effectiveMfu = mfu;' \
+    "tst_goodput:pipelineHasItExactlyForRunnableDesigns,cliPrintsItLast tst_charts:waterfallAddsUpToPeak"
+mutation "the efficiency gap's failures step drawn from the peak" views/charts/efficiencygapchart.cpp \
+    'const double mfu = steps.back().value(), lost = gap.failures * cf::kPercent;' \
+    'const double mfu = steps.front().value(), lost = gap.failures * cf::kPercent;' \
+    "tst_charts:waterfallAddsUpToPeak,csvRowsAreTheResults"
+mutation "rank by effective cost without the goodput" model/src/scenario/costsearch.cpp \
+    'return hit.goodput.effectiveUsdPerMillionTokens;' \
+    'return hit.cost.usdPerMillionTokens;' \
+    "tst_money_paths:costSearchAgainstEveryLayout"
+mutation "cost search hits without their goodput" model/src/scenario/costsearch.cpp \
+    'ranked.goodput = scenarioGoodput(layout, hit.stats, analysis, ranked.cost);' \
+    'ranked.goodput = {};' \
+    "tst_money_paths:costSearchAgainstEveryLayout tst_cli_cost:costSweepMarksParetoFront"

@@ -201,7 +201,18 @@ private slots:
         const QList<QByteArray> lines = r.out.trimmed().split('\n');
         QCOMPARE(lines.size(), 3);
         QCOMPARE(lines[0], QByteArray("gpus,ok,time_to_train_days,cost_to_train_usd,usd_per_million_tokens,"
-                                      "joules_per_token,mfu,pareto"));
+                                      "joules_per_token,mfu,pareto,goodput,effective_training_days,"
+                                      "effective_usd_per_million_tokens"));
+        // With failures: the wall time and the cost per token are the failure-free ones over the
+        // goodput (model/goodput.h).
+        for (const QByteArray &line : lines.mid(1)) {
+            const QList<QByteArray> cells = line.split(',');
+            QCOMPARE(cells.size(), 11);
+            const double goodput = cells[8].toDouble();
+            QVERIFY(goodput > 0 && goodput < 1);
+            QVERIFY(qAbs(cells[9].toDouble() / (cells[2].toDouble() / goodput) - 1) < 1e-5);
+            QVERIFY(qAbs(cells[10].toDouble() / (cells[4].toDouble() / goodput) - 1) < 1e-5);
+        }
         // A point is on the front unless the other is at most as slow and as expensive.
         const QList<QByteArray> a = lines[1].split(','), b = lines[2].split(',');
         const bool aDominated = b[2].toDouble() <= a[2].toDouble() && b[3].toDouble() <= a[3].toDouble();

@@ -155,6 +155,11 @@ private slots:
         // Throughput and cost of wall time: the failure-free ones scaled by the goodput.
         near(ok.goodput->effectiveTokensPerSecond, ok.analysis->tokensPerSecond * ok.goodput->goodput);
         near(ok.goodput->effectiveUsdPerMillionTokens, ok.cost->usdPerMillionTokens / ok.goodput->goodput);
+        // The MFU over the wall time, and the efficiency gap's loss after the MFU: what failures,
+        // checkpoints and restarts take from it.
+        const double mfu = ok.evaluation.stats.total_efficiency;
+        near(ok.goodput->effectiveMfu, mfu * ok.goodput->goodput);
+        near(ok.analysis->gap.failures, mfu * (1 - ok.goodput->goodput));
         // The parts that fail are the bill of materials': GPUs, servers, scale-out adapters, links.
         const model::BillOfMaterials &bom = ok.cost->bom;
         QVERIFY(bom.scaleOut.links > 0 && !ok.goodput->networkEstimated);
@@ -235,6 +240,7 @@ private slots:
         near(perHour * g["mtti_hours"].get<double>(), 1, 1e-12);
         near(g["effective_usd_per_million_tokens"].get<double>(),
              out["cost"]["usd_per_million_tokens"].get<double>() / goodput, 1e-12);
+        near(g["effective_mfu"].get<double>(), out["total_efficiency"].get<double>() * goodput, 1e-12);
     }
 };
 

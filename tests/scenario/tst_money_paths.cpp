@@ -152,21 +152,23 @@ void tst_MoneyPaths::costSearchAgainstEveryLayout()
         = model::searchLayouts(c.application, c.system, scenario::scenarioSearchSpace(c), every);
     QVERIFY(all.valid > 3);
     QCOMPARE(all.top.size(), std::size_t(all.valid)); // every valid layout kept
-    std::vector<double> scores;
+    std::vector<double> scores, effectiveScores;
     double fastest = 0;
     double fastestScore = 0;
     scenario::CompiledScenario layout = c;
     for (const model::SearchHit &hit : all.top) {
         layout.execution = hit.execution;
         const scenario::PipelineResult r = scenario::runCompiled(layout);
-        QVERIFY(r.cost.has_value());
+        QVERIFY(r.cost.has_value() && r.goodput.has_value());
         scores.push_back(r.cost->usdPerMillionTokens);
+        effectiveScores.push_back(r.goodput->effectiveUsdPerMillionTokens);
         if (r.evaluation.stats.sample_rate > fastest) {
             fastest = r.evaluation.stats.sample_rate;
             fastestScore = scores.back();
         }
     }
     std::sort(scores.begin(), scores.end());
+    std::sort(effectiveScores.begin(), effectiveScores.end());
 
     // A pool of every valid layout: the slowest kept is the slowest of all, so nothing is left
     // out and the ranking is exact, whatever the top N asked for.
@@ -190,6 +192,21 @@ void tst_MoneyPaths::costSearchAgainstEveryLayout()
     QVERIFY(!one.exact);
     QVERIFY(std::fabs(one.hits.front().score / fastestScore - 1) < 1e-9);
     qInfo("cheapest %.6g USD/Mtok, fastest layout's %.6g", scores.front(), fastestScore);
+
+    // By the effective cost (failures, checkpoints and restarts counted): the layouts in the order
+    // of the goodputs the design's own results give them, exact with every layout in the pool.
+    options.rank = scenario::LayoutRank::EffectiveUsdPerMillionTokens;
+    options.candidates = all.valid;
+    options.topN = 3;
+    const scenario::CostSearchResult effective = scenario::searchByCost(c, options);
+    QVERIFY(effective.exact);
+    QCOMPARE(effective.hits.size(), std::size_t(3));
+    for (std::size_t i = 0; i < 3; ++i) {
+        const scenario::CostSearchHit &hit = effective.hits[i];
+        QVERIFY2(std::fabs(hit.score / effectiveScores[i] - 1) < 1e-9, qPrintable(QString::number(i)));
+        QVERIFY(hit.goodput.goodput > 0 && hit.goodput.goodput < 1);
+        QVERIFY(std::fabs(hit.score * hit.goodput.goodput / hit.cost.usdPerMillionTokens - 1) < 1e-12);
+    }
 }
 
 void tst_MoneyPaths::roadmapGainsAreRatiosOfStepTimes()

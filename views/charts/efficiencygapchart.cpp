@@ -43,11 +43,32 @@ QSet<QString> shownLosses(const model::Analysis &current, const model::Analysis 
 {
     QSet<QString> keys;
     for (const model::Analysis *analysis : {&current, baseline})
-        if (analysis)
+        if (analysis) {
             for (const model::TimeComponent &loss : analysis->gap.losses)
                 if (loss.seconds != 0)
                     keys.insert(cf::qs(loss.key));
+            if (analysis->gap.failures != 0)
+                keys.insert(QStringLiteral("failures"));
+        }
     return keys;
+}
+
+bool isMfuKey(const QString &key)
+{
+    return key == QLatin1String("mfu") || key == QLatin1String("effective_mfu");
+}
+
+/// After a waterfall in percent of peak that ends at the MFU: what failures, checkpoints and
+/// restarts take from it (model::EfficiencyGap::failures), and the MFU over the wall time.
+void addFailures(std::vector<Step> &steps, const model::EfficiencyGap &gap, const QSet<QString> &shown)
+{
+    if (!shown.contains(QStringLiteral("failures")))
+        return;
+    const double mfu = steps.back().value(), lost = gap.failures * cf::kPercent;
+    steps.push_back(
+        { QStringLiteral("failures"), QObject::tr("Failures and checkpoints"), mfu, mfu - lost, lost });
+    steps.push_back({ QStringLiteral("effective_mfu"), QObject::tr("Effective MFU (goodput)"), mfu - lost, 0,
+                      mfu - lost });
 }
 
 using Scale = EfficiencyGapChart::Scale;
@@ -124,22 +145,43 @@ std::vector<Step> stepsWithLayoutChoice(const model::EfficiencyGap &best, double
 std::vector<Step> currentSteps(const model::Analysis &current, const Scale &scale, const ScenarioResults *own,
                                const ScenarioResults *best, const QSet<QString> &shown)
 {
-    if (own && best && !scale.dollars)
+    if (scale.dollars)
+        return stepsOf(scale, shown);
+    std::vector<Step> steps;
+    if (own && best)
         if (const std::optional<double> loss = scenario::layoutChoiceLoss(*own, *best))
-            return stepsWithLayoutChoice(best->analysis->gap, *loss, current.gap.mfu, shown);
-    return stepsOf(scale, shown);
+            steps = stepsWithLayoutChoice(best->analysis->gap, *loss, current.gap.mfu, shown);
+    if (steps.empty())
+        steps = stepsOf(scale, shown);
+    addFailures(steps, current.gap, shown);
+    return steps;
 }
 
-/// Category order: the current run's steps, then the baseline's extra losses before the MFU.
+/// A baseline's waterfall (in percent of peak).
+std::vector<Step> baselineSteps(const model::Analysis &baseline, const QSet<QString> &shown)
+{
+    std::vector<Step> steps = stepsOf(percentScale(baseline.gap), shown);
+    addFailures(steps, baseline.gap, shown);
+    return steps;
+}
+
+/// Category order: the current run's steps, each of the baseline's extra steps before the next
+/// step both runs have (its losses before the MFU).
 QStringList categoryKeys(const std::vector<Step> &current, const std::vector<Step> *baseline)
 {
     QStringList keys;
     for (const Step &step : current)
         keys << step.key;
     if (baseline)
-        for (const Step &step : *baseline)
-            if (!keys.contains(step.key))
-                keys.insert(keys.size() - 1, step.key);
+        for (auto step = baseline->begin(); step != baseline->end(); ++step) {
+            if (keys.contains(step->key))
+                continue;
+            qsizetype at = keys.size();
+            for (auto next = step + 1; next != baseline->end() && at == keys.size(); ++next)
+                if (const qsizetype index = keys.indexOf(next->key); index >= 0)
+                    at = index;
+            keys.insert(at, step->key);
+        }
     return keys;
 }
 
@@ -182,7 +224,7 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
     const ScenarioResults *best = scale.dollars ? nullptr : bestLayout();
     const QSet<QString> shown = shownLosses(best ? *best->analysis : current, baseline);
     const std::vector<Step> now = currentSteps(current, scale, results().get(), best, shown);
-    const std::vector<Step> before = baseline ? stepsOf(percentScale(baseline->gap), shown) : std::vector<Step>{};
+    const std::vector<Step> before = baseline ? baselineSteps(*baseline, shown) : std::vector<Step> {};
     const QStringList keys = categoryKeys(now, baseline ? &before : nullptr);
     // With a best layout, the losses shown are the best layout's, then your layout's choice.
     const QString currentName = best ? tr("best layout, then yours") : QStringLiteral("current");
@@ -232,7 +274,7 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
             const int index = int(keys.indexOf(step.key));
             const double key = index + 1 + run.offset;
             ticker->addTick(index + 1, step.label);
-            const bool isPeak = step.key == QLatin1String("peak"), isMfu = step.key == QLatin1String("mfu");
+            const bool isPeak = step.key == QLatin1String("peak"), isMfu = isMfuKey(step.key);
             QCPBars *bars = isPeak ? peak : isMfu ? mfu : step.gain ? gain : loss;
             if (bars == loss || bars == gain)
                 spacer->addData(key, step.lower());
@@ -290,6 +332,9 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
                            ? tr("Efficiency gap in dollars: %1 of a %2 training run buys useful compute")
                                  .arg(amountText(scale, now.back().value(), 1), amountText(scale, scale.total, 1))
                            : tr("Efficiency gap: MFU %1 of peak").arg(cf::percent(current.gap.mfu));
+    if (!scale.dollars && current.gap.failures != 0)
+        headline += tr(", %1 over the wall time with failures and checkpoints")
+                        .arg(cf::percent(current.gap.mfu - current.gap.failures));
     if (scale.dollars)
         if (const std::string warning = model::unpricedWarning(results()->cost->bom); !warning.empty())
             headline += QStringLiteral("  \u26a0 ") + cf::qs(warning);
@@ -331,9 +376,9 @@ QList<QStringList> EfficiencyGapChart::csvRows() const
                                         std::pair{current, QStringLiteral("current")}}) {
         if (!analysis)
             continue;
-        const std::vector<Step> steps = analysis == current
-                                            ? currentSteps(*current, currentScale(*current), results().get(), best, shown)
-                                            : stepsOf(percentScale(analysis->gap), shown);
+        const std::vector<Step> steps = analysis == current ? currentSteps(*current, currentScale(*current),
+                                                                           results().get(), best, shown)
+                                                            : baselineSteps(*analysis, shown);
         for (const Step &step : steps)
             csv.append({run, step.key, step.label, cf::exact(step.from), cf::exact(step.to), cf::exact(step.value())});
     }

@@ -2,8 +2,11 @@
 /**
  * @file efficiencygapchart.h
  * The efficiency gap as a waterfall (model::Analysis::gap): from 100% of peak, each loss is a
- * floating bar down to the next level, and the last bar is the achieved MFU. The losses and the
- * MFU add up to 100%. With a baseline, each step shows both runs and the difference. In "judge at
+ * floating bar down to the next level, down to the achieved MFU. The losses and the MFU add up to
+ * 100%. In percent, a run with a goodput (failures, checkpoints and restarts, model/goodput.h)
+ * goes on: "Failures and checkpoints" takes model::EfficiencyGap::failures off the MFU, and the
+ * last bar is the effective MFU over the wall time. With a baseline, each step shows both runs and
+ * the difference. In "judge at
  * best layout" mode the losses are those of the design at its best layout, followed by the
  * "layout choice" loss (scenario::layoutChoiceLoss) down to your layout's MFU (in percent only).
  * In dollars (setInDollars), the waterfall starts at the cost of one training run of the token

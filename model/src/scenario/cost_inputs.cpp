@@ -57,4 +57,15 @@ model::CostResult scenarioCost(const CompiledScenario &compiled, const model::St
                          r.gpu.boardPower_W);
 }
 
+model::GoodputResult scenarioGoodput(const CompiledScenario &compiled, const model::Stats &stats,
+                                     const model::Analysis &analysis, const model::CostResult &cost)
+{
+    model::GoodputResult goodput
+        = model::goodputOf(compiled.resolved.reliability, model::reliabilityParts(cost.bom),
+                           model::checkpointBytes(compiled.execution, stats));
+    model::addThroughput(goodput, analysis.gap.mfu, analysis.tokensPerSecond, cost.assumptions.tokenBudget,
+                         cost.usdPerMillionTokens);
+    return goodput;
+}
+
 } // namespace gapstudio::scenario

@@ -1,8 +1,6 @@
 // Layout search and GPU-count sweeps judged by cost (costsearch.h).
 #include "gapstudio/scenario/costsearch.h"
 
-#include "gapstudio/scenario/cost.h"
-
 #include <algorithm>
 #include <array>
 #include <exception>
@@ -11,38 +9,44 @@ namespace gapstudio::scenario {
 
 namespace {
 
-constexpr std::array<const char *, 4> kRankNames
-    = { "sample_rate", "mfu", "usd_per_million_tokens", "joules_per_token" };
+constexpr std::array<const char *, 5> kRankNames = { "sample_rate", "mfu", "usd_per_million_tokens",
+                                                     "joules_per_token", "effective_usd_per_million_tokens" };
 
 bool lowerIsBetter(LayoutRank rank) noexcept
 {
-    return rank == LayoutRank::UsdPerMillionTokens || rank == LayoutRank::JoulesPerToken;
+    return rank == LayoutRank::UsdPerMillionTokens || rank == LayoutRank::JoulesPerToken
+           || rank == LayoutRank::EffectiveUsdPerMillionTokens;
 }
 
-double scoreOf(LayoutRank rank, const model::Stats &stats, const model::CostResult &cost) noexcept
+double scoreOf(LayoutRank rank, const CostSearchHit &hit) noexcept
 {
     switch (rank) {
     case LayoutRank::SampleRate:
-        return stats.sample_rate;
+        return hit.stats.sample_rate;
     case LayoutRank::Mfu:
-        return stats.total_efficiency;
+        return hit.stats.total_efficiency;
     case LayoutRank::UsdPerMillionTokens:
-        return cost.usdPerMillionTokens;
+        return hit.cost.usdPerMillionTokens;
+    case LayoutRank::EffectiveUsdPerMillionTokens:
+        return hit.goodput.effectiveUsdPerMillionTokens;
     case LayoutRank::JoulesPerToken:
         break;
     }
-    return cost.joulesPerToken;
+    return hit.cost.joulesPerToken;
 }
 
 /// The best score a layout slower than `cost`'s could reach: its cluster at zero GPU activity
-/// (the lowest cost per hour and power) at `cost`'s token rate.
+/// (the lowest cost per hour and power) at `cost`'s token rate. Its effective $/million tokens is
+/// at least its $/million tokens (a goodput is at most 1), which bounds it.
 double costLowerBound(LayoutRank rank, const model::CostResult &cost, double tokensPerSecond,
                       double boardPower_W)
 {
     model::CostActivity idle;
     idle.tokensPerSecond = tokensPerSecond;
-    const model::CostResult floor = model::costOf(cost.bom, idle, cost.assumptions, boardPower_W);
-    return scoreOf(rank, {}, floor);
+    CostSearchHit floor;
+    floor.cost = model::costOf(cost.bom, idle, cost.assumptions, boardPower_W);
+    return scoreOf(rank == LayoutRank::EffectiveUsdPerMillionTokens ? LayoutRank::UsdPerMillionTokens : rank,
+                   floor);
 }
 
 } // namespace
@@ -110,9 +114,10 @@ CostSearchResult searchByCost(const CompiledScenario &compiled, const CostSearch
         evaluation.stats = hit.stats;
         const model::Analysis analysis
             = model::analyze(layout.application, layout.execution, layout.system, evaluation);
-        model::CostResult cost = scenarioCost(layout, hit.stats, analysis);
-        const double score = scoreOf(options.rank, hit.stats, cost);
-        out.hits.push_back({ hit.execution, hit.stats, std::move(cost), score });
+        CostSearchHit ranked { hit.execution, hit.stats, scenarioCost(layout, hit.stats, analysis), {}, 0 };
+        ranked.goodput = scenarioGoodput(layout, hit.stats, analysis, ranked.cost);
+        ranked.score = scoreOf(options.rank, ranked);
+        out.hits.push_back(std::move(ranked));
     }
     if (byCost) {
         std::stable_sort(out.hits.begin(), out.hits.end(),

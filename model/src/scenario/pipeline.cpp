@@ -105,11 +105,8 @@ void evaluateCompiled(PipelineResult &r, const PipelineOptions &options)
     evaluateInto(r, c.application, c.execution, c.system);
     if (r.ok()) {
         r.cost = scenarioCost(c, r.evaluation.stats, *r.analysis);
-        // The parts that fail are those the bill of materials counts.
-        r.goodput = model::goodputOf(c.resolved.reliability, model::reliabilityParts(r.cost->bom),
-                                     model::checkpointBytes(c.execution, r.evaluation.stats));
-        model::addThroughput(*r.goodput, r.analysis->tokensPerSecond, r.cost->assumptions.tokenBudget,
-                             r.cost->usdPerMillionTokens);
+        r.goodput = scenarioGoodput(c, r.evaluation.stats, *r.analysis, *r.cost);
+        r.analysis->gap.failures = r.goodput->failuresLoss;
     }
 }
 

@@ -34,6 +34,10 @@ struct StepBreakdown {
 struct EfficiencyGap {
     double mfu = 0;
     std::vector<TimeComponent> losses; ///< `seconds` holds the fraction of peak lost (0..1)
+    /// After the MFU: the share of peak that failures, checkpoints and restarts take from it
+    /// (GoodputResult::failuresLoss; 0 without a goodput). The MFU over the wall time is
+    /// mfu - failures.
+    double failures = 0;
 };
 
 /// Traffic of one network or memory tier over one training step.

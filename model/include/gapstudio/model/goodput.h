@@ -95,6 +95,9 @@ struct GoodputResult {
     /// The design's throughput and cost with the goodput (addThroughput; 0 until then): tokens per
     /// second of wall time, days of wall time to train the token budget, $ per million tokens.
     double effectiveTokensPerSecond = 0, effectiveTrainingDays = 0, effectiveUsdPerMillionTokens = 0;
+    /// The MFU over the wall time (mfu x goodput), and what failures, checkpoints and restarts take
+    /// from the MFU (mfu - effectiveMfu), both as shares of peak (addThroughput; 0 until then).
+    double effectiveMfu = 0, failuresLoss = 0;
 };
 
 /// Bytes one checkpoint of the job holds: its weights and optimizer state counted once, from the
@@ -109,9 +112,9 @@ struct GoodputResult {
 [[nodiscard]] GoodputResult goodputOf(const ReliabilityAssumptions &assumptions,
                                       const ReliabilityParts &parts, double checkpoint_B);
 
-/// Fills the effective figures of `r` from the failure-free ones: throughput x goodput, the
-/// token budget at that throughput, and $ per million tokens / goodput (0 stays 0: no price).
-void addThroughput(GoodputResult &r, double tokensPerSecond, double tokenBudget,
+/// Fills the effective figures of `r` from the failure-free ones: MFU and throughput x goodput,
+/// the token budget at that throughput, and $ per million tokens / goodput (0 stays 0: no price).
+void addThroughput(GoodputResult &r, double mfu, double tokensPerSecond, double tokenBudget,
                    double usdPerMillionTokens) noexcept;
 
 } // namespace gapstudio::model

@@ -7,6 +7,7 @@
  */
 
 #include "gapstudio/model/cost.h"
+#include "gapstudio/model/goodput.h"
 #include "gapstudio/scenario/scenario.h"
 
 namespace gapstudio::scenario {
@@ -20,5 +21,13 @@ namespace gapstudio::scenario {
 /// scenario's cost assumptions (defaults and `cost.*` overrides).
 [[nodiscard]] model::CostResult scenarioCost(const CompiledScenario &compiled, const model::Stats &stats,
                                              const model::Analysis &analysis);
+
+/// The goodput of a compiled scenario under failures (model/goodput.h), with its effective figures:
+/// the parts that fail are those `cost`'s bill of materials counts, the checkpoint is the state
+/// the evaluation's memory figures hold, and the assumptions are the scenario's (defaults and
+/// `reliability.*` overrides).
+[[nodiscard]] model::GoodputResult scenarioGoodput(const CompiledScenario &compiled,
+                                                   const model::Stats &stats, const model::Analysis &analysis,
+                                                   const model::CostResult &cost);
 
 } // namespace gapstudio::scenario

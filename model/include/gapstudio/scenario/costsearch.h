@@ -9,6 +9,7 @@
  */
 
 #include "gapstudio/model/search.h"
+#include "gapstudio/scenario/cost.h"
 #include "gapstudio/scenario/pipeline.h"
 
 #include <atomic>
@@ -26,9 +27,12 @@ enum class LayoutRank : std::uint8_t {
     Mfu,                 ///< highest model FLOPs utilisation
     UsdPerMillionTokens, ///< cheapest tokens
     JoulesPerToken,      ///< least energy per token
+    /// cheapest tokens of wall time: failures, checkpoints and restarts counted (goodput.h)
+    EffectiveUsdPerMillionTokens,
 };
 
-/// "sample_rate", "mfu", "usd_per_million_tokens", "joules_per_token".
+/// "sample_rate", "mfu", "usd_per_million_tokens", "joules_per_token",
+/// "effective_usd_per_million_tokens".
 [[nodiscard]] const char *rankName(LayoutRank rank) noexcept;
 [[nodiscard]] std::optional<LayoutRank> rankFromName(const std::string &name) noexcept;
 
@@ -52,7 +56,8 @@ struct CostSearchHit {
     model::Execution execution;
     model::Stats stats;
     model::CostResult cost;
-    double score = 0; ///< the ranked quantity (higher is better for rates, lower for costs)
+    model::GoodputResult goodput; ///< under the scenario's failures (scenarioGoodput)
+    double score = 0;             ///< the ranked quantity (higher is better for rates, lower for costs)
 };
 
 struct CostSearchResult {
@@ -83,7 +88,7 @@ struct CostSweepPoint {
     bool ok = false; ///< a feasible layout was found
     std::string why; ///< when not ok
     std::optional<CostSearchHit> best;
-    double timeToTrain_s = 0; ///< the token budget at this count
+    double timeToTrain_s = 0; ///< the token budget at this count, without failures
     double costToTrain_USD = 0;
     bool pareto = false; ///< no other point is both faster and cheaper
 };
