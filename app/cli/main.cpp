@@ -119,8 +119,10 @@ Commands:
           under failures and the effective days and $/million tokens (CSV, or --json).
   roadmap  Evaluate each step of a roadmap (a scenario, or a named change to the step
           before): step,name,status,samples_per_second,mfu,usd_per_million_tokens,
-          joules_per_token,megawatts,speedup,cost_ratio,energy_ratio (CSV, or --json with
-          each step's cost object). The ratios compare each step with the one before.
+          joules_per_token,megawatts,speedup,cost_ratio,energy_ratio,goodput,
+          effective_usd_per_million_tokens,effective_cost_ratio (CSV, or --json with each
+          step's cost object). The ratios compare each step with the one before; the
+          effective figures count failures, checkpoints and restarts.
   validate  Predict every measured run (gapstudio.measurement files, or folders of them)
           with the corrected model and the shipped calibration (or --calibration): a JSON
           array of {"id", "family", "measured_s", "predicted_s", "error", "status", "cause"

@@ -111,7 +111,8 @@ int runRoadmap(const std::vector<std::string> &args)
     if (!a.json)
         std::cout
             << "step,name,status,samples_per_second,mfu,usd_per_million_tokens,joules_per_token,megawatts,"
-               "speedup,cost_ratio,energy_ratio\n";
+               "speedup,cost_ratio,energy_ratio,goodput,effective_usd_per_million_tokens,effective_cost_"
+               "ratio\n";
     for (std::size_t i = 0; i < results.size(); ++i) {
         const scenario::RoadmapStepResult &r = results[i];
         const bool ok = r.result.ok();
@@ -135,20 +136,27 @@ int runRoadmap(const std::vector<std::string> &args)
                 s["energy_ratio"] = r.energyRatio;
                 if (r.result.cost)
                     s["cost"] = costToJson(*r.result.cost);
+                if (r.result.goodput) {
+                    s["goodput"] = r.result.goodput->goodput;
+                    s["effective_usd_per_million_tokens"] = r.result.goodput->effectiveUsdPerMillionTokens;
+                    s["effective_cost_ratio"] = r.effectiveCostRatio;
+                }
             }
             steps.push_back(std::move(s));
             continue;
         }
         std::cout << i + 1 << ',' << csvField(roadmap.steps[i].name) << ','
                   << scenario::statusName(r.result.status) << ',';
-        if (ok && r.result.cost)
+        if (ok && r.result.cost && r.result.goodput)
             std::cout << figure(stats.sample_rate) << ',' << figure(stats.total_efficiency) << ','
                       << figure(r.result.cost->usdPerMillionTokens) << ','
                       << figure(r.result.cost->joulesPerToken) << ',' << figure(r.result.cost->megawatts)
                       << ',' << figure(r.speedup) << ',' << figure(r.costRatio) << ','
-                      << figure(r.energyRatio) << '\n';
+                      << figure(r.energyRatio) << ',' << figure(r.result.goodput->goodput) << ','
+                      << figure(r.result.goodput->effectiveUsdPerMillionTokens) << ','
+                      << figure(r.effectiveCostRatio) << '\n';
         else
-            std::cout << ",,,,,,,\n";
+            std::cout << ",,,,,,,,,,\n";
     }
     if (a.json) {
         nlohmann::ordered_json out;

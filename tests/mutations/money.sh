@@ -188,3 +188,7 @@ mutation "cost search hits without their goodput" model/src/scenario/costsearch.
     'ranked.goodput = scenarioGoodput(layout, hit.stats, analysis, ranked.cost);' \
     'ranked.goodput = {};' \
     "tst_money_paths:costSearchAgainstEveryLayout tst_cli_cost:costSweepMarksParetoFront"
+mutation "roadmap's effective cost ratio without the goodput" model/src/scenario/roadmap.cpp \
+    'r.effectiveCostRatio = ratio(r.result.goodput->effectiveUsdPerMillionTokens,' \
+    'r.effectiveCostRatio = ratio(r.result.cost->usdPerMillionTokens,' \
+    "tst_money_paths:roadmapGainsAreRatiosOfStepTimes"

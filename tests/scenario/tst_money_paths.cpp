@@ -221,6 +221,7 @@ void tst_MoneyPaths::roadmapGainsAreRatiosOfStepTimes()
     steps[1].overrides["gpu.hbm_bandwidth_GBps"] = 4000;
     steps[2] = steps[1];
     steps[2].overrides["gpu.board_power_W"] = 300;
+    steps[2].overrides["reliability.storage_GBps"] = 2; // slower checkpoints: a lower goodput
     const std::vector<scenario::RoadmapStepResult> road = scenario::evaluateRoadmap(steps, mLibrary, {});
     QCOMPARE(road.size(), std::size_t { 3 });
     QCOMPARE(road[0].speedup, 0.0); // nothing before the first step
@@ -237,10 +238,16 @@ void tst_MoneyPaths::roadmapGainsAreRatiosOfStepTimes()
         const double energy = (after.cost->facilityPower_W * t1) / (before.cost->facilityPower_W * t0);
         QVERIFY2(std::fabs(road[i].energyRatio - energy) < 1e-9 * energy,
                  qPrintable(QString::number(road[i].energyRatio)));
+        // With failures, checkpoints and restarts: the cost per step over each step's goodput.
+        QVERIFY(before.goodput && after.goodput);
+        const double effective = cost * before.goodput->goodput / after.goodput->goodput;
+        QVERIFY2(std::fabs(road[i].effectiveCostRatio - effective) < 1e-9 * effective,
+                 qPrintable(QString::number(road[i].effectiveCostRatio)));
     }
     QVERIFY(road[1].speedup > 1.0);     // faster memory: a faster step
     QVERIFY(road[2].energyRatio < 1.0); // a lower board power: less energy per step
     QVERIFY(std::fabs(road[2].costRatio - road[2].energyRatio) > 0.01); // capital does not shrink
+    QVERIFY(road[2].effectiveCostRatio > road[2].costRatio * 1.001);    // nor do failures
 }
 
 void tst_MoneyPaths::bestLayoutWithContextParallelism()

@@ -186,7 +186,8 @@ private slots:
         const QList<QByteArray> lines = process.readAllStandardOutput().trimmed().split('\n');
         QCOMPARE(lines.size(), 5);
         QCOMPARE(lines[0], QByteArray("step,name,status,samples_per_second,mfu,usd_per_million_tokens,"
-                                      "joules_per_token,megawatts,speedup,cost_ratio,energy_ratio"));
+                                      "joules_per_token,megawatts,speedup,cost_ratio,energy_ratio,goodput,"
+                                      "effective_usd_per_million_tokens,effective_cost_ratio"));
         QVERIFY2(lines[1].startsWith("1,\"H100, two-tier, 8-GPU NVLink domains\",ok,"), lines[1].constData());
         QVERIFY(lines[4].startsWith("4,FullFlat optical fabric,ok,"));
 

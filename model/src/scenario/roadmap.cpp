@@ -28,6 +28,9 @@ std::vector<RoadmapStepResult> evaluateRoadmap(const std::vector<Scenario> &step
                 r.costRatio = ratio(r.result.cost->usdPerMillionTokens, before.cost->usdPerMillionTokens);
                 r.energyRatio = ratio(r.result.cost->joulesPerToken, before.cost->joulesPerToken);
             }
+            if (r.result.goodput && before.goodput)
+                r.effectiveCostRatio = ratio(r.result.goodput->effectiveUsdPerMillionTokens,
+                                             before.goodput->effectiveUsdPerMillionTokens);
         }
         out.push_back(std::move(r));
     }

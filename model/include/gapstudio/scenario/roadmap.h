@@ -18,6 +18,9 @@ struct RoadmapStepResult {
     double speedup = 0;     ///< samples/s over the previous step's
     double costRatio = 0;   ///< $/million tokens over the previous step's (< 1: cheaper)
     double energyRatio = 0; ///< J/token over the previous step's (< 1: less energy)
+    /// Effective $/million tokens (failures, checkpoints and restarts counted: goodput.h) over the
+    /// previous step's
+    double effectiveCostRatio = 0;
 };
 
 /// Evaluates `steps` in order with `options` (runScenario each).
