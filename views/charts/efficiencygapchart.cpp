@@ -332,9 +332,9 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
                            ? tr("Efficiency gap in dollars: %1 of a %2 training run buys useful compute")
                                  .arg(amountText(scale, now.back().value(), 1), amountText(scale, scale.total, 1))
                            : tr("Efficiency gap: MFU %1 of peak").arg(cf::percent(current.gap.mfu));
-    if (!scale.dollars && current.gap.failures != 0)
+    if (!scale.dollars && current.gap.failures != 0 && results()->goodput)
         headline += tr(", %1 over the wall time with failures and checkpoints")
-                        .arg(cf::percent(current.gap.mfu - current.gap.failures));
+                        .arg(cf::percent(results()->goodput->effectiveMfu));
     if (scale.dollars)
         if (const std::string warning = model::unpricedWarning(results()->cost->bom); !warning.empty())
             headline += QStringLiteral("  \u26a0 ") + cf::qs(warning);
