@@ -43,7 +43,11 @@ nlohmann::ordered_json goodputToJson(const model::GoodputResult &g, const model:
     out["assumptions"] = { { "interruptions_per_gpu_hour", g.interruptionsPerGpuHour },
                            { "storage_GBps", a.storage_Bps / units::kBpsPerGBps },
                            { "job_restart_s", a.jobRestart_s },
-                           { "checkpoint_interval_s", a.checkpointInterval_s } }; // 0: Young's
+                           { "checkpoint_interval_s", a.checkpointInterval_s }, // 0: Young's
+                           { "async_checkpoint", a.asyncCheckpoint },
+                           { "snapshot_GBps", a.snapshot_Bps / units::kBpsPerGBps } };
+    // Appended: the time the job stops per checkpoint (the write, or an asynchronous snapshot).
+    out["checkpoint_stall_s"] = g.checkpointStall_s;
     return out;
 }
 

@@ -68,7 +68,9 @@ Commands:
           "goodput": failures, checkpoints and restarts (the job's mean time to interrupt
           from a failure rate per GPU-hour, Young's checkpoint interval, Daly's expected
           wall time), the share of wall time that trains, where the rest goes, and the
-          effective tokens/s, days and $/million tokens of the token budget.
+          effective tokens/s, days and $/million tokens of the token budget; checkpoints
+          are synchronous unless "reliability.async_checkpoint" is 1 (a snapshot to host
+          memory, written in the background: "checkpoint_stall_s" is what the job stops).
   import-hf  Turn a Hugging Face config.json into an llm preset (stdout); what it had to
           approximate (latent attention, shared experts, dense first layers, ...) goes to
           stderr as "approximation: ..." lines.

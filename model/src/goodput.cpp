@@ -59,6 +59,11 @@ constexpr double kLlama3StorageSustained_Bps = 2e12;
 // and reschedule the job and initialise its communicators before the checkpoint is read back
 // (FlashRecovery, arXiv:2509.03047, restores 4,800 devices in 150 s with a purpose-built system).
 constexpr double kJobRestartEstimate_s = 600;
+// An asynchronous snapshot goes from each GPU to its host's memory over the GPU's host link: PCI
+// Express 5.0 x16 on the HGX H100/B200 boards (NVIDIA DGX H100 and DGX B200 user guides), 32 GT/s
+// x 16 lanes with 128b/130b encoding = 63.0 GB/s per direction (PCI-SIG, PCI Express Base
+// Specification 5.0).
+constexpr double kPcie5x16_Bps = 32e9 * 16 * 128.0 / 130 / 8;
 
 } // namespace
 
@@ -71,6 +76,7 @@ ReliabilityAssumptions::ReliabilityAssumptions() noexcept
     , softwareFit(fitOf(kLlama3SoftwareCauses, kLlama3Gpus))
     , storage_Bps(kLlama3StorageSustained_Bps)
     , jobRestart_s(kJobRestartEstimate_s)
+    , snapshot_Bps(kPcie5x16_Bps)
 {
 }
 
@@ -137,22 +143,31 @@ GoodputResult goodputOf(const ReliabilityAssumptions &a, const ReliabilityParts 
                                 : a.gpuFit >= 0 && a.hbmFit >= 0 && a.serverFit >= 0 && a.nicFit >= 0
                                       && a.linkFit >= 0 && a.softwareFit >= 0;
     if (!(parts.gpus >= 1) || !ratesValid || !(a.storage_Bps > 0) || !(a.jobRestart_s >= 0)
-        || !(checkpoint_B >= 0) || !(a.checkpointInterval_s >= 0) || !std::isfinite(checkpoint_B))
+        || !(checkpoint_B >= 0) || !(a.checkpointInterval_s >= 0) || !std::isfinite(checkpoint_B)
+        || (a.asyncCheckpoint && !(a.snapshot_Bps > 0)))
         return r;
     r.valid = true;
     r.checkpoint_B = checkpoint_B;
     r.checkpointWrite_s = checkpoint_B / a.storage_Bps;
+    r.asynchronous = a.asyncCheckpoint;
+    // Asynchronous: every GPU snapshots an equal share (Megatron-Core's fully parallel save
+    // spreads the replicas' writes over the data-parallel ranks), and the write is rework.
+    r.checkpointStall_s
+        = a.asyncCheckpoint ? checkpoint_B / parts.gpus / a.snapshot_Bps : r.checkpointWrite_s;
+    r.rework_s = a.asyncCheckpoint ? r.checkpointWrite_s : 0;
     r.restart_s = a.jobRestart_s + checkpoint_B / a.storage_Bps;
     r.sources = interruptionSources(a, parts);
     r.networkEstimated = parts.networkEstimated && !a.interruptionsPerGpuHour;
     const double perHour = interruptionsPerHour(a, parts);
     r.interruptionsPerGpuHour = perHour / parts.gpus;
     const double rate = perHour / units::kSecondsPerHour;
-    const double delta = r.checkpointWrite_s;
+    const double delta = r.checkpointStall_s;
+    // The next asynchronous checkpoint waits for the last one's write.
+    const double shortest = a.asyncCheckpoint ? r.checkpointWrite_s : 0;
     if (!(rate > 0)) {
         // No failures: only the checkpoints cost time (none needed without a fixed interval).
         r.mtti_s = INFINITY;
-        r.interval_s = a.checkpointInterval_s;
+        r.interval_s = a.checkpointInterval_s > 0 ? std::max(a.checkpointInterval_s, shortest) : 0;
         r.goodput = r.interval_s > 0 ? r.interval_s / (r.interval_s + delta) : 1.0;
         r.checkpointShare = 1 - r.goodput;
         return r;
@@ -160,15 +175,17 @@ GoodputResult goodputOf(const ReliabilityAssumptions &a, const ReliabilityParts 
     const double M = 1 / rate;
     r.mtti_s = M;
     // Young 1974, "A first order approximation to the optimum checkpoint interval", CACM 17(9).
-    r.interval_s = a.checkpointInterval_s > 0 ? a.checkpointInterval_s : std::sqrt(2 * delta * M);
-    const double tau = r.interval_s, R = r.restart_s;
+    r.interval_s
+        = std::max(a.checkpointInterval_s > 0 ? a.checkpointInterval_s : std::sqrt(2 * delta * M), shortest);
+    const double tau = r.interval_s, R = r.restart_s + r.rework_s;
     // Daly 2006, eq. 9: wall time per unit of work; as tau -> 0 (no write cost) it tends to e^(R/M).
     const double wallPerWork
         = tau > 0 ? M * std::exp(R / M) * std::expm1((tau + delta) / M) / tau : std::exp(R / M);
     r.goodput = std::clamp(1 / wallPerWork, 0.0, 1.0);
     // The loss split in proportion to its first-order terms (Young's): delta per interval, half an
-    // interval of work lost per failure, one restart per failure.
-    const double write = delta / (tau + delta), lost = (tau + delta) / (2 * M), restart = R / M;
+    // interval of work (and an asynchronous write) lost per failure, one restart per failure.
+    const double write = delta / (tau + delta), lost = ((tau + delta) / 2 + r.rework_s) / M,
+                 restart = r.restart_s / M;
     const double firstOrder = write + lost + restart;
     const double scale = firstOrder > 0 ? (1 - r.goodput) / firstOrder : 0;
     r.checkpointShare = write * scale;

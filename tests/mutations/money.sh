@@ -129,9 +129,25 @@ mutation "MPI rounds advance by one rank's points" app/cli/grid_mpi.cpp \
     "tst_cli_grid:mpiMatchesOneProcess"
 # goodput.cpp: failures, checkpoints and restarts
 mutation "Young's interval without the factor 2" model/src/goodput.cpp \
-    'r.interval_s = a.checkpointInterval_s > 0 ? a.checkpointInterval_s : std::sqrt(2 * delta * M);' \
-    'r.interval_s = a.checkpointInterval_s > 0 ? a.checkpointInterval_s : std::sqrt(delta * M);' \
+    '= std::max(a.checkpointInterval_s > 0 ? a.checkpointInterval_s : std::sqrt(2 * delta * M), shortest);' \
+    '= std::max(a.checkpointInterval_s > 0 ? a.checkpointInterval_s : std::sqrt(delta * M), shortest);' \
     "tst_goodput:youngAndDalyByHand"
+mutation "an asynchronous snapshot as slow as the write" model/src/goodput.cpp \
+    '= a.asyncCheckpoint ? checkpoint_B / parts.gpus / a.snapshot_Bps : r.checkpointWrite_s;' \
+    '= r.checkpointWrite_s;' \
+    "tst_goodput:asynchronousCheckpointsByHand"
+mutation "an asynchronous checkpoint's write not lost on failure" model/src/goodput.cpp \
+    'r.rework_s = a.asyncCheckpoint ? r.checkpointWrite_s : 0;' \
+    'r.rework_s = 0;' \
+    "tst_goodput:asynchronousCheckpointsByHand"
+mutation "the next asynchronous checkpoint does not wait for the write" model/src/goodput.cpp \
+    'const double shortest = a.asyncCheckpoint ? r.checkpointWrite_s : 0;' \
+    'const double shortest = 0;' \
+    "tst_goodput:asynchronousCheckpointsByHand"
+mutation "the snapshot bandwidth is not PCIe 5.0 x16" model/src/goodput.cpp \
+    'constexpr double kPcie5x16_Bps = 32e9 * 16 * 128.0 / 130 / 8;' \
+    'constexpr double kPcie5x16_Bps = 32e9 * 16 / 8;' \
+    "tst_goodput:overridesSetTheAssumptions,cliAsynchronousCheckpoints"
 mutation "Daly's wall time without the restarts" model/src/goodput.cpp \
     '= tau > 0 ? M * std::exp(R / M) * std::expm1((tau + delta) / M) / tau : std::exp(R / M);' \
     '= tau > 0 ? M * std::expm1((tau + delta) / M) / tau : std::exp(R / M);' \

@@ -13,8 +13,17 @@
  * and reloads the last one. The expected wall time per unit of useful work is Daly's exact result
  * for exponential failures (Daly 2006, "A higher order estimate of the optimum checkpoint interval
  * for restart dumps", FGCS 22(3), eq. 9): T_wall / T_work = M e^(R/M) (e^((tau + delta)/M) - 1) /
- * tau, with M the MTTI, R the restart time, delta the checkpoint write time and tau the work
- * between checkpoints; goodput is its inverse. Sources of the defaults: goodput.cpp.
+ * tau, with M the MTTI, R the restart time, delta the time the job stops per checkpoint and tau
+ * the work between checkpoints; goodput is its inverse. Sources of the defaults: goodput.cpp.
+ *
+ * A checkpoint is synchronous (the job stops while it is written to storage: delta is the write)
+ * or asynchronous (Mohan et al., "CheckFreq", FAST 2021: a snapshot to host memory, then the
+ * write in the background while training goes on; Megatron-Core's and PyTorch's asynchronous
+ * distributed checkpoints work so). Asynchronous, delta is the snapshot, each GPU copying its
+ * share of the checkpoint over its host link; the next checkpoint cannot start before the last
+ * is written, so tau is at least the write time; and a failure loses the work since the last
+ * checkpoint that was written, one write time more than synchronous, which counts as rework in
+ * R.
  *
  * Pure and Qt-free: plain numbers in, plain numbers out.
  */
@@ -46,6 +55,9 @@ struct ReliabilityAssumptions {
     double storage_Bps;                ///< sustained storage bandwidth for writing and reading back
     double jobRestart_s;               ///< detection, rescheduling and start-up before the reload
     double checkpointInterval_s = 0;   ///< work between checkpoints; 0: Young's optimum
+    /// Checkpoints are snapshots to host memory written in the background (see the file comment).
+    bool asyncCheckpoint = false;
+    double snapshot_Bps; ///< one GPU's copy bandwidth to host memory for an asynchronous snapshot
     ReliabilityAssumptions() noexcept; ///< the cited defaults
     bool operator==(const ReliabilityAssumptions &) const = default;
 };
@@ -85,8 +97,13 @@ struct GoodputResult {
     double interruptionsPerGpuHour = 0;      ///< their sum over the GPU count
     bool networkEstimated = false;           ///< ReliabilityParts::networkEstimated
     double checkpoint_B = 0;      ///< bytes of one checkpoint (the job's unique training state)
-    double checkpointWrite_s = 0; ///< delta: the job stops while it writes
+    double checkpointWrite_s = 0; ///< writing one checkpoint to storage
+    bool asynchronous = false;    ///< ReliabilityAssumptions::asyncCheckpoint
+    /// delta: the job stops this long per checkpoint: the write (synchronous) or the snapshot
+    /// of each GPU's share to host memory (asynchronous).
+    double checkpointStall_s = 0;
     double restart_s = 0;         ///< R: job restart plus reading the checkpoint back
+    double rework_s = 0;          ///< asynchronous: the write time lost on top of the interval's work
     double interval_s = 0;        ///< tau: work between checkpoints (0: none are written)
     double goodput = 0;           ///< useful work / wall time, in (0, 1]
     /// Where the rest goes, as shares of the wall time (with the goodput they sum to 1, to first
