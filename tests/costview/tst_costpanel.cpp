@@ -1,7 +1,8 @@
 // The Cost and power panel and the efficiency gap in dollars read the pipeline's cost result
 // (model/cost.h through scenario::runScenario): the panel's figures and its $/hour bar are the
-// model's numbers for the studio's default design; a changed electricity price is one undoable
-// override that changes them; a design over memory capacity shows no cost at all.
+// model's numbers for the studio's default design, its goodput under failures among them; a
+// changed electricity price or storage bandwidth is one undoable override that changes them; a
+// design over memory capacity shows no cost at all.
 #include "shippedresults.h"
 
 #include "charts/efficiencygapchart.h"
@@ -17,6 +18,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <utility>
 
 using namespace gapstudio;
 using views::CostPanel;
@@ -72,6 +74,24 @@ void checkFigures(const CostPanel &panel, const model::CostResult &cost)
     }
 }
 
+/// The panel shows the goodput under failures `g`: the share in percent, the days and the
+/// $/million tokens with failures.
+void checkGoodputFigures(const CostPanel &panel, const model::GoodputResult &g)
+{
+    QVERIFY(g.valid && g.goodput > 0 && g.goodput < 1);
+    const std::pair<const char *, double> shown[] = {
+        { "goodput", 100 * g.goodput },
+        { "effective_training_days", g.effectiveTrainingDays },
+        { "effective_usd_per_million_tokens", g.effectiveUsdPerMillionTokens },
+    };
+    for (const auto &[key, expected] : shown) {
+        const QString text = panel.figureText(QString::fromLatin1(key));
+        QVERIFY2(
+            closeTo(shownNumber(text), expected),
+            qPrintable(QStringLiteral("%1: shown %2, model %3").arg(QLatin1String(key), text).arg(expected)));
+    }
+}
+
 } // namespace
 
 class TestCostPanel : public QObject {
@@ -80,6 +100,7 @@ class TestCostPanel : public QObject {
 private slots:
     void figuresAreTheModels();
     void electricityPriceIsAnUndoableEdit();
+    void storageBandwidthIsAnUndoableEdit();
     void overCapacityShowsNoCost();
     void gapInDollarsIsTheModels();
     void unpricedPartsAreFlagged();
@@ -95,6 +116,8 @@ void TestCostPanel::figuresAreTheModels()
     panel.setResults(results);
     const model::CostResult &cost = *results->cost;
     checkFigures(panel, cost);
+    QVERIFY(results->goodput);
+    checkGoodputFigures(panel, *results->goodput);
 
     // The stacked bar: one segment per share of $/hour, each the model's, summing to the total.
     double sum = 0;
@@ -148,6 +171,36 @@ void TestCostPanel::electricityPriceIsAnUndoableEdit()
     QVERIFY(!document.scenario().overrides.count("cost.usd_per_kWh"));
 }
 
+// The goodput's assumptions are fields of the panel too: the user types a tenth of the storage
+// bandwidth (200 GB/s for the default 2 TB/s), one undoable override; a checkpoint then takes
+// its bytes / 200 GB/s to write, and the goodput shown falls.
+void TestCostPanel::storageBandwidthIsAnUndoableEdit()
+{
+    views::ScenarioDocument document(test::shippedLibrary());
+    document.reset(test::shippedScenario(test::kMoeScenario));
+    CostPanel panel(&document);
+    const views::ResultsPtr before = test::shippedResults(document.scenario());
+    panel.setResults(before);
+    QVERIFY(before->goodput && before->goodput->valid);
+    QDoubleSpinBox *field = panel.field(QStringLiteral("reliability.storage_GBps"));
+    QVERIFY(field);
+    QCOMPARE(field->value(), 2000.0); // Llama 3's 2 TB/s sustained (model/goodput.cpp)
+
+    field->setValue(200);
+    QCOMPARE(document.scenario().overrides.at("reliability.storage_GBps"), 200.0);
+    QCOMPARE(document.undoStack()->count(), 1);
+    const views::ResultsPtr after = test::shippedResults(document.scenario());
+    panel.setResults(after);
+    QVERIFY(after->goodput && after->goodput->valid);
+    const model::GoodputResult &g = *after->goodput;
+    QVERIFY(std::abs(g.checkpointWrite_s - g.checkpoint_B / 200e9) <= 1e-12 * g.checkpointWrite_s);
+    QVERIFY(g.goodput < before->goodput->goodput);
+    checkGoodputFigures(panel, g);
+    QCOMPARE(document.undoStack()->count(), 1);
+    document.undoStack()->undo();
+    QVERIFY(!document.scenario().overrides.count("reliability.storage_GBps"));
+}
+
 void TestCostPanel::overCapacityShowsNoCost()
 {
     views::ScenarioDocument document(test::shippedLibrary());
@@ -158,6 +211,8 @@ void TestCostPanel::overCapacityShowsNoCost()
     panel.setResults(results);
     for (const Figure &f : kFigures)
         QCOMPARE(panel.figureText(QString::fromLatin1(f.key)), QStringLiteral("\u2014"));
+    for (const char *key : { "goodput", "effective_training_days", "effective_usd_per_million_tokens" })
+        QCOMPARE(panel.figureText(QLatin1String(key)), QStringLiteral("\u2014"));
     QVERIFY(panel.statusText().startsWith(QStringLiteral("No cost")));
     QVERIFY(!panel.chart()->message().isEmpty());
     QCOMPARE(panel.chart()->csvRows().size(), 1); // the header only
@@ -188,7 +243,8 @@ void TestCostPanel::unpricedPartsAreFlagged()
     panel.setResults(free);
     QVERIFY(!banner->isHidden());
     QVERIFY2(banner->text().contains(QStringLiteral("without a price: the GPUs")), qPrintable(banner->text()));
-    for (const char *key : { "cluster_usd_per_hour", "usd_per_million_tokens", "run_usd" })
+    for (const char *key :
+         { "cluster_usd_per_hour", "usd_per_million_tokens", "run_usd", "effective_usd_per_million_tokens" })
         QVERIFY2(panel.figureText(QLatin1String(key)).contains(QStringLiteral("(incomplete)")), key);
     QVERIFY(!panel.figureText(QStringLiteral("joules_per_token")).contains(QStringLiteral("incomplete")));
 

@@ -192,6 +192,14 @@ mutation "effective MFU without the goodput" model/src/goodput.cpp \
     'r.effectiveMfu = mfu * r.goodput;' \
     'r.effectiveMfu = mfu;' \
     "tst_goodput:pipelineHasItExactlyForRunnableDesigns,cliPrintsItLast tst_charts:waterfallAddsUpToPeak"
+mutation "the Cost panel's cost with failures is the failure-free one" views/cost/costfigures.cpp \
+    'money(g->effectiveUsdPerMillionTokens) };' \
+    'money(c.usdPerMillionTokens) };' \
+    "tst_costpanel:figuresAreTheModels"
+mutation "the Cost panel's goodput shows what failures take" views/cost/costfigures.cpp \
+    'fmt(kPercent * g->goodput, QStringLiteral("%")) }' \
+    'fmt(kPercent * (1 - g->goodput), QStringLiteral("%")) }' \
+    "tst_costpanel:figuresAreTheModels"
 mutation "the efficiency gap's failures step drawn from the peak" views/charts/efficiencygapchart.cpp \
     'const double mfu = steps.back().value(), lost = gap.failures * cf::kPercent;' \
     'const double mfu = steps.front().value(), lost = gap.failures * cf::kPercent;' \

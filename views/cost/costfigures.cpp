@@ -20,11 +20,12 @@ QString money(double usd)
 
 namespace {
 
-QList<CostFigure> figuresOf(const model::CostResult &c)
+/// The figures of `c`, then those of the goodput `g` (model/goodput.h) unless it is null.
+QList<CostFigure> figuresOf(const model::CostResult &c, const model::GoodputResult *g)
 {
     const auto fmt
         = [](double v, const QString &unit) { return chartformat::significant(v) + QLatin1Char(' ') + unit; };
-    return {
+    QList<CostFigure> figures {
         { QStringLiteral("cluster_usd_per_hour"), QObject::tr("Cluster cost per hour"), c.clusterUsdPerHour,
           money(c.clusterUsdPerHour) },
         { QStringLiteral("usd_per_million_tokens"), QObject::tr("Cost per million tokens"),
@@ -44,6 +45,19 @@ QList<CostFigure> figuresOf(const model::CostResult &c)
         { QStringLiteral("gpu_hours"), QObject::tr("GPU-hours to train the token budget"), c.gpuHours,
           chartformat::significant(c.gpuHours) },
     };
+    if (!g)
+        return figures;
+    // With failures, checkpoints and restarts: the keys are `eval --goodput`'s.
+    constexpr double kPercent = 100;
+    figures << CostFigure { QStringLiteral("goodput"), QObject::tr("Goodput under failures"), g->goodput,
+                            fmt(kPercent * g->goodput, QStringLiteral("%")) }
+            << CostFigure { QStringLiteral("effective_training_days"),
+                            QObject::tr("Time to train the token budget with failures"),
+                            g->effectiveTrainingDays, fmt(g->effectiveTrainingDays, QObject::tr("days")) }
+            << CostFigure { QStringLiteral("effective_usd_per_million_tokens"),
+                            QObject::tr("Cost per million tokens with failures"),
+                            g->effectiveUsdPerMillionTokens, money(g->effectiveUsdPerMillionTokens) };
+    return figures;
 }
 
 } // namespace
@@ -52,12 +66,14 @@ QList<CostFigure> costFigures(const ScenarioResults &results)
 {
     if (!results.ok() || !results.cost) // the same rule as every view: only a design that runs has a cost
         return {};
-    return figuresOf(*results.cost);
+    const bool goodput = results.goodput && results.goodput->valid && results.goodput->goodput > 0;
+    return figuresOf(*results.cost, goodput ? &*results.goodput : nullptr);
 }
 
 QList<CostFigure> costFigureNames()
 {
-    return figuresOf(model::CostResult {});
+    const model::GoodputResult none;
+    return figuresOf(model::CostResult {}, &none);
 }
 
 } // namespace gapstudio::views

@@ -8,6 +8,8 @@ namespace {
 
 constexpr double kTokensPerBillion = 1e9;
 constexpr double kMaxPrice = 1e12; // as the override's own bound allows more: a field, not a check
+constexpr double kMaxStorage_GBps = 1e6;
+constexpr double kMaxRestart_s = 1e6;
 
 } // namespace
 
@@ -40,6 +42,9 @@ const QList<CostInput> &costInputs()
         input("scale_up.switch_price_USD", 1, {}, 0, kMaxPrice, 0),
         input("scale_out.switch_price_USD", 1, {}, 0, kMaxPrice, 0),
         input("scale_out.optics_price_USD", 1, {}, 0, kMaxPrice, 0),
+        // The goodput's: what faster storage or recovery is worth.
+        input("reliability.storage_GBps", 1, {}, 0.001, kMaxStorage_GBps, 1),
+        input("reliability.job_restart_s", 1, {}, 0, kMaxRestart_s, 0),
     };
     return inputs;
 }

@@ -26,7 +26,8 @@ struct CostInput {
     std::function<double(const scenario::CompiledScenario &)> current;
 };
 
-/// Electricity price, PUE, depreciation, facility charge, token budget and the main prices.
+/// Electricity price, PUE, depreciation, facility charge, token budget, the main prices, and the
+/// goodput's storage bandwidth and job restart time.
 [[nodiscard]] const QList<CostInput> &costInputs();
 
 } // namespace gapstudio::views
