@@ -1,7 +1,7 @@
 // The Roadmap view reads the model's roadmap results (scenario::evaluateRoadmap): one bar per
-// step and metric equal to the model's numbers, the gains in its exports, a click that opens a
-// step as the current design, and files that cannot be read shown in words (file and JSON
-// pointer) without a crash and without losing the roadmap shown before.
+// step and metric equal to the model's numbers, the gains and the goodput in its exports, a click that opens
+// a step as the current design, and files that cannot be read shown in words (file and JSON pointer) without
+// a crash and without losing the roadmap shown before.
 #include "shippedresults.h"
 
 #include "charts/chartexport.h"
@@ -19,6 +19,8 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 using namespace gapstudio;
 using views::RoadmapMetric;
@@ -115,6 +117,26 @@ void TestRoadmapView::chartIsTheModels()
         QCOMPARE(row.at(9).toDouble(), model[i].energyRatio);
     }
     QVERIFY(rows[1].at(7).isEmpty()); // the first step has nothing to gain over
+    // Then the goodput's columns, as `gapstudio-cli roadmap` prints them: each step's goodput, its
+    // $/million tokens with failures (the failure-free cost over the goodput) and that figure's
+    // ratio to the step before (the ratio of the two steps' effective costs).
+    QCOMPARE(rows[0].mid(10),
+             (QStringList { QStringLiteral("goodput"), QStringLiteral("effective_usd_per_million_tokens"),
+                            QStringLiteral("effective_cost_ratio") }));
+    for (std::size_t i = 0; i < model.size(); ++i) {
+        const QStringList &row = rows[int(i) + 1];
+        const double goodput = row.at(10).toDouble(), usd = row.at(11).toDouble();
+        QVERIFY2(goodput > 0.5 && goodput < 1, qPrintable(row.at(10)));
+        QCOMPARE(goodput, model[i].result.goodput->goodput);
+        QVERIFY(std::abs(usd - model[i].result.cost->usdPerMillionTokens / goodput) <= 1e-12 * usd);
+        if (i == 0) {
+            QVERIFY(row.at(12).isEmpty());
+            continue;
+        }
+        const double previous = rows[int(i)].at(11).toDouble();
+        QVERIFY(std::abs(row.at(12).toDouble() - usd / previous) <= 1e-12 * usd / previous);
+    }
+    QCOMPARE(panel.table()->columnCount(), int(rows[0].size()) + 1); // and MW
     QCOMPARE(panel.table()->rowCount(), int(model.size()));
 }
 

@@ -192,6 +192,10 @@ mutation "effective MFU without the goodput" model/src/goodput.cpp \
     'r.effectiveMfu = mfu * r.goodput;' \
     'r.effectiveMfu = mfu;' \
     "tst_goodput:pipelineHasItExactlyForRunnableDesigns,cliPrintsItLast tst_charts:waterfallAddsUpToPeak"
+mutation "the Roadmap view's cost ratio with failures is the failure-free one" views/roadmap/roadmapdata.cpp \
+    '    return steps[index].effectiveCostRatio;' \
+    '    return steps[index].costRatio;' \
+    "tst_roadmapview:chartIsTheModels"
 mutation "the Cost panel's cost with failures is the failure-free one" views/cost/costfigures.cpp \
     'money(g->effectiveUsdPerMillionTokens) };' \
     'money(c.usdPerMillionTokens) };' \

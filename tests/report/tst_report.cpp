@@ -181,6 +181,10 @@ private slots:
                                QStringLiteral("6 Charts") };
         for (std::size_t i = 1; i < steps.size(); ++i)
             expected << QStringLiteral("\u00d7") + QLocale::c().toString(steps[i].speedup, 'f', 2);
+        // The steps' goodput under failures, in a table of their own.
+        expected << QStringLiteral("The steps with failures, checkpoints and restarts");
+        for (const scenario::RoadmapStepResult &step : steps)
+            expected << QLocale::c().toString(100 * step.result.goodput->goodput, 'f', 1) + QStringLiteral(" %");
         for (const QString &needle : expected)
             QVERIFY2(text.contains(needle), qPrintable(QStringLiteral("missing \"%1\" in %2").arg(needle, text.left(3000))));
     }

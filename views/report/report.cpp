@@ -104,16 +104,32 @@ void writeRoadmap(report::ReportPainter &out, int section, const RoadmapData &ro
     out.paragraph(QString::fromStdString(roadmap.roadmap.name));
     if (!roadmap.roadmap.source.empty())
         out.paragraph(QString::fromStdString(roadmap.roadmap.source), false, true);
-    QList<QStringList> rows = RoadmapTable::rowsOf(roadmap);
+    // The view's table in two, as its fourteen columns do not fit across A4: the steps' figures,
+    // then their goodput (step and design again, then the last three columns).
+    const QList<QStringList> rows = RoadmapTable::rowsOf(roadmap);
+    constexpr int kGoodputColumns = 3;
+    const qsizetype split = rows.first().size() - kGoodputColumns;
     report::Table table;
     table.title = QObject::tr("Steps of %1. Gains are over the step before (cost and energy ratios below 1 are savings).")
                       .arg(QFileInfo(roadmap.file).fileName());
-    table.headers = rows.takeFirst();
-    table.rows = rows;
+    report::Table goodput;
+    goodput.title
+        = QObject::tr("The steps with failures, checkpoints and restarts: goodput, $ per million tokens "
+                      "(Eff. $/M) and its ratio to the step before.");
+    for (qsizetype r = 0; r < rows.size(); ++r) {
+        QStringList &target = r == 0 ? table.headers : table.rows.emplace_back();
+        target = rows[r].mid(0, split);
+        QStringList &withFailures = r == 0 ? goodput.headers : goodput.rows.emplace_back();
+        withFailures = rows[r].mid(0, 2) + rows[r].mid(split);
+    }
     table.weights = { 0.8, 1.9, 0.95, 1.35, 0.85, 1.15, 1.0, 0.75, 1.3, 1.1, 1.2 };
+    goodput.weights = { 0.8, 1.9, 1.1, 1.1, 1.1 };
+    goodput.widthFraction = 0.65;
     for (int c = 0; c < table.headers.size(); ++c)
         table.rightAligned << (c >= 3);
+    goodput.rightAligned = { false, false, true, true, true };
     out.table(table);
+    out.table(goodput);
     for (const QString &problem : roadmap.problems)
         out.paragraph(QStringLiteral("\u2022 ") + problem);
     RoadmapChart chart;

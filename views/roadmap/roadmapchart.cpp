@@ -195,6 +195,9 @@ QList<QStringList> RoadmapChart::csvRows() const
     for (const RoadmapMetric metric : kRoadmapMetrics)
         header << metricKey(metric);
     header << QStringLiteral("speedup") << QStringLiteral("cost_ratio") << QStringLiteral("energy_ratio");
+    // The goodput's columns come last, as in `gapstudio-cli roadmap`'s CSV.
+    header << QStringLiteral("goodput") << QStringLiteral("effective_usd_per_million_tokens")
+           << QStringLiteral("effective_cost_ratio");
     QList<QStringList> rows { header };
     if (!mRoadmap)
         return rows;
@@ -207,6 +210,8 @@ QList<QStringList> RoadmapChart::csvRows() const
         for (const RoadmapMetric metric :
              { RoadmapMetric::Throughput, RoadmapMetric::UsdPerMillionTokens, RoadmapMetric::JoulesPerToken })
             row << cell(mRoadmap->gain(i, metric));
+        row << cell(mRoadmap->goodput(i)) << cell(mRoadmap->effectiveUsdPerMillionTokens(i))
+            << cell(mRoadmap->effectiveCostRatio(i));
         rows << row;
     }
     return rows;

@@ -43,6 +43,12 @@ struct RoadmapData {
     /// The step's gain for `metric` over the previous step (speedup, cost ratio, energy ratio;
     /// nullopt for MFU and for steps without one).
     [[nodiscard]] std::optional<double> gain(std::size_t index, RoadmapMetric metric) const;
+    /// The step's goodput under failures (model/goodput.h), its $/million tokens with failures, and
+    /// that figure over the previous step's (RoadmapStepResult::effectiveCostRatio); nullopt when
+    /// the step has none (it does not run, or has no cost or goodput; the first step's ratio).
+    [[nodiscard]] std::optional<double> goodput(std::size_t index) const;
+    [[nodiscard]] std::optional<double> effectiveUsdPerMillionTokens(std::size_t index) const;
+    [[nodiscard]] std::optional<double> effectiveCostRatio(std::size_t index) const;
     /// The step's name ("Step 2: Scale-up domains of 128").
     [[nodiscard]] QString stepName(std::size_t index) const;
 };

@@ -38,9 +38,11 @@ RoadmapTable::RoadmapTable(QWidget *parent)
 QList<QStringList> RoadmapTable::rowsOf(const RoadmapData &roadmap)
 {
     // Short headers: the report prints this table across an A4 page (metricTitle() says more).
-    const QStringList header { tr("Step"),      tr("Design"),     tr("Status"),  tr("Samples/s"),
-                               tr("MFU"),       tr("$/M tokens"), tr("J/token"), tr("MW"),
-                               tr("Speedup"),   tr("Cost ratio"), tr("Energy ratio") };
+    // "Eff.": with failures, checkpoints and restarts (the goodput, model/goodput.h).
+    const QStringList header { tr("Step"),     tr("Design"),     tr("Status"),       tr("Samples/s"),
+                               tr("MFU"),      tr("$/M tokens"), tr("J/token"),      tr("MW"),
+                               tr("Speedup"),  tr("Cost ratio"), tr("Energy ratio"), tr("Goodput"),
+                               tr("Eff. $/M"), tr("Eff. ratio") };
     QList<QStringList> rows { header };
     for (std::size_t i = 0; i < roadmap.steps.size(); ++i) {
         const scenario::PipelineResult &r = roadmap.steps[i].result;
@@ -52,6 +54,11 @@ QList<QStringList> RoadmapTable::rowsOf(const RoadmapData &roadmap)
         for (const RoadmapMetric metric :
              { RoadmapMetric::Throughput, RoadmapMetric::UsdPerMillionTokens, RoadmapMetric::JoulesPerToken })
             row << ratio(roadmap.gain(i, metric));
+        const std::optional<double> goodput = roadmap.goodput(i),
+                                    usd = roadmap.effectiveUsdPerMillionTokens(i);
+        row << (goodput ? chartformat::percent(*goodput) : QStringLiteral("\u2014"))
+            << (usd ? chartformat::significant(*usd) : QStringLiteral("\u2014"))
+            << ratio(roadmap.effectiveCostRatio(i));
         rows << row;
     }
     return rows;
