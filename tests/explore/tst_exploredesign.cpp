@@ -1,7 +1,8 @@
 // Explore agrees with the design: for the shipped dense design (GPT-3 175B on
 // 4096 H100, fp8, TP overlap ring) and the MoE default, "this design" in every Explore chart is
 // the studio's own evaluation of the design, and the sweeps search with the design's settings, so
-// the best layout at the design's GPU count and at its TP x PP is at least as fast as the design.
+// the best layout at the design's GPU count and at its TP x PP is at least as fast as the design;
+// the scaling chart's goodput under failures is the pipeline's at the design's own point.
 #include "shippedresults.h"
 
 #include "explore/domainsweepchart.h"
@@ -11,6 +12,8 @@
 #include "explore/tornadochart.h"
 #include "explore/variantschart.h"
 #include "varianttexts.h"
+
+#include "gapstudio/scenario/cost.h"
 
 #include <qcustomplot.h>
 
@@ -96,6 +99,39 @@ private slots:
             }
         }
         QVERIFY(plotted);
+
+        // Goodput under failures: "this design" has the pipeline's own (scenarioGoodput over the
+        // cost's bill of materials), and each GPU count's, computed for its best layout on a
+        // cluster of that many GPUs, falls as the count grows (more parts fail, the same model
+        // to checkpoint); the effective throughput drawn is the throughput times it.
+        QVERIFY(studio->goodput && studio->goodput->valid);
+        const QList<QStringList> csv = scaling->csvRows();
+        QCOMPARE(csv.first().mid(8),
+                 (QStringList { QStringLiteral("goodput"), QStringLiteral("effective_samples_per_s") }));
+        QCOMPARE(csv.last().at(7), QStringLiteral("this design"));
+        QCOMPARE(csv.last().at(8).toDouble(), studio->goodput->goodput);
+        QCOMPARE(csv.last().at(9).toDouble(), own.sample_rate * studio->goodput->goodput);
+        QCPGraph *effective = nullptr;
+        for (int i = 0; i < scaling->plot()->graphCount(); ++i)
+            if (scaling->plot()->graph(i)->name().startsWith(QStringLiteral("Effective throughput")))
+                effective = scaling->plot()->graph(i);
+        QVERIFY(effective);
+        double previous = 2;
+        int drawn = 0;
+        for (std::size_t i = 0; i < scaling->points().size(); ++i) {
+            const model::SweepPoint &point = scaling->points()[i];
+            if (!point.evaluation.ok)
+                continue;
+            const double goodput = scaling->goodput(i);
+            QVERIFY2(goodput > 0 && goodput < previous, qPrintable(QString::number(point.x)));
+            previous = goodput;
+            QCOMPARE(effective->data()->at(int(i))->value, point.evaluation.stats.sample_rate * goodput);
+            ++drawn;
+        }
+        QVERIFY(drawn >= 2);
+        // At the design's GPU count and with its own layout, the goodput is the pipeline's.
+        QCOMPARE(scenario::scenarioGoodputAt(*studio->compiled, layout, own).goodput,
+                 studio->goodput->goodput);
 
         // The searches keep the design's settings (TP overlap, communication, ...), so its layout
         // is among those searched: the best at its GPU count and in its TP x PP cell is at least

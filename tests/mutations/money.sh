@@ -196,6 +196,10 @@ mutation "the Roadmap view's cost ratio with failures is the failure-free one" v
     '    return steps[index].effectiveCostRatio;' \
     '    return steps[index].costRatio;' \
     "tst_roadmapview:chartIsTheModels"
+mutation "the scaling chart's goodput counts the design's GPUs at every count" model/src/scenario/cost_inputs.cpp \
+    '    spec.gpus = exe.numProcs;' \
+    '' \
+    "tst_exploredesign:thisDesignIsTheDesign"
 mutation "the Cost panel's cost with failures is the failure-free one" views/cost/costfigures.cpp \
     'money(g->effectiveUsdPerMillionTokens) };' \
     'money(c.usdPerMillionTokens) };' \

@@ -10,6 +10,8 @@
 #include "explore/variantschart.h"
 #include "results/calibrationtext.h"
 
+#include "gapstudio/scenario/cost.h"
+
 #include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -262,7 +264,24 @@ void ExplorePanel::showResults(const explore::ExploreResults &results)
     }
     const model::Design &d = *mDesign;
     const QString note = QString::fromStdString(explore::searchNote(explore::searchSpaceFor(d)));
-    mScaling->setData(results.scaling, d.application.seqSize, designPoint(), note);
+    // Each GPU count's goodput under failures, for a design compiled from a scenario (its blocks
+    // are what fails).
+    std::vector<double> goodput(results.scaling.size(), ScalingChart::kNoGoodput);
+    double designGoodput = ScalingChart::kNoGoodput;
+    if (mBase->compiled) {
+        for (std::size_t i = 0; i < results.scaling.size(); ++i) {
+            const model::SweepPoint &point = results.scaling[i];
+            if (!point.evaluation.ok || !point.layout)
+                continue;
+            const model::GoodputResult g
+                = scenario::scenarioGoodputAt(*mBase->compiled, *point.layout, point.evaluation.stats);
+            goodput[i] = g.valid ? g.goodput : ScalingChart::kNoGoodput;
+        }
+        if (mBase->goodput && mBase->goodput->valid)
+            designGoodput = mBase->goodput->goodput;
+    }
+    mScaling->setData(results.scaling, d.application.seqSize, designPoint(), note, std::move(goodput),
+                      designGoodput);
     mHeatmap->setData(results.heatmap, designPoint());
     mSweepsCurrent = true;
 }

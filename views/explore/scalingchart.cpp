@@ -33,9 +33,13 @@ ScalingChart::ScalingChart(QWidget *parent)
 }
 
 void ScalingChart::setData(std::vector<model::SweepPoint> points, std::int64_t seqSize,
-                           std::optional<model::SweepPoint> design, const QString &note)
+                           std::optional<model::SweepPoint> design, const QString &note,
+                           std::vector<double> goodput, double designGoodput)
 {
     mPoints = std::move(points);
+    mGoodput = std::move(goodput);
+    mGoodput.resize(mPoints.size(), kNoGoodput);
+    mDesignGoodput = designGoodput;
     mSeqSize = std::max<std::int64_t>(1, seqSize);
     mDesign = std::move(design);
     mNote = note;
@@ -64,6 +68,10 @@ void ScalingChart::rebuild()
     mfu->setName(tr("MFU (%)"));
     mfu->setPen(QPen(QColor(0xF28E2B), 2.0));
     mfu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QColor(0xF28E2B), QColor(0xF28E2B), 7));
+    auto *effective = p->addGraph(p->xAxis, p->yAxis);
+    effective->setName(tr("Effective throughput with failures (throughput x goodput)"));
+    effective->setPen(QPen(QColor(0x4E79A7), 1.8, Qt::DashLine));
+    effective->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QColor(0x4E79A7), Qt::white, 6));
     auto *invalid = p->addGraph(p->xAxis, p->yAxis);
     invalid->setName(tr("No valid layout"));
     invalid->setLineStyle(QCPGraph::lsNone);
@@ -74,11 +82,14 @@ void ScalingChart::rebuild()
     double maxRate = 0, maxMfu = 0;
     const model::SweepPoint *first = nullptr;
     bool anyInvalid = false;
-    for (const model::SweepPoint &point : mPoints) {
+    bool anyGoodput = false;
+    for (std::size_t i = 0; i < mPoints.size(); ++i) {
+        const model::SweepPoint &point = mPoints[i];
         ticker->addTick(point.x, QString::number(static_cast<qint64>(point.x)));
         const QString gpus = tr("%1 GPUs").arg(static_cast<qint64>(point.x));
         if (!point.evaluation.ok) {
             throughput->addData(point.x, kNaN);
+            effective->addData(point.x, kNaN);
             mfu->addData(point.x, kNaN);
             invalid->addData(point.x, 0);
             anyInvalid = true;
@@ -97,17 +108,26 @@ void ScalingChart::rebuild()
         maxRate
             = std::max({ maxRate, s.sample_rate, first->evaluation.stats.sample_rate * point.x / first->x });
         maxMfu = std::max(maxMfu, s.total_efficiency * cf::kPercent);
-        const QString text
-            = tr("%1\n%2 samples/s (%3 tokens/s)\nMFU %4, step time %5\nBest layout: %6")
-                  .arg(gpus, cf::number(s.sample_rate, 2),
-                       QLocale::c().toString(s.sample_rate * static_cast<double>(mSeqSize), 'f', 0),
-                       cf::percent(s.total_efficiency), cf::ms(s.total_time),
-                       point.layout ? layoutformat::summary(*point.layout) : tr("not known"));
+        QString text = tr("%1\n%2 samples/s (%3 tokens/s)\nMFU %4, step time %5\nBest layout: %6")
+                           .arg(gpus, cf::number(s.sample_rate, 2),
+                                QLocale::c().toString(s.sample_rate * static_cast<double>(mSeqSize), 'f', 0),
+                                cf::percent(s.total_efficiency), cf::ms(s.total_time),
+                                point.layout ? layoutformat::summary(*point.layout) : tr("not known"));
+        const double goodput = mGoodput[i];
+        effective->addData(point.x, std::isfinite(goodput) ? s.sample_rate * goodput : kNaN);
+        if (std::isfinite(goodput)) {
+            anyGoodput = true;
+            text += tr("\nGoodput under failures %1: %2 samples/s with failures")
+                        .arg(cf::percent(goodput), cf::number(s.sample_rate * goodput, 2));
+            setToolTip(effective, point.x, text);
+        }
         setToolTip(throughput, point.x, text);
         setToolTip(mfu, point.x, text);
     }
     if (!anyInvalid)
         invalid->removeFromLegend();
+    if (!anyGoodput)
+        effective->removeFromLegend();
     // This design with its own layout: at most as fast as the best layout at its count when the
     // search space holds its layout.
     if (mDesign && mDesign->evaluation.ok) {
@@ -156,10 +176,12 @@ QList<QStringList> ScalingChart::csvRows() const
     QList<QStringList> rows { { QStringLiteral("gpus"), QStringLiteral("valid"),
                                 QStringLiteral("samples_per_s"), QStringLiteral("tokens_per_s"),
                                 QStringLiteral("mfu"), QStringLiteral("step_time_s"),
-                                QStringLiteral("best_layout"), QStringLiteral("point") } };
-    const auto row = [&](const model::SweepPoint &point, const QString &kind) {
+                                QStringLiteral("best_layout"), QStringLiteral("point"),
+                                QStringLiteral("goodput"), QStringLiteral("effective_samples_per_s") } };
+    const auto row = [&](const model::SweepPoint &point, const QString &kind, double goodput) {
         const model::Stats &s = point.evaluation.stats;
         const bool ok = point.evaluation.ok;
+        const bool known = ok && std::isfinite(goodput);
         rows << QStringList { QString::number(static_cast<qint64>(point.x)),
                               ok ? QStringLiteral("1") : QStringLiteral("0"),
                               ok ? cf::exact(s.sample_rate) : QString(),
@@ -167,12 +189,14 @@ QList<QStringList> ScalingChart::csvRows() const
                               ok ? cf::exact(s.total_efficiency) : QString(),
                               ok ? cf::exact(s.total_time) : QString(),
                               point.layout ? layoutformat::summary(*point.layout) : QString(),
-                              kind };
+                              kind,
+                              known ? cf::exact(goodput) : QString(),
+                              known ? cf::exact(s.sample_rate * goodput) : QString() };
     };
-    for (const model::SweepPoint &point : mPoints)
-        row(point, QStringLiteral("best layout"));
+    for (std::size_t i = 0; i < mPoints.size(); ++i)
+        row(mPoints[i], QStringLiteral("best layout"), mGoodput[i]);
     if (mDesign)
-        row(*mDesign, QStringLiteral("this design"));
+        row(*mDesign, QStringLiteral("this design"), mDesignGoodput);
     return rows;
 }
 

@@ -3,13 +3,16 @@
  * @file scalingchart.h
  * Throughput (samples/s, and tokens/s on an outer axis) and MFU against GPU count, each point
  * being the best layout the search finds at that count (model::sweepGpuCount). Counts without any
- * valid layout are gaps, marked on the axis with the reason in the tool tip.
+ * valid layout are gaps, marked on the axis with the reason in the tool tip. Given each point's
+ * goodput under failures (scenario::scenarioGoodputAt), the effective throughput (throughput x
+ * goodput) is drawn too: where adding GPUs stops paying once failures count.
  */
 
 #include "explore/explorechart.h"
 
 #include "gapstudio/model/sweep.h"
 
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -28,13 +31,21 @@ public:
      * `seqSize` (tokens per sample) converts samples/s to tokens/s; `design` is the design's own
      * evaluation at its GPU count ("this design": marked, and drawn as its own point when feasible,
      * next to the best layout found at that count); `note` says which search space was swept
-     * (shown as the subtitle).
+     * (shown as the subtitle). `goodput` holds each point's goodput under failures (NaN: none;
+     * empty: no goodput known), `designGoodput` that of "this design".
      */
     void setData(std::vector<model::SweepPoint> points, std::int64_t seqSize,
-                 std::optional<model::SweepPoint> design = {}, const QString &note = {});
+                 std::optional<model::SweepPoint> design = {}, const QString &note = {},
+                 std::vector<double> goodput = {}, double designGoodput = kNoGoodput);
+    static constexpr double kNoGoodput = std::numeric_limits<double>::quiet_NaN();
     [[nodiscard]] const std::vector<model::SweepPoint> &points() const { return mPoints; }
     /// "This design", as given to setData.
     [[nodiscard]] const std::optional<model::SweepPoint> &designPoint() const { return mDesign; }
+    /// Point `i`'s goodput as given to setData (NaN: none).
+    [[nodiscard]] double goodput(std::size_t i) const
+    {
+        return i < mGoodput.size() ? mGoodput[i] : kNoGoodput;
+    }
 
     [[nodiscard]] QList<QStringList> csvRows() const override;
 
@@ -45,6 +56,8 @@ private:
     std::int64_t mSeqSize = 1;
     std::optional<model::SweepPoint> mDesign;
     QString mNote;
+    std::vector<double> mGoodput; ///< per point, NaN where unknown
+    double mDesignGoodput = kNoGoodput;
     QCPAxis *mTokensAxis = nullptr; ///< outer left axis: the samples/s axis times the sequence length
 };
 

@@ -68,4 +68,14 @@ model::GoodputResult scenarioGoodput(const CompiledScenario &compiled, const mod
     return goodput;
 }
 
+model::GoodputResult scenarioGoodputAt(const CompiledScenario &compiled, const model::Execution &exe,
+                                       const model::Stats &stats)
+{
+    model::ClusterSpec spec = clusterSpec(compiled.resolved);
+    spec.gpus = exe.numProcs;
+    return model::goodputOf(compiled.resolved.reliability,
+                            model::reliabilityParts(model::billOfMaterials(spec)),
+                            model::checkpointBytes(exe, stats));
+}
+
 } // namespace gapstudio::scenario

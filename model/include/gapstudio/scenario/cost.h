@@ -30,4 +30,11 @@ namespace gapstudio::scenario {
                                                    const model::Stats &stats, const model::Analysis &analysis,
                                                    const model::CostResult &cost);
 
+/// The goodput of the design `compiled` run with `exe` instead of its own layout (another layout
+/// or GPU count: the parts that fail are those of a cluster of exe.numProcs GPUs with the design's
+/// blocks), whose evaluation gave `stats`; the goodput alone, without the effective figures. With
+/// the design's own layout and evaluation it is scenarioGoodput's.
+[[nodiscard]] model::GoodputResult scenarioGoodputAt(const CompiledScenario &compiled,
+                                                     const model::Execution &exe, const model::Stats &stats);
+
 } // namespace gapstudio::scenario
