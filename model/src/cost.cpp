@@ -120,6 +120,11 @@ CostResult costOf(const BillOfMaterials &bom, const CostActivity &activity,
 std::vector<CostShare> gapInDollars(const EfficiencyGap &gap, double runUsd)
 {
     std::vector<CostShare> out { { "useful", "Useful compute (MFU)", gap.mfu * runUsd } };
+    // The goodput g = (mfu - failures) / mfu stretches the run to runUsd / g: the extra
+    // runUsd (1/g - 1) = runUsd x failures / (mfu - failures) comes first.
+    if (gap.failures > 0 && gap.mfu > gap.failures)
+        out.push_back(
+            { "failures", "Failures and checkpoints", runUsd * gap.failures / (gap.mfu - gap.failures) });
     for (const TimeComponent &loss : gap.losses)
         out.push_back({ loss.key, loss.label, loss.seconds * runUsd });
     return out;

@@ -268,16 +268,28 @@ void TestCostPanel::gapInDollarsIsTheModels()
     QCOMPARE(rows.first().at(5), QStringLiteral("value_usd"));
 
     // What each part of a training run costs: the run's cost (cost.runUsd) split as the step
-    // time is, so the useful share is MFU x run cost and each loss its fraction of peak x run cost.
+    // time is, so the useful share is MFU x run cost and each loss its fraction of peak x run cost;
+    // failures, checkpoints and restarts stretch the run to run cost / goodput, the difference
+    // being their loss.
     const double run = results->cost->runUsd;
+    QVERIFY(results->goodput && results->goodput->goodput < 1);
+    const double goodput = results->goodput->goodput;
     const model::EfficiencyGap &gap = results->analysis->gap;
     int losses = 0;
     double total = 0;
+    bool failures = false;
     for (const QStringList &row : rows.mid(1)) {
         const std::string key = row.at(1).toStdString();
         const double value = row.at(5).toDouble();
         if (key == "peak") {
-            QCOMPARE(value, run);
+            QVERIFY(std::abs(value - run / goodput) <= 1e-9 * run);
+            QCOMPARE(row.at(2), QStringLiteral("Cost of the run with failures"));
+            continue;
+        }
+        if (key == "failures") {
+            QVERIFY(std::abs(value - run * (1 / goodput - 1)) <= 1e-9 * run);
+            total += value;
+            failures = true;
             continue;
         }
         if (key == "mfu") {
@@ -292,8 +304,9 @@ void TestCostPanel::gapInDollarsIsTheModels()
         total += loss->seconds * run;
         ++losses;
     }
-    QVERIFY(losses > 0);
-    QVERIFY(std::abs(total - run) <= 1e-6 * run); // the useful share and the losses are the whole run
+    QVERIFY(losses > 0 && failures);
+    QVERIFY(std::abs(total - run / goodput)
+            <= 1e-6 * run); // the useful share and the losses are the whole run
     QVERIFY(chart.headline().contains(QLatin1Char('$')));
 
     chart.setInDollars(false);

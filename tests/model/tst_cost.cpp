@@ -265,6 +265,17 @@ void tst_Cost::gapInDollarsSumsToRun()
     QCOMPARE_NEAR(shares[0].value, 400.0);
     QCOMPARE_NEAR(shares[1].value, 350.0);
     QCOMPARE_NEAR(shares[2].value, 250.0);
+    // Failures take 0.04 of peak from the 0.4 MFU: goodput 0.36 / 0.4 = 0.9, so the run of the
+    // budget costs 1000 / 0.9 = 1111.11 and failures the 111.11 over the failure-free 1000.
+    gap.failures = 0.04;
+    const std::vector<CostShare> withFailures = gapInDollars(gap, 1000);
+    QCOMPARE(withFailures.size(), std::size_t(4));
+    QCOMPARE(withFailures[1].key, std::string("failures"));
+    QCOMPARE_NEAR(withFailures[1].value, 1000.0 / 9);
+    double sum = 0;
+    for (const CostShare &share : withFailures)
+        sum += share.value;
+    QCOMPARE_NEAR(sum, 1000 / 0.9);
 }
 
 QTEST_APPLESS_MAIN(tst_Cost)

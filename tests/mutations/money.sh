@@ -200,6 +200,10 @@ mutation "the scaling chart's goodput counts the design's GPUs at every count" m
     '    spec.gpus = exe.numProcs;' \
     '' \
     "tst_exploredesign:thisDesignIsTheDesign"
+mutation "the gap in dollars prices failures at the failure-free run" model/src/cost.cpp \
+    'runUsd * gap.failures / (gap.mfu - gap.failures) });' \
+    'runUsd * gap.failures });' \
+    "tst_cost:gapInDollarsSumsToRun tst_costpanel:gapInDollarsIsTheModels"
 mutation "the Cost panel's cost with failures is the failure-free one" views/cost/costfigures.cpp \
     'money(g->effectiveUsdPerMillionTokens) };' \
     'money(c.usdPerMillionTokens) };' \

@@ -84,10 +84,14 @@ Scale percentScale(const model::EfficiencyGap &gap)
     return scale;
 }
 
-/// The gap in dollars of one training run of the token budget (model::gapInDollars).
+/// The gap in dollars of one training run of the token budget (model::gapInDollars): with
+/// failures, the run's cost over the wall time is the sum of its shares.
 Scale dollarScale(const model::EfficiencyGap &gap, const model::CostResult &cost)
 {
-    return { cost.runUsd, model::gapInDollars(gap, cost.runUsd), true };
+    Scale scale { 0, model::gapInDollars(gap, cost.runUsd), true };
+    for (const model::CostShare &share : scale.amounts)
+        scale.total += share.value;
+    return scale;
 }
 
 QString amountText(const Scale &scale, double value, int decimals)
@@ -102,9 +106,13 @@ QString amountText(const Scale &scale, double value, int decimals)
 /// the peak (the losses less the gains are 1 - MFU, and MFU <= 1).
 std::vector<Step> stepsOf(const Scale &scale, const QSet<QString> &shown)
 {
-    std::vector<Step> steps{{QStringLiteral("peak"),
-                             scale.dollars ? QObject::tr("Cost of the run") : QObject::tr("Peak (100 %)"), scale.total,
-                             0, scale.total}};
+    std::vector<Step> steps { { QStringLiteral("peak"),
+                                scale.dollars
+                                    ? (scale.amounts.size() > 1 && scale.amounts[1].key == "failures"
+                                           ? QObject::tr("Cost of the run with failures")
+                                           : QObject::tr("Cost of the run"))
+                                    : QObject::tr("Peak (100 %)"),
+                                scale.total, 0, scale.total } };
     double level = scale.total;
     for (const bool gains : { false, true })
         for (std::size_t i = 1; i < scale.amounts.size(); ++i) {

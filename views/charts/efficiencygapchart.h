@@ -37,7 +37,8 @@ public:
 
     /// What the waterfall is measured in: percent of peak, or dollars of one training run.
     struct Scale {
-        double total = 100;                    ///< the first bar: 100 % of peak, or the run's cost
+        double total
+            = 100; ///< the first bar: 100 % of peak, or the run's cost (with failures: over the wall time)
         std::vector<model::CostShare> amounts; ///< "useful" (the MFU) first, then each loss (gapInDollars' shape)
         bool dollars = false;
     };

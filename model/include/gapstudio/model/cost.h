@@ -177,7 +177,9 @@ struct CostResult {
 
 /// What each loss of the efficiency gap costs in one training run, at the run's average cost per
 /// hour: the loss's share of the step time (EfficiencyGap::losses) x the run's cost. They sum to
-/// (1 - MFU) x the run's cost; the MFU share ("useful") comes first.
+/// (1 - MFU) x the run's cost; the MFU share ("useful") comes first. With failures
+/// (EfficiencyGap::failures > 0, goodput g < 1) the run takes 1/g the wall time: what that adds,
+/// runUsd (1/g - 1), follows the useful share as "failures", and the shares sum to runUsd / g.
 [[nodiscard]] std::vector<CostShare> gapInDollars(const EfficiencyGap &gap, double runUsd);
 
 } // namespace gapstudio::model
