@@ -3,7 +3,7 @@
 # and what was expected), sourced by tests/mutation-check.sh; see its header for the format.
 # shellcheck shell=bash
 # grid --vary and the CSV of runs read overrides as text (scenario::overrideTextProblem)
-mutation "contract: a whole override of 2^53 + 1 is rounded" model/src/scenario/resolve.cpp \
+mutation "contract: a whole override of 2^53 + 1 is rounded" model/src/scenario/overrides.cpp \
     '    const bool inexact = k->integer && last == text.c_str() + text.size()' \
     '    const bool inexact = false && last == text.c_str() + text.size()' \
     "tst_cli_grid:badArguments"

@@ -154,7 +154,7 @@ mutation "step-time bound 1.5x too high" model/src/search_bound.cpp \
     'perTier[t] = dbl(exe.batchSize) / (time * (1 - 1e-9));' \
     'perTier[t] = dbl(exe.batchSize) / (1.5 * time * (1 - 1e-9));' \
     "tst_search:boundedEqualsExhaustive"
-# Scenario compile (compile.cpp, resolve.cpp, locate.cpp)
+# Scenario compile (compile.cpp, resolve.cpp and the override keys, locate.cpp)
 mutation "the software stack's dispatcher overrides the layout's" model/src/scenario/compile.cpp \
     'if (r.software.moeDispatcher && !r.layout.namesMoeDispatcher)' \
     'if (r.software.moeDispatcher)' \
@@ -171,15 +171,15 @@ mutation "spine not oversubscribed" model/src/scenario/compile.cpp \
     'spine.bandwidth_Bps = r.scaleOut.bandwidth_Bps / topo.oversubscription;' \
     'spine.bandwidth_Bps = r.scaleOut.bandwidth_Bps;' \
     "tst_compile:threeTier"
-mutation "HBM override in MB/s" model/src/scenario/resolve.cpp \
+mutation "HBM override in MB/s" model/src/scenario/override_rules_design.cpp \
     '[](R &r, double v) { r.gpu.hbm.bandwidth_Bps = v * kBpsPerGBps; },' \
     '[](R &r, double v) { r.gpu.hbm.bandwidth_Bps = v * 1e6; },' \
     "tst_compile:overridesApply"
-mutation "a slider reads the preset's link efficiency, not the calibrated one" model/src/scenario/resolve.cpp \
+mutation "a slider reads the preset's link efficiency, not the calibrated one" model/src/scenario/override_rules_design.cpp \
     '    return tier ? tier->efficiency : (scaleUp ? c.resolved.scaleUp : c.resolved.scaleOut).efficiency;' \
     '    return tier && false ? tier->efficiency : (scaleUp ? c.resolved.scaleUp : c.resolved.scaleOut).efficiency;' \
     "tst_override_keys:readValuesRoundTrip"
-mutation "override ranges unchecked" model/src/scenario/resolve.cpp \
+mutation "override ranges unchecked" model/src/scenario/overrides.cpp \
     'if (!std::isfinite(value) || !range.contains(value))' \
     'if (!std::isfinite(value))' \
     "tst_limits:overrideRanges"

@@ -2,7 +2,7 @@
 /**
  * @file costinputs.h
  * The cost model's inputs the Cost and power panel edits: each a scenario override key (the ones
- * `eval --cost` and scenario files take, scenario/resolve.cpp), its name in words, its display
+ * `eval --cost` and scenario files take, scenario/override_rules.h), its name in words, its display
  * unit and the value the design resolves to now.
  */
 

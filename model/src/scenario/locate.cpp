@@ -1,6 +1,6 @@
 // A model diagnostic's field, told as a JSON pointer of the scenario file (locate.h). The keys
 // of the blocks are those of io/preset_json (preset_*_block*.cpp) and of the override table
-// (resolve.cpp).
+// (override_rules.h).
 #include "gapstudio/scenario/locate.h"
 
 #include <array>

@@ -2,6 +2,9 @@
 # scenario pipeline and the preset search order with the embedded copy of presets/.
 target_sources(gapstudio_model PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/resolve.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/overrides.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/override_rules_design.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/override_rules_money.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/compile.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/calibration_lookup.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_blocks.cpp

@@ -2,7 +2,7 @@
 /**
  * @file override_keys.h
  * Names of the override keys code refers to (the studio's sliders, benchmarks, tests): the
- * same strings as the one table of keys, scenario::overrideKeys() (scenario/resolve.cpp), which
+ * same strings as the one table of keys, scenario::overrideKeys() (scenario/override_rules.h), which
  * is built from these.
  */
 

@@ -143,7 +143,7 @@ struct CompileResult {
 };
 
 /// One parameter a scenario's `overrides` may name (the key path, in the blocks' JSON units). The
-/// one table of them (scenario/resolve.cpp) also gives the words every view shows: the studio's
+/// one table of them (scenario/override_rules.h) also gives the words every view shows: the studio's
 /// sliders, tool tips and cost fields, `grid --vary` and the list in presets/README.md.
 struct OverrideKey {
     const char *key;         ///< e.g. "gpu.hbm_bandwidth_GBps"
