@@ -66,3 +66,7 @@ mutation "the generation table halves what the fit recorded" views/validation/ge
     'numberCell(unseen->second,' \
     'numberCell(unseen->second / 2,' \
     "tst_validationview:errorPerGpuGeneration"
+mutation "the PDF footer runs into the page number" views/report/reportpainter.cpp \
+    'metrics.elidedText(mFooter, Qt::ElideMiddle, room)' \
+    'metrics.elidedText(mFooter, Qt::ElideMiddle, room * 10)' \
+    "tst_report:footerStopsShortOfThePageNumber"

@@ -28,6 +28,7 @@
 #include <QImage>
 #include <QPainter>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QStandardPaths>
 #include <QStringList>
@@ -37,6 +38,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 using namespace gapstudio;
 using test::fileStart;
@@ -227,6 +229,58 @@ private slots:
         QVERIFY(!text.contains(QStringLiteral("Token throughput")));
         QVERIFY(!text.contains(QStringLiteral("Time to train")));
         QVERIFY(text.contains(QStringLiteral("No cost: the design does not run")));
+    }
+
+    // A design whose name fills a line: each page's footer (version, design name, date) stops
+    // short of its page number, which stays whole (word boxes from pdftotext -bbox).
+    void footerStopsShortOfThePageNumber()
+    {
+        scenario::Scenario named = mDefault;
+        named.info.name
+            = "A design with a very long name that goes on about its GPUs, its scale-up domains, its "
+              "optical fabric and its layout for as long as a footer line is wide";
+        const QString file = path(QStringLiteral("long-name.gapstudio.json"));
+        io::saveScenario(named, file.toStdString());
+        const QString pdf = path(QStringLiteral("long-name-report.pdf"));
+        QCOMPARE(headless({ QStringLiteral("--scenario"), file, QStringLiteral("--export-report"), pdf }),
+                 views::kHeadlessOk);
+        const QString tool = QStandardPaths::findExecutable(QStringLiteral("pdftotext"));
+        QVERIFY2(!tool.isEmpty(), "pdftotext (poppler-utils) is not installed");
+        QProcess process;
+        process.start(tool, { QStringLiteral("-bbox"), pdf, QStringLiteral("-") });
+        QVERIFY(process.waitForFinished(30000) && process.exitCode() == 0);
+        const QString html = QString::fromUtf8(process.readAllStandardOutput());
+        struct Word {
+            double xMin, yMin, xMax;
+            QString text;
+        };
+        const QRegularExpression pageTag(QStringLiteral("<page [^>]*>(.*?)</page>"),
+                                         QRegularExpression::DotMatchesEverythingOption);
+        const QRegularExpression wordTag(
+            QStringLiteral("<word xMin=\"([0-9.]+)\" yMin=\"([0-9.]+)\" xMax=\"([0-9.]+)\" "
+                           "yMax=\"[0-9.]+\">([^<]*)</word>"));
+        int pages = 0;
+        for (const QRegularExpressionMatch &page : pageTag.globalMatch(html)) {
+            std::vector<Word> words;
+            for (const QRegularExpressionMatch &w : wordTag.globalMatch(page.captured(1)))
+                words.push_back({ w.captured(1).toDouble(), w.captured(2).toDouble(),
+                                  w.captured(3).toDouble(), w.captured(4) });
+            // The page number: the last word "Page" followed by the number.
+            const auto label = std::find_if(words.rbegin(), words.rend(),
+                                            [](const Word &w) { return w.text == QLatin1String("Page"); });
+            QVERIFY2(label != words.rend(),
+                     qPrintable(QStringLiteral("page %1 has no number").arg(pages + 1)));
+            ++pages;
+            for (const Word &w : words)
+                if (std::abs(w.yMin - label->yMin) < 1 && w.xMin < label->xMin)
+                    QVERIFY2(w.xMax < label->xMin - 4,
+                             qPrintable(QStringLiteral("page %1: \"%2\" ends at %3, \"Page\" starts at %4")
+                                            .arg(pages)
+                                            .arg(w.text)
+                                            .arg(w.xMax)
+                                            .arg(label->xMin)));
+        }
+        QVERIFY(pages >= 5);
     }
 
     // A design with a part without a price (its GPU's price set to 0): the Cost and power section

@@ -79,8 +79,14 @@ void ReportPainter::drawFooter()
     mPainter.setPen(kFooterText);
     const QRectF line(kMargin, mPage_pt.height() - kMargin, contentWidth(), kFooterHeight);
     mPainter.drawLine(line.topLeft() - QPointF(0, 4), line.topRight() - QPointF(0, 4));
-    mPainter.drawText(line, Qt::AlignLeft | Qt::AlignTop, mFooter);
-    mPainter.drawText(line, Qt::AlignRight | Qt::AlignTop, QStringLiteral("Page %1").arg(mPage));
+    // The page number whole on the right; the footer cut short with an ellipsis before it (a long
+    // design name would run into it otherwise).
+    const QString page = QStringLiteral("Page %1").arg(mPage);
+    const QFontMetricsF metrics(mPainter.font(), mPainter.device());
+    constexpr double kGap_pt = 12;
+    const double room = line.width() - metrics.horizontalAdvance(page) - kGap_pt;
+    mPainter.drawText(line, Qt::AlignLeft | Qt::AlignTop, metrics.elidedText(mFooter, Qt::ElideMiddle, room));
+    mPainter.drawText(line, Qt::AlignRight | Qt::AlignTop, page);
     mPainter.restore();
 }
 
