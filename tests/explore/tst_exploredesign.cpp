@@ -122,7 +122,7 @@ private slots:
             const model::SweepPoint &point = scaling->points()[i];
             if (!point.evaluation.ok)
                 continue;
-            const double goodput = scaling->goodput(i);
+            const double goodput = scaling->goodput(i).goodput;
             QVERIFY2(goodput > 0 && goodput < previous, qPrintable(QString::number(point.x)));
             previous = goodput;
             QCOMPARE(effective->data()->at(int(i))->value, point.evaluation.stats.sample_rate * goodput);
@@ -130,8 +130,10 @@ private slots:
         }
         QVERIFY(drawn >= 2);
         // At the design's GPU count and with its own layout, the goodput is the pipeline's.
-        QCOMPARE(scenario::scenarioGoodputAt(*studio->compiled, layout, own).goodput,
-                 studio->goodput->goodput);
+        const model::GoodputResult at
+            = scenario::scenarioGoodputAt(*studio->compiled, layout, studio->evaluation);
+        QCOMPARE(at.goodput, studio->goodput->goodput);
+        QCOMPARE(at.effectiveTokensPerSecond, studio->goodput->effectiveTokensPerSecond);
 
         // The searches keep the design's settings (TP overlap, communication, ...), so its layout
         // is among those searched: the best at its GPU count and in its TP x PP cell is at least

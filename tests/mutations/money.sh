@@ -204,6 +204,10 @@ mutation "the gap in dollars prices failures at the failure-free run" model/src/
     'runUsd * gap.failures / (gap.mfu - gap.failures) });' \
     'runUsd * gap.failures });' \
     "tst_cost:gapInDollarsSumsToRun tst_costpanel:gapInDollarsIsTheModels"
+mutation "the scaling chart draws tokens/s with failures on the samples/s axis" views/explore/scalingchart.cpp \
+    '? goodput.effectiveTokensPerSecond / static_cast<double>(mSeqSize)' \
+    '? goodput.effectiveTokensPerSecond' \
+    "tst_exploredesign:thisDesignIsTheDesign"
 mutation "the Cost panel's cost with failures is the failure-free one" views/cost/costfigures.cpp \
     'money(g->effectiveUsdPerMillionTokens) };' \
     'money(c.usdPerMillionTokens) };' \

@@ -34,6 +34,17 @@ void near(double actual, double expected, double tolerance = 1e-12)
         qPrintable(QStringLiteral("%1 vs expected %2").arg(actual, 0, 'g', 17).arg(expected, 0, 'g', 17)));
 }
 
+/// The hand-worked case: one interruption every 3 hours over 1,000 GPUs (M = 10,800 s), storage
+/// at 1 GB/s, a 240 s job restart.
+model::ReliabilityAssumptions everyThreeHours()
+{
+    model::ReliabilityAssumptions a;
+    a.interruptionsPerGpuHour = 1.0 / (3 * 1000);
+    a.storage_Bps = 1e9;
+    a.jobRestart_s = 240;
+    return a;
+}
+
 } // namespace
 
 class tst_Goodput : public QObject {
@@ -47,10 +58,7 @@ private slots:
         // Young: tau = sqrt(2 x 60 x 10,800) = sqrt(1,296,000) = 1,138.41995766 s.
         // Daly: wall / work = M e^(R/M) (e^((tau + delta)/M) - 1) / tau
         //   = 10,800 x e^0.0277778 x (e^0.1109648 - 1) / 1,138.41996 = 1.1446968, goodput 0.87359721.
-        model::ReliabilityAssumptions a;
-        a.interruptionsPerGpuHour = 1.0 / (3 * 1000);
-        a.storage_Bps = 1e9;
-        a.jobRestart_s = 240;
+        model::ReliabilityAssumptions a = everyThreeHours();
         const model::GoodputResult g = model::goodputOf(a, model::ReliabilityParts { .gpus = 1000 }, 60e9);
         QVERIFY(g.valid);
         near(g.mtti_s, 10800);
@@ -77,10 +85,7 @@ private slots:
         // wall / work = 10,800 x e^(360/10,800) x (e^(60.03/10,800) - 1) / 60 = 1.0372922 (first
         // order 1 + 0.0333 + 0.0028 + 0.0005 = 1.0366), goodput 0.96404851 against 0.87359721
         // synchronous.
-        model::ReliabilityAssumptions a;
-        a.interruptionsPerGpuHour = 1.0 / (3 * 1000);
-        a.storage_Bps = 1e9;
-        a.jobRestart_s = 240;
+        model::ReliabilityAssumptions a = everyThreeHours();
         a.asyncCheckpoint = true;
         a.snapshot_Bps = 2e9;
         const model::ReliabilityParts parts { .gpus = 1000 };

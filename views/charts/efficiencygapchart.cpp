@@ -78,6 +78,7 @@ using Scale = EfficiencyGapChart::Scale;
 Scale percentScale(const model::EfficiencyGap &gap)
 {
     Scale scale;
+    scale.totalLabel = QObject::tr("Peak (100 %)");
     scale.amounts.push_back({ "useful", {}, gap.mfu * cf::kPercent });
     for (const model::TimeComponent &loss : gap.losses)
         scale.amounts.push_back({ loss.key, loss.label, loss.seconds * cf::kPercent });
@@ -88,9 +89,12 @@ Scale percentScale(const model::EfficiencyGap &gap)
 /// failures, the run's cost over the wall time is the sum of its shares.
 Scale dollarScale(const model::EfficiencyGap &gap, const model::CostResult &cost)
 {
-    Scale scale { 0, model::gapInDollars(gap, cost.runUsd), true };
-    for (const model::CostShare &share : scale.amounts)
+    Scale scale { 0, model::gapInDollars(gap, cost.runUsd), true, QObject::tr("Cost of the run") };
+    for (const model::CostShare &share : scale.amounts) {
         scale.total += share.value;
+        if (share.key == "failures")
+            scale.totalLabel = QObject::tr("Cost of the run with failures");
+    }
     return scale;
 }
 
@@ -106,13 +110,7 @@ QString amountText(const Scale &scale, double value, int decimals)
 /// the peak (the losses less the gains are 1 - MFU, and MFU <= 1).
 std::vector<Step> stepsOf(const Scale &scale, const QSet<QString> &shown)
 {
-    std::vector<Step> steps { { QStringLiteral("peak"),
-                                scale.dollars
-                                    ? (scale.amounts.size() > 1 && scale.amounts[1].key == "failures"
-                                           ? QObject::tr("Cost of the run with failures")
-                                           : QObject::tr("Cost of the run"))
-                                    : QObject::tr("Peak (100 %)"),
-                                scale.total, 0, scale.total } };
+    std::vector<Step> steps { { QStringLiteral("peak"), scale.totalLabel, scale.total, 0, scale.total } };
     double level = scale.total;
     for (const bool gains : { false, true })
         for (std::size_t i = 1; i < scale.amounts.size(); ++i) {

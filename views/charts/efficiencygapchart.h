@@ -37,10 +37,11 @@ public:
 
     /// What the waterfall is measured in: percent of peak, or dollars of one training run.
     struct Scale {
-        double total
-            = 100; ///< the first bar: 100 % of peak, or the run's cost (with failures: over the wall time)
+        /// The first bar: 100 % of peak, or the run's cost (with failures: over the wall time).
+        double total = 100;
         std::vector<model::CostShare> amounts; ///< "useful" (the MFU) first, then each loss (gapInDollars' shape)
         bool dollars = false;
+        QString totalLabel; ///< the first bar's name
     };
 
 protected:

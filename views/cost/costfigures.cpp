@@ -66,8 +66,7 @@ QList<CostFigure> costFigures(const ScenarioResults &results)
 {
     if (!results.ok() || !results.cost) // the same rule as every view: only a design that runs has a cost
         return {};
-    const bool goodput = results.goodput && results.goodput->valid && results.goodput->goodput > 0;
-    return figuresOf(*results.cost, goodput ? &*results.goodput : nullptr);
+    return figuresOf(*results.cost, results.shownGoodput());
 }
 
 QList<CostFigure> costFigureNames()

@@ -266,22 +266,16 @@ void ExplorePanel::showResults(const explore::ExploreResults &results)
     const QString note = QString::fromStdString(explore::searchNote(explore::searchSpaceFor(d)));
     // Each GPU count's goodput under failures, for a design compiled from a scenario (its blocks
     // are what fails).
-    std::vector<double> goodput(results.scaling.size(), ScalingChart::kNoGoodput);
-    double designGoodput = ScalingChart::kNoGoodput;
-    if (mBase->compiled) {
+    std::vector<model::GoodputResult> goodput(results.scaling.size());
+    if (mBase->compiled)
         for (std::size_t i = 0; i < results.scaling.size(); ++i) {
             const model::SweepPoint &point = results.scaling[i];
-            if (!point.evaluation.ok || !point.layout)
-                continue;
-            const model::GoodputResult g
-                = scenario::scenarioGoodputAt(*mBase->compiled, *point.layout, point.evaluation.stats);
-            goodput[i] = g.valid ? g.goodput : ScalingChart::kNoGoodput;
+            if (point.evaluation.ok && point.layout)
+                goodput[i] = scenario::scenarioGoodputAt(*mBase->compiled, *point.layout, point.evaluation);
         }
-        if (mBase->goodput && mBase->goodput->valid)
-            designGoodput = mBase->goodput->goodput;
-    }
+    const model::GoodputResult *designGoodput = mBase->shownGoodput();
     mScaling->setData(results.scaling, d.application.seqSize, designPoint(), note, std::move(goodput),
-                      designGoodput);
+                      designGoodput ? *designGoodput : model::GoodputResult {});
     mHeatmap->setData(results.heatmap, designPoint());
     mSweepsCurrent = true;
 }

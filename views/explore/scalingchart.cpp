@@ -32,14 +32,22 @@ ScalingChart::ScalingChart(QWidget *parent)
     showMessage(tr("Run sweeps to see how throughput scales with the GPU count"));
 }
 
+double ScalingChart::effectiveSamplesPerSecond(const model::GoodputResult &goodput) const
+{
+    // The model's tokens/s with failures in the chart's unit, samples/s.
+    return goodput.valid && goodput.effectiveTokensPerSecond > 0
+               ? goodput.effectiveTokensPerSecond / static_cast<double>(mSeqSize)
+               : kNaN;
+}
+
 void ScalingChart::setData(std::vector<model::SweepPoint> points, std::int64_t seqSize,
                            std::optional<model::SweepPoint> design, const QString &note,
-                           std::vector<double> goodput, double designGoodput)
+                           std::vector<model::GoodputResult> goodput, model::GoodputResult designGoodput)
 {
     mPoints = std::move(points);
     mGoodput = std::move(goodput);
-    mGoodput.resize(mPoints.size(), kNoGoodput);
-    mDesignGoodput = designGoodput;
+    mGoodput.resize(mPoints.size());
+    mDesignGoodput = std::move(designGoodput);
     mSeqSize = std::max<std::int64_t>(1, seqSize);
     mDesign = std::move(design);
     mNote = note;
@@ -113,12 +121,12 @@ void ScalingChart::rebuild()
                                 QLocale::c().toString(s.sample_rate * static_cast<double>(mSeqSize), 'f', 0),
                                 cf::percent(s.total_efficiency), cf::ms(s.total_time),
                                 point.layout ? layoutformat::summary(*point.layout) : tr("not known"));
-        const double goodput = mGoodput[i];
-        effective->addData(point.x, std::isfinite(goodput) ? s.sample_rate * goodput : kNaN);
-        if (std::isfinite(goodput)) {
+        const double effectiveRate = effectiveSamplesPerSecond(mGoodput[i]);
+        effective->addData(point.x, effectiveRate);
+        if (std::isfinite(effectiveRate)) {
             anyGoodput = true;
             text += tr("\nGoodput under failures %1: %2 samples/s with failures")
-                        .arg(cf::percent(goodput), cf::number(s.sample_rate * goodput, 2));
+                        .arg(cf::percent(mGoodput[i].goodput), cf::number(effectiveRate, 2));
             setToolTip(effective, point.x, text);
         }
         setToolTip(throughput, point.x, text);
@@ -178,21 +186,23 @@ QList<QStringList> ScalingChart::csvRows() const
                                 QStringLiteral("mfu"), QStringLiteral("step_time_s"),
                                 QStringLiteral("best_layout"), QStringLiteral("point"),
                                 QStringLiteral("goodput"), QStringLiteral("effective_samples_per_s") } };
-    const auto row = [&](const model::SweepPoint &point, const QString &kind, double goodput) {
-        const model::Stats &s = point.evaluation.stats;
-        const bool ok = point.evaluation.ok;
-        const bool known = ok && std::isfinite(goodput);
-        rows << QStringList { QString::number(static_cast<qint64>(point.x)),
-                              ok ? QStringLiteral("1") : QStringLiteral("0"),
-                              ok ? cf::exact(s.sample_rate) : QString(),
-                              ok ? cf::exact(s.sample_rate * static_cast<double>(mSeqSize)) : QString(),
-                              ok ? cf::exact(s.total_efficiency) : QString(),
-                              ok ? cf::exact(s.total_time) : QString(),
-                              point.layout ? layoutformat::summary(*point.layout) : QString(),
-                              kind,
-                              known ? cf::exact(goodput) : QString(),
-                              known ? cf::exact(s.sample_rate * goodput) : QString() };
-    };
+    const auto row
+        = [&](const model::SweepPoint &point, const QString &kind, const model::GoodputResult &goodput) {
+              const model::Stats &s = point.evaluation.stats;
+              const bool ok = point.evaluation.ok;
+              const double effectiveRate = effectiveSamplesPerSecond(goodput);
+              const bool known = ok && std::isfinite(effectiveRate);
+              rows << QStringList { QString::number(static_cast<qint64>(point.x)),
+                                    ok ? QStringLiteral("1") : QStringLiteral("0"),
+                                    ok ? cf::exact(s.sample_rate) : QString(),
+                                    ok ? cf::exact(s.sample_rate * static_cast<double>(mSeqSize)) : QString(),
+                                    ok ? cf::exact(s.total_efficiency) : QString(),
+                                    ok ? cf::exact(s.total_time) : QString(),
+                                    point.layout ? layoutformat::summary(*point.layout) : QString(),
+                                    kind,
+                                    known ? cf::exact(goodput.goodput) : QString(),
+                                    known ? cf::exact(effectiveRate) : QString() };
+          };
     for (std::size_t i = 0; i < mPoints.size(); ++i)
         row(mPoints[i], QStringLiteral("best layout"), mGoodput[i]);
     if (mDesign)

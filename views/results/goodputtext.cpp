@@ -11,11 +11,6 @@ namespace gapstudio::views {
 
 namespace {
 
-bool hasGoodput(const ScenarioResults &results)
-{
-    return results.goodput && results.goodput->valid && results.goodput->goodput > 0;
-}
-
 QString tr(const char *text)
 {
     return QCoreApplication::translate("GoodputText", text);
@@ -25,9 +20,10 @@ QString tr(const char *text)
 
 QString goodputText(const ScenarioResults &results)
 {
-    if (!hasGoodput(results))
+    const model::GoodputResult *shown = results.shownGoodput();
+    if (!shown)
         return {};
-    const model::GoodputResult &g = *results.goodput;
+    const model::GoodputResult &g = *shown;
     const QLocale locale;
     const QString percent = locale.toString(100 * g.goodput, 'f', 1);
     if (!std::isfinite(g.mtti_s)) // no failures assumed: only checkpoints, if any, cost time
@@ -40,9 +36,10 @@ QString goodputText(const ScenarioResults &results)
 
 QString effectiveTokenRateText(const ScenarioResults &results)
 {
-    if (!hasGoodput(results) || !(results.goodput->effectiveTokensPerSecond > 0))
+    const model::GoodputResult *g = results.shownGoodput();
+    if (!g || !(g->effectiveTokensPerSecond > 0))
         return {};
-    return tr("%1 tokens/s").arg(QLocale().toString(results.goodput->effectiveTokensPerSecond, 'f', 0));
+    return tr("%1 tokens/s").arg(QLocale().toString(g->effectiveTokensPerSecond, 'f', 0));
 }
 
 } // namespace gapstudio::views

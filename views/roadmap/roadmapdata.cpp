@@ -79,29 +79,15 @@ std::optional<double> RoadmapData::gain(std::size_t index, RoadmapMetric metric)
     return g > 0 ? std::optional(g) : std::nullopt; // 0: not comparable (scenario/roadmap.h)
 }
 
-namespace {
-
-/// The step's goodput result, or null when it has none.
-const model::GoodputResult *goodputOf(const std::vector<scenario::RoadmapStepResult> &steps,
-                                      std::size_t index)
-{
-    if (index >= steps.size() || !steps[index].result.ok())
-        return nullptr;
-    const std::optional<model::GoodputResult> &g = steps[index].result.goodput;
-    return g && g->valid && g->goodput > 0 ? &*g : nullptr;
-}
-
-} // namespace
-
 std::optional<double> RoadmapData::goodput(std::size_t index) const
 {
-    const model::GoodputResult *g = goodputOf(steps, index);
+    const model::GoodputResult *g = index < steps.size() ? steps[index].result.shownGoodput() : nullptr;
     return g ? std::optional(g->goodput) : std::nullopt;
 }
 
 std::optional<double> RoadmapData::effectiveUsdPerMillionTokens(std::size_t index) const
 {
-    const model::GoodputResult *g = goodputOf(steps, index);
+    const model::GoodputResult *g = index < steps.size() ? steps[index].result.shownGoodput() : nullptr;
     return g && g->effectiveUsdPerMillionTokens > 0 ? std::optional(g->effectiveUsdPerMillionTokens)
                                                     : std::nullopt;
 }

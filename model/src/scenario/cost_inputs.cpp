@@ -1,6 +1,8 @@
 // A scenario's cost (scenario/cost.h): the resolved blocks become the cost model's inputs.
 #include "gapstudio/scenario/cost.h"
 
+#include "gapstudio/model/analysis.h"
+
 namespace gapstudio::scenario {
 
 namespace {
@@ -69,13 +71,17 @@ model::GoodputResult scenarioGoodput(const CompiledScenario &compiled, const mod
 }
 
 model::GoodputResult scenarioGoodputAt(const CompiledScenario &compiled, const model::Execution &exe,
-                                       const model::Stats &stats)
+                                       const model::Evaluation &evaluation)
 {
     model::ClusterSpec spec = clusterSpec(compiled.resolved);
     spec.gpus = exe.numProcs;
-    return model::goodputOf(compiled.resolved.reliability,
-                            model::reliabilityParts(model::billOfMaterials(spec)),
-                            model::checkpointBytes(exe, stats));
+    model::GoodputResult goodput = model::goodputOf(compiled.resolved.reliability,
+                                                    model::reliabilityParts(model::billOfMaterials(spec)),
+                                                    model::checkpointBytes(exe, evaluation.stats));
+    const model::Analysis analysis = model::analyze(compiled.application, exe, compiled.system, evaluation);
+    model::addThroughput(goodput, analysis.gap.mfu, analysis.tokensPerSecond,
+                         compiled.resolved.costAssumptions.tokenBudget, 0);
+    return goodput;
 }
 
 } // namespace gapstudio::scenario

@@ -70,18 +70,16 @@ const OverrideKey *findOverrideKey(const std::string &key) noexcept
 
 std::optional<double> overrideKeyValue(const CompiledScenario &compiled, const std::string &key)
 {
-    const auto rule = std::find_if(overrideRules().begin(), overrideRules().end(),
-                                   [&](const OverrideRule &r) { return key == r.key.key; });
-    if (rule == overrideRules().end() || !rule->read)
+    const OverrideRule *rule = detail::findOverrideRule(key);
+    if (!rule || !rule->read)
         return std::nullopt;
     return rule->read(compiled);
 }
 
 std::optional<std::string> overrideProblem(const std::string &key, double value)
 {
-    const auto rule = std::find_if(overrideRules().begin(), overrideRules().end(),
-                                   [&](const OverrideRule &r) { return key == r.key.key; });
-    if (rule == overrideRules().end()) {
+    const OverrideRule *rule = detail::findOverrideRule(key);
+    if (!rule) {
         std::string known;
         for (const OverrideRule &r : overrideRules())
             known += (known.empty() ? "" : ", ") + std::string(r.key.key);
@@ -102,9 +100,8 @@ std::optional<std::string> overrideTextProblem(const std::string &key, const std
     value = std::strtod(text.c_str(), &end);
     const bool parsed = !text.empty() && *end == '\0';
     const std::optional<std::string> problem = overrideProblem(key, parsed ? value : HUGE_VAL);
-    const auto k = std::find_if(overrideKeys().begin(), overrideKeys().end(),
-                                [&](const OverrideKey &o) { return key == o.key; });
-    if (k == overrideKeys().end())
+    const OverrideKey *k = findOverrideKey(key);
+    if (!k)
         return problem;
     // Plain digits of a whole key must be the very number evaluated: 2^53 + 1 would round to 2^53.
     std::uint64_t digits = 0;

@@ -143,6 +143,11 @@ const model::Diagnostic *PipelineResult::cause() const noexcept
     return diagnostics.empty() ? nullptr : &diagnostics.front();
 }
 
+const model::GoodputResult *PipelineResult::shownGoodput() const noexcept
+{
+    return ok() && goodput && goodput->valid && goodput->goodput > 0 ? &*goodput : nullptr;
+}
+
 std::optional<model::Design> PipelineResult::design() const
 {
     if (!compiled)

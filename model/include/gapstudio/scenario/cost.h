@@ -32,9 +32,11 @@ namespace gapstudio::scenario {
 
 /// The goodput of the design `compiled` run with `exe` instead of its own layout (another layout
 /// or GPU count: the parts that fail are those of a cluster of exe.numProcs GPUs with the design's
-/// blocks), whose evaluation gave `stats`; the goodput alone, without the effective figures. With
-/// the design's own layout and evaluation it is scenarioGoodput's.
+/// blocks), whose evaluation is `evaluation`, with its effective MFU, tokens/s and days (no $
+/// figures: the cluster has no cost here). With the design's own layout and evaluation its goodput
+/// is scenarioGoodput's.
 [[nodiscard]] model::GoodputResult scenarioGoodputAt(const CompiledScenario &compiled,
-                                                     const model::Execution &exe, const model::Stats &stats);
+                                                     const model::Execution &exe,
+                                                     const model::Evaluation &evaluation);
 
 } // namespace gapstudio::scenario

@@ -73,6 +73,9 @@ struct PipelineResult {
     [[nodiscard]] bool hasStats() const noexcept { return analysis.has_value(); }
     /// The diagnostic that decides the status (the first of its class); nullptr when Ok.
     [[nodiscard]] const model::Diagnostic *cause() const noexcept;
+    /// The goodput when the design runs and has a positive one (`goodput` valid, > 0); nullptr
+    /// otherwise. What every view shows of it.
+    [[nodiscard]] const model::GoodputResult *shownGoodput() const noexcept;
     /// The model's three inputs, when the scenario compiled.
     [[nodiscard]] std::optional<model::Design> design() const;
 };
