@@ -46,8 +46,15 @@ nlohmann::ordered_json goodputToJson(const model::GoodputResult &g, const model:
                            { "checkpoint_interval_s", a.checkpointInterval_s }, // 0: Young's
                            { "async_checkpoint", a.asyncCheckpoint },
                            { "snapshot_GBps", a.snapshot_Bps / units::kBpsPerGBps } };
-    // Appended: the time the job stops per checkpoint (the write, or an asynchronous snapshot).
+    out["assumptions"]["storage_read_GBps"] = a.storageRead_Bps.value_or(a.storage_Bps) / units::kBpsPerGBps;
+    out["assumptions"]["spare_servers"] = a.spareServers;
+    out["assumptions"]["repair_hours"] = a.repair_s / units::kSecondsPerHour;
+    // Appended: the time the job stops per checkpoint (the write, or an asynchronous snapshot);
+    // with hot spares, the chance a hardware failure finds none and the expected wait per
+    // interruption for a repaired server (part of the restart's loss).
     out["checkpoint_stall_s"] = g.checkpointStall_s;
+    out["no_spare_probability"] = g.noSpareProbability;
+    out["spare_wait_s"] = g.spareWait_s;
     return out;
 }
 

@@ -70,7 +70,10 @@ Commands:
           wall time), the share of wall time that trains, where the rest goes, and the
           effective tokens/s, days and $/million tokens of the token budget; checkpoints
           are synchronous unless "reliability.async_checkpoint" is 1 (a snapshot to host
-          memory, written in the background: "checkpoint_stall_s" is what the job stops).
+          memory, written in the background: "checkpoint_stall_s" is what the job stops);
+          with a server repair time ("reliability.repair_hours") a failure that finds no
+          hot spare ("reliability.spare_servers", priced in the bill of materials) waits
+          for a repaired server: "no_spare_probability" and "spare_wait_s".
   import-hf  Turn a Hugging Face config.json into an llm preset (stdout); what it had to
           approximate (latent attention, shared experts, dense first layers, ...) goes to
           stderr as "approximation: ..." lines.

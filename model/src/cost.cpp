@@ -73,13 +73,18 @@ CostResult costOf(const BillOfMaterials &bom, const CostActivity &activity,
     const double hosts_W = sumOf(bom, "servers", &BomLine::power_W);
     const double scaleUp_W = sumOf(bom, "scale_up", &BomLine::power_W);
     const double scaleOut_W = sumOf(bom, "scale_out", &BomLine::power_W);
-    r.itPower_W = gpus_W + hosts_W + scaleUp_W + scaleOut_W;
+    // Hot spares wait powered on: their GPUs at idle draw, their servers at rated draw.
+    const double spares_W = static_cast<double>(bom.spareGpus) * gpuBoardPower_W * idle
+                            + sumOf(bom, "spares_servers", &BomLine::power_W);
+    r.itPower_W = gpus_W + hosts_W + scaleUp_W + scaleOut_W + spares_W;
     r.facilityPower_W = r.itPower_W * assumptions.pue;
     r.power_W = { { "gpus", "GPUs", gpus_W },
                   { "hosts", "Servers", hosts_W },
                   { "scale_up", "Scale-up network", scaleUp_W },
-                  { "scale_out", "Scale-out network", scaleOut_W },
-                  { "facility", "Cooling and power delivery (PUE)", r.facilityPower_W - r.itPower_W } };
+                  { "scale_out", "Scale-out network", scaleOut_W } };
+    if (bom.spareServers > 0)
+        r.power_W.push_back({ "spares", "Hot spares (idle)", spares_W });
+    r.power_W.push_back({ "facility", "Cooling and power delivery (PUE)", r.facilityPower_W - r.itPower_W });
 
     // Money per hour: capital spread evenly over the depreciation period, energy at the meter,
     // and an optional charge per MW of IT load and year.
@@ -93,10 +98,13 @@ CostResult costOf(const BillOfMaterials &bom, const CostActivity &activity,
         { "gpus", "GPUs (capital)", perHour(sumOf(bom, "gpus", &BomLine::price_USD)) },
         { "hosts", "Servers (capital)", perHour(sumOf(bom, "servers", &BomLine::price_USD)) },
         { "scale_up", "Scale-up network (capital)", perHour(sumOf(bom, "scale_up", &BomLine::price_USD)) },
-        { "scale_out", "Scale-out network (capital)", perHour(sumOf(bom, "scale_out", &BomLine::price_USD)) },
-        { "energy", "Energy", r.energyUsdPerHour },
-        { "facility", "Facility charge", r.facilityUsdPerHour }
+        { "scale_out", "Scale-out network (capital)", perHour(sumOf(bom, "scale_out", &BomLine::price_USD)) }
     };
+    if (bom.spareServers > 0)
+        r.usdPerHour.push_back(
+            { "spares", "Hot spares (capital)", perHour(sumOf(bom, "spares", &BomLine::price_USD)) });
+    r.usdPerHour.push_back({ "energy", "Energy", r.energyUsdPerHour });
+    r.usdPerHour.push_back({ "facility", "Facility charge", r.facilityUsdPerHour });
 
     // Per token and per megawatt.
     if (activity.tokensPerSecond > 0) {

@@ -193,6 +193,15 @@ BillOfMaterials billOfMaterials(const ClusterSpec &spec)
     bom.lines.push_back({ "servers", "Servers (CPUs, memory, chassis; without GPUs and network)",
                           static_cast<double>(bom.servers), spec.gpu.serverPrice_USD, spec.gpu.serverPower_W,
                           spec.gpu.source });
+    if (spec.spareServers > 0) {
+        bom.spareServers = spec.spareServers;
+        bom.spareGpus = spec.spareServers * perServer;
+        bom.lines.push_back({ "spares_gpus", "Hot spares: GPUs", static_cast<double>(bom.spareGpus),
+                              spec.gpu.price_USD, spec.gpu.boardPower_W, spec.gpu.source });
+        bom.lines.push_back({ "spares_servers", "Hot spares: servers (without GPUs)",
+                              static_cast<double>(bom.spareServers), spec.gpu.serverPrice_USD,
+                              spec.gpu.serverPower_W, spec.gpu.source });
+    }
     if (!(spec.gpu.price_USD > 0)) {
         bom.notes.push_back("The GPU has no price: the GPUs count as free.");
         bom.unpriced.emplace_back("gpus");

@@ -30,6 +30,9 @@ constexpr double kLlama3NicCauses = 7;
 constexpr double kLlama3NetworkCauses = 35;
 constexpr double kLlama3SoftwareCauses = 54 + 7 + 2;
 constexpr double kLlama3UnexpectedInterruptions = 419;
+// The hardware share: every cause but software takes a part, and so its server, out of the job.
+constexpr double kLlama3HardwareShare
+    = (kLlama3UnexpectedInterruptions - kLlama3SoftwareCauses) / kLlama3UnexpectedInterruptions;
 static_assert(kLlama3GpuCauses + kLlama3HbmCauses + kLlama3ServerCauses + kLlama3NicCauses
                   + kLlama3NetworkCauses + kLlama3SoftwareCauses
               == kLlama3UnexpectedInterruptions);
@@ -135,6 +138,45 @@ double interruptionsPerHour(const ReliabilityAssumptions &a, const ReliabilityPa
     return perHour;
 }
 
+double poissonAtLeast(double mean, std::int64_t k) noexcept
+{
+    if (k <= 0)
+        return 1;
+    if (!(mean > 0))
+        return 0;
+    const double below = static_cast<double>(k) - 1; // P(N >= k) = 1 - P(N <= below)
+    const double spread = 40 * std::sqrt(mean) + 40; // beyond it, terms are below 1e-300
+    if (below < mean - spread)
+        return 1;
+    if (mean > 1e6) // the normal limit with continuity correction, to keep the sum short
+        return std::clamp(0.5 * std::erfc((below + 0.5 - mean) / std::sqrt(2 * mean)), 0.0, 1.0);
+    // sum_{j <= below} e^-m m^j / j!, the terms in logarithms (e^-m underflows for large m).
+    double cdf = 0;
+    for (double j = std::max(0.0, std::floor(mean - spread)); j <= std::min(below, mean + spread); ++j)
+        cdf += std::exp(-mean + j * std::log(mean) - std::lgamma(j + 1));
+    return std::clamp(1 - cdf, 0.0, 1.0);
+}
+
+namespace {
+
+/// The expected wait for a repaired server per interruption (goodput.h: hot spares).
+void addSpareWait(GoodputResult &r, const ReliabilityAssumptions &a, double perHour)
+{
+    if (!(a.repair_s > 0) || !(perHour > 0))
+        return;
+    double hardwarePerHour = 0;
+    for (const InterruptionSource &s : r.sources)
+        hardwarePerHour += s.key == "software" ? 0
+                           : s.key == "all"    ? s.perHour * kLlama3HardwareShare
+                                               : s.perHour;
+    const double inRepair = hardwarePerHour * a.repair_s / units::kSecondsPerHour;
+    r.noSpareProbability = poissonAtLeast(inRepair, a.spareServers);
+    r.spareWait_s = hardwarePerHour / perHour * r.noSpareProbability * a.repair_s
+                    / static_cast<double>(a.spareServers + 1);
+}
+
+} // namespace
+
 GoodputResult goodputOf(const ReliabilityAssumptions &a, const ReliabilityParts &parts, double checkpoint_B)
 {
     GoodputResult r;
@@ -144,7 +186,8 @@ GoodputResult goodputOf(const ReliabilityAssumptions &a, const ReliabilityParts 
                                       && a.linkFit >= 0 && a.softwareFit >= 0;
     if (!(parts.gpus >= 1) || !ratesValid || !(a.storage_Bps > 0) || !(a.jobRestart_s >= 0)
         || !(checkpoint_B >= 0) || !(a.checkpointInterval_s >= 0) || !std::isfinite(checkpoint_B)
-        || (a.asyncCheckpoint && !(a.snapshot_Bps > 0)))
+        || (a.asyncCheckpoint && !(a.snapshot_Bps > 0)) || (a.storageRead_Bps && !(*a.storageRead_Bps > 0))
+        || !(a.repair_s >= 0) || a.spareServers < 0)
         return r;
     r.valid = true;
     r.checkpoint_B = checkpoint_B;
@@ -155,11 +198,12 @@ GoodputResult goodputOf(const ReliabilityAssumptions &a, const ReliabilityParts 
     r.checkpointStall_s
         = a.asyncCheckpoint ? checkpoint_B / parts.gpus / a.snapshot_Bps : r.checkpointWrite_s;
     r.rework_s = a.asyncCheckpoint ? r.checkpointWrite_s : 0;
-    r.restart_s = a.jobRestart_s + checkpoint_B / a.storage_Bps;
+    r.restart_s = a.jobRestart_s + checkpoint_B / a.storageRead_Bps.value_or(a.storage_Bps);
     r.sources = interruptionSources(a, parts);
     r.networkEstimated = parts.networkEstimated && !a.interruptionsPerGpuHour;
     const double perHour = interruptionsPerHour(a, parts);
     r.interruptionsPerGpuHour = perHour / parts.gpus;
+    addSpareWait(r, a, perHour);
     const double rate = perHour / units::kSecondsPerHour;
     const double delta = r.checkpointStall_s;
     // The next asynchronous checkpoint waits for the last one's write.
@@ -177,15 +221,16 @@ GoodputResult goodputOf(const ReliabilityAssumptions &a, const ReliabilityParts 
     // Young 1974, "A first order approximation to the optimum checkpoint interval", CACM 17(9).
     r.interval_s
         = std::max(a.checkpointInterval_s > 0 ? a.checkpointInterval_s : std::sqrt(2 * delta * M), shortest);
-    const double tau = r.interval_s, R = r.restart_s + r.rework_s;
+    const double tau = r.interval_s, R = r.restart_s + r.spareWait_s + r.rework_s;
     // Daly 2006, eq. 9: wall time per unit of work; as tau -> 0 (no write cost) it tends to e^(R/M).
     const double wallPerWork
         = tau > 0 ? M * std::exp(R / M) * std::expm1((tau + delta) / M) / tau : std::exp(R / M);
     r.goodput = std::clamp(1 / wallPerWork, 0.0, 1.0);
     // The loss split in proportion to its first-order terms (Young's): delta per interval, half an
-    // interval of work (and an asynchronous write) lost per failure, one restart per failure.
+    // interval of work (and an asynchronous write) lost per failure, one restart (and the wait for
+    // a server) per failure.
     const double write = delta / (tau + delta), lost = ((tau + delta) / 2 + r.rework_s) / M,
-                 restart = r.restart_s / M;
+                 restart = (r.restart_s + r.spareWait_s) / M;
     const double firstOrder = write + lost + restart;
     const double scale = firstOrder > 0 ? (1 - r.goodput) / firstOrder : 0;
     r.checkpointShare = write * scale;

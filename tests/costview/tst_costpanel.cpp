@@ -101,6 +101,7 @@ private slots:
     void figuresAreTheModels();
     void electricityPriceIsAnUndoableEdit();
     void storageBandwidthIsAnUndoableEdit();
+    void hotSparesCostAndSave();
     void overCapacityShowsNoCost();
     void gapInDollarsIsTheModels();
     void unpricedPartsAreFlagged();
@@ -199,6 +200,40 @@ void TestCostPanel::storageBandwidthIsAnUndoableEdit()
     QCOMPARE(document.undoStack()->count(), 1);
     document.undoStack()->undo();
     QVERIFY(!document.scenario().overrides.count("reliability.storage_GBps"));
+}
+
+void TestCostPanel::hotSparesCostAndSave()
+{
+    // Two days to repair a server: without spares every hardware failure waits for it; 32 spare
+    // servers cost their capital (a bar of the chart) and win goodput back.
+    views::ScenarioDocument document(test::shippedLibrary());
+    document.reset(test::shippedScenario(test::kMoeScenario));
+    CostPanel panel(&document);
+    QDoubleSpinBox *repair = panel.field(QStringLiteral("reliability.repair_hours"));
+    QDoubleSpinBox *spares = panel.field(QStringLiteral("reliability.spare_servers"));
+    QVERIFY(repair && spares);
+    QCOMPARE(repair->value(), 0.0);
+    QCOMPARE(spares->value(), 0.0);
+    repair->setValue(48);
+    const views::ResultsPtr waiting = test::shippedResults(document.scenario());
+    spares->setValue(32);
+    QCOMPARE(document.scenario().overrides.at("reliability.repair_hours"), 48.0);
+    QCOMPARE(document.scenario().overrides.at("reliability.spare_servers"), 32.0);
+    QCOMPARE(document.undoStack()->count(), 2);
+    const views::ResultsPtr spared = test::shippedResults(document.scenario());
+    panel.setResults(spared);
+    QVERIFY(waiting->goodput && spared->goodput && spared->cost && waiting->cost);
+    QVERIFY(spared->goodput->goodput > waiting->goodput->goodput);
+    QVERIFY(spared->cost->capex_USD > waiting->cost->capex_USD);
+    checkGoodputFigures(panel, *spared->goodput);
+    QCPBars *bars = panel.chart()->share(QStringLiteral("spares"));
+    QVERIFY(bars);
+    const model::BillOfMaterials &bom = spared->cost->bom;
+    const double capital = bom.line("spares_gpus")->price_USD() + bom.line("spares_servers")->price_USD();
+    const double hours = spared->cost->assumptions.depreciationYears * 365.25 * 24; // Julian years
+    QVERIFY(std::abs(bars->data()->at(0)->value - capital / hours) <= 1e-6 * capital / hours);
+    document.undoStack()->undo();
+    QVERIFY(!document.scenario().overrides.count("reliability.spare_servers"));
 }
 
 void TestCostPanel::overCapacityShowsNoCost()

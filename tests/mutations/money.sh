@@ -4,8 +4,8 @@
 # shellcheck shell=bash
 # cost.cpp: power and money per hour
 mutation "IT power without switches and optics" model/src/cost.cpp \
-    'r.itPower_W = gpus_W + hosts_W + scaleUp_W + scaleOut_W;' \
-    'r.itPower_W = gpus_W + hosts_W;' \
+    'r.itPower_W = gpus_W + hosts_W + scaleUp_W + scaleOut_W + spares_W;' \
+    'r.itPower_W = gpus_W + hosts_W + spares_W;' \
     "tst_money_paths:itPowerFromAHandCountedBom"
 mutation "facility power without the PUE" model/src/cost.cpp \
     'r.facilityPower_W = r.itPower_W * assumptions.pue;' \
@@ -153,7 +153,7 @@ mutation "Daly's wall time without the restarts" model/src/goodput.cpp \
     '= tau > 0 ? M * std::expm1((tau + delta) / M) / tau : std::exp(R / M);' \
     "tst_goodput:youngAndDalyByHand"
 mutation "a restart reloads no checkpoint" model/src/goodput.cpp \
-    'r.restart_s = a.jobRestart_s + checkpoint_B / a.storage_Bps;' \
+    'r.restart_s = a.jobRestart_s + checkpoint_B / a.storageRead_Bps.value_or(a.storage_Bps);' \
     'r.restart_s = a.jobRestart_s;' \
     "tst_goodput:youngAndDalyByHand"
 mutation "the job's failure rate does not grow with its GPUs" model/src/goodput.cpp \
@@ -232,3 +232,27 @@ mutation "roadmap's effective cost ratio without the goodput" model/src/scenario
     'r.effectiveCostRatio = ratio(r.result.goodput->effectiveUsdPerMillionTokens,' \
     'r.effectiveCostRatio = ratio(r.result.cost->usdPerMillionTokens,' \
     "tst_money_paths:roadmapGainsAreRatiosOfStepTimes"
+mutation "a failure without a spare waits for the second repaired server" model/src/goodput.cpp \
+    '/ static_cast<double>(a.spareServers + 1);' \
+    '/ static_cast<double>(a.spareServers + 2);' \
+    "tst_goodput:hotSparesByHand"
+mutation "software interruptions take a server out" model/src/goodput.cpp \
+    'hardwarePerHour += s.key == "software" ? 0' \
+    'hardwarePerHour += s.key == "software" ? s.perHour' \
+    "tst_goodput:hotSparesByHand"
+mutation "the wait for a spare left out of Daly's restart time" model/src/goodput.cpp \
+    'R = r.restart_s + r.spareWait_s + r.rework_s;' \
+    'R = r.restart_s + r.rework_s;' \
+    "tst_goodput:hotSparesByHand"
+mutation "the Poisson tail one term short" model/src/goodput.cpp \
+    'const double below = static_cast<double>(k) - 1;' \
+    'const double below = static_cast<double>(k);' \
+    "tst_goodput:poissonTail"
+mutation "hot spares without their GPUs" model/src/cost_bom.cpp \
+    'bom.spareGpus = spec.spareServers * perServer;' \
+    'bom.spareGpus = spec.spareServers;' \
+    "tst_goodput:sparesInTheBillOfMaterials"
+mutation "idle spare GPUs at full power" model/src/cost.cpp \
+    'static_cast<double>(bom.spareGpus) * gpuBoardPower_W * idle' \
+    'static_cast<double>(bom.spareGpus) * gpuBoardPower_W' \
+    "tst_goodput:sparesInTheBillOfMaterials"

@@ -5,7 +5,8 @@
 // replicas, properties (never above 1, lower with more failures, larger checkpoints or longer
 // restarts), asynchronous checkpoints (a snapshot over PCIe 5.0 x16, the write in the
 // background), the pipeline (a design that cannot run has none), the scenario's `reliability.*`
-// overrides and `gapstudio-cli eval --goodput`.
+// overrides and `gapstudio-cli eval --goodput`; hot spares (a Poisson queue of servers in repair)
+// by hand, in the bill of materials and through the CLI.
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/model/cost.h"
 #include "gapstudio/model/goodput.h"
@@ -118,6 +119,114 @@ private slots:
         }
         a.snapshot_Bps = 0;
         QVERIFY(!model::goodputOf(a, parts, 60e9).valid);
+    }
+
+    void hotSparesByHand()
+    {
+        // The case above (M = 10,800 s: 1/3 interruption per hour, 356/419 of them hardware as in
+        // the Llama 3 table, so 0.2832 per hour take a server out) with servers repaired in 24 h:
+        // m = 0.2832 x 24 = 6.797136 servers in repair on average. With 8 spares a failure finds
+        // none with P(Poisson(6.797) >= 8) = 1 - sum_{k<8} e^-m m^k / k! = 0.37108890 and then waits
+        // 24 h / 9 for the first repaired server: 356/419 x 0.3711 x 9,600 s = 3,026.81 s per
+        // interruption, R = 300 + 3,026.81 s; Daly (tau = 1,138.42 s, delta = 60 s) gives 0.66007880.
+        // Values from a separate script (the sums written out), not from this code.
+        model::ReliabilityAssumptions a = everyThreeHours();
+        const model::ReliabilityParts parts { .gpus = 1000 };
+        a.spareServers = 8;
+        const double withoutRepairs = model::goodputOf(a, parts, 60e9).goodput;
+        near(withoutRepairs, 0.8735972093609292, 1e-9); // a healthy server always at hand
+        a.repair_s = 24 * 3600;
+        const model::GoodputResult g = model::goodputOf(a, parts, 60e9);
+        QVERIFY(g.valid);
+        near(g.noSpareProbability, 0.3710888983704834, 1e-12);
+        near(g.spareWait_s, 3026.810069381776, 1e-12);
+        near(g.restart_s, 300); // the wait is its own term of R
+        near(g.goodput, 0.6600787981057605, 1e-9);
+        near(g.checkpointShare + g.lostWorkShare + g.restartShare, 1 - g.goodput, 1e-12);
+        // No spare: every hardware failure waits the whole repair, 356/419 x 86,400 s.
+        a.spareServers = 0;
+        near(model::goodputOf(a, parts, 60e9).spareWait_s, 73409.0692124105, 1e-12);
+        near(model::goodputOf(a, parts, 60e9).goodput, 0.0009757814638664987, 1e-9);
+        // More spares, more goodput, up to the case of a server always at hand.
+        double previous = 0;
+        for (const std::int64_t spares : { 0, 1, 2, 4, 8, 16, 32 }) {
+            a.spareServers = spares;
+            const double goodput = model::goodputOf(a, parts, 60e9).goodput;
+            QVERIFY2(goodput > previous && goodput < withoutRepairs, qPrintable(QString::number(spares)));
+            previous = goodput;
+        }
+        a.spareServers = 1000;
+        near(model::goodputOf(a, parts, 60e9).goodput, withoutRepairs, 1e-12);
+        // Longer repairs, less goodput.
+        a.spareServers = 8;
+        previous = 2;
+        for (const double hours : { 1, 6, 24, 72, 720 }) {
+            a.repair_s = hours * 3600;
+            const double goodput = model::goodputOf(a, parts, 60e9).goodput;
+            QVERIFY2(goodput < previous, qPrintable(QString::number(hours)));
+            previous = goodput;
+        }
+        // Software interruptions take no server out: no wait however slow the repairs.
+        model::ReliabilityAssumptions software;
+        software.gpuFit = software.hbmFit = software.serverFit = software.nicFit = software.linkFit = 0;
+        software.repair_s = 1e6;
+        QCOMPARE(model::goodputOf(software, parts, 60e9).spareWait_s, 0.0);
+        software.repair_s = -1;
+        QVERIFY(!model::goodputOf(software, parts, 60e9).valid);
+    }
+
+    void poissonTail()
+    {
+        // P(N >= k) against the sum written out term by term.
+        for (const double mean : { 0.1, 1.0, 6.797136038186157, 30.0, 200.0 })
+            for (const std::int64_t k : { 1, 2, 5, 8, 20, 60, 250 }) {
+                double below = 0, term = std::exp(-mean);
+                for (std::int64_t j = 0; j < k; ++j, term *= mean / static_cast<double>(j))
+                    below += term;
+                QVERIFY2(std::fabs(model::poissonAtLeast(mean, k) - (1 - below)) <= 1e-12,
+                         qPrintable(QStringLiteral("mean %1, k %2").arg(mean).arg(k)));
+            }
+        QCOMPARE(model::poissonAtLeast(5, 0), 1.0);
+        QCOMPARE(model::poissonAtLeast(0, 3), 0.0);
+        // Huge means: about a half at the mean, 2.3 % two standard deviations above it, and never a
+        // hang (the number of spares is up to a billion).
+        QVERIFY(std::fabs(model::poissonAtLeast(4e6, 4'000'000) - 0.5) < 1e-3);
+        QVERIFY(std::fabs(model::poissonAtLeast(4e6, 4'004'000) - 0.02275) < 1e-3);
+        QCOMPARE(model::poissonAtLeast(1e3, 1'000'000'000), 0.0);
+        QCOMPARE(model::poissonAtLeast(1e12, 1'000'000'000), 1.0);
+    }
+
+    void sparesInTheBillOfMaterials()
+    {
+        // 64 GPUs in servers of 8 with 3 spare servers: 24 spare GPUs and 3 spare servers at the
+        // job's prices; they wait powered on, GPUs at idle draw.
+        model::ClusterSpec spec;
+        spec.gpus = 64;
+        spec.gpu = { 30000, 1000, 8, 100000, 2000, "test" };
+        spec.gpuHasCost = true;
+        const model::BillOfMaterials without = model::billOfMaterials(spec);
+        spec.spareServers = 3;
+        const model::BillOfMaterials with = model::billOfMaterials(spec);
+        QCOMPARE(with.gpus, std::int64_t(64));
+        QCOMPARE(with.servers, std::int64_t(8));
+        QCOMPARE(with.spareGpus, std::int64_t(24));
+        near(with.capex_USD() - without.capex_USD(), 24 * 30000.0 + 3 * 100000.0);
+        model::CostAssumptions assumptions;
+        assumptions.gpuIdlePowerFraction = 0.25;
+        const model::CostActivity activity {
+            .tokensPerSecond = 1e5, .stepTime_s = 1, .batchSamples = 64, .seqSize = 2048, .gpuActivity = 0.8
+        };
+        const model::CostResult before = model::costOf(without, activity, assumptions, 1000);
+        const model::CostResult after = model::costOf(with, activity, assumptions, 1000);
+        near(after.itPower_W - before.itPower_W, 24 * 1000 * 0.25 + 3 * 2000.0);
+        double perHour = 0;
+        for (const model::CostShare &share : after.usdPerHour)
+            perHour += share.value;
+        near(perHour, after.clusterUsdPerHour, 1e-12);
+        QCOMPARE(after.usdPerHour.size(), before.usdPerHour.size() + 1);
+        // The job's interruptions come from the job's parts, not the idle spares.
+        near(model::reliabilityParts(with).gpus, 64);
+        near(model::reliabilityParts(with).servers, 8);
     }
 
     void llama3Pretraining()
@@ -358,6 +467,68 @@ private slots:
              g["checkpoint_bytes"].get<double>() / 4096 / 63.015384615384615e9, 1e-12);
         QVERIFY(g["checkpoint_interval_s"].get<double>() >= g["checkpoint_write_s"].get<double>());
         QVERIFY(g["goodput"].get<double>() > sync["goodput"]["goodput"].get<double>());
+    }
+
+    void cliHotSpares()
+    {
+        // A scenario file with servers repaired in two days, as a user writes it, with and
+        // without 16 spare servers.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        nlohmann::json scenario;
+        {
+            QFile in(QStringLiteral(PRESETS_DIR "/scenarios/default.gapstudio.json"));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            const QByteArray bytes = in.readAll();
+            scenario = nlohmann::json::parse(bytes.begin(), bytes.end());
+        }
+        const auto evalWith = [&](const nlohmann::json &overrides) {
+            scenario["overrides"] = overrides;
+            const QString path = dir.filePath(QStringLiteral("spares.gapstudio.json"));
+            QFile out(path);
+            out.open(QIODevice::WriteOnly);
+            out.write(QByteArray::fromStdString(scenario.dump(4)));
+            out.close();
+            QProcess cli;
+            cli.start(QStringLiteral(GAPSTUDIO_CLI), { QStringLiteral("eval"), path, QStringLiteral("--cost"),
+                                                       QStringLiteral("--goodput") });
+            cli.waitForFinished(120000);
+            const QByteArray text = cli.readAllStandardOutput();
+            return std::make_pair(cli.exitCode(),
+                                  nlohmann::json::parse(text.begin(), text.end(), nullptr, false));
+        };
+        const auto [noneCode, none] = evalWith({ { "reliability.repair_hours", 48 } });
+        const auto [sparesCode, spares]
+            = evalWith({ { "reliability.repair_hours", 48 }, { "reliability.spare_servers", 16 } });
+        const auto [atHandCode, atHand] = evalWith(nlohmann::json::object());
+        QCOMPARE(noneCode, 0);
+        QCOMPARE(sparesCode, 0);
+        QCOMPARE(atHandCode, 0);
+        const auto goodput
+            = [](const nlohmann::json &out) { return out["goodput"]["goodput"].get<double>(); };
+        QVERIFY(goodput(none) < goodput(spares) && goodput(spares) < goodput(atHand));
+        QCOMPARE(spares["goodput"]["assumptions"]["spare_servers"].get<int>(), 16);
+        near(spares["goodput"]["assumptions"]["repair_hours"].get<double>(), 48);
+        QVERIFY(spares["goodput"]["spare_wait_s"].get<double>() > 0);
+        QCOMPARE(atHand["goodput"]["spare_wait_s"].get<double>(), 0.0);
+        // The spares' capital: 16 servers and their GPUs at the bill of materials' unit prices.
+        const auto line = [](const nlohmann::json &out, const std::string &key) {
+            for (const auto &l : out["cost"]["bill_of_materials"])
+                if (l["part"] == key)
+                    return l;
+            return nlohmann::json();
+        };
+        const nlohmann::json gpus = line(spares, "gpus"), servers = line(spares, "servers");
+        const double perServer = gpus["count"].get<double>() / servers["count"].get<double>();
+        QCOMPARE(line(spares, "spares_servers")["count"].get<double>(), 16.0);
+        QCOMPARE(line(spares, "spares_gpus")["count"].get<double>(), 16 * perServer);
+        near(
+            spares["cost"]["capex_usd"].get<double>() - atHand["cost"]["capex_usd"].get<double>(),
+            16 * (perServer * gpus["unit_price_usd"].get<double>() + servers["unit_price_usd"].get<double>()),
+            1e-12);
+        // Out of range: a diagnostic naming the key, exit 2.
+        QCOMPARE(evalWith({ { "reliability.spare_servers", 1.5 } }).first, 2);
+        QCOMPARE(evalWith({ { "reliability.repair_hours", -1 } }).first, 2);
     }
 };
 

@@ -4,6 +4,8 @@
 
 #include <qcustomplot.h>
 
+#include <optional>
+
 namespace gapstudio::views {
 
 namespace cf = chartformat;
@@ -14,13 +16,22 @@ namespace {
 QColor shareColor(const std::string &key, int index)
 {
     static const std::pair<const char *, QRgb> colors[] = {
-        { "gpus", 0x4E79A7 },      { "hosts", 0xA0CBE8 },  { "scale_up", 0x59A14F },
-        { "scale_out", 0x8CD17D }, { "energy", 0xF28E2B }, { "facility", 0xE15759 },
+        { "gpus", 0x4E79A7 },   { "hosts", 0xA0CBE8 },   { "scale_up", 0x59A14F }, { "scale_out", 0x8CD17D },
+        { "spares", 0x76B7B2 }, { "storage", 0xB07AA1 }, { "energy", 0xF28E2B },   { "facility", 0xE15759 },
     };
     for (const auto &[name, rgb] : colors)
         if (key == name)
             return QColor::fromRgb(rgb);
     return cf::componentColor(key, index);
+}
+
+/// The value of the share with `key`, if there is one.
+std::optional<double> valueOf(const std::vector<model::CostShare> &shares, const std::string &key)
+{
+    for (const model::CostShare &share : shares)
+        if (share.key == key)
+            return share.value;
+    return std::nullopt;
 }
 
 } // namespace
@@ -52,10 +63,16 @@ void CostChart::rebuild(const model::Analysis &, const model::Analysis *baseline
     ticker->addTick(currentKey, before ? tr("Current") : tr("This design"));
     if (before)
         ticker->addTick(1, tr("Baseline"));
+    // The shares by key: a design with hot spares or storage has shares the other may lack.
+    std::vector<model::CostShare> shares = now->usdPerHour;
+    if (before)
+        for (const model::CostShare &old : before->usdPerHour)
+            if (!valueOf(shares, old.key))
+                shares.push_back({ old.key, old.label, 0 });
     QCPBars *below = nullptr;
-    for (std::size_t i = 0; i < now->usdPerHour.size(); ++i) {
-        const model::CostShare &share = now->usdPerHour[i];
-        const double old = before && i < before->usdPerHour.size() ? before->usdPerHour[i].value : 0;
+    for (std::size_t i = 0; i < shares.size(); ++i) {
+        const model::CostShare &share = shares[i];
+        const double old = before ? valueOf(before->usdPerHour, share.key).value_or(0) : 0;
         if (share.value == 0 && old == 0)
             continue; // e.g. no facility charge: not drawn, not in the legend
         auto *bars = new QCPBars(p->yAxis, p->xAxis);

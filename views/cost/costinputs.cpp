@@ -10,6 +10,8 @@ constexpr double kTokensPerBillion = 1e9;
 constexpr double kMaxPrice = 1e12; // as the override's own bound allows more: a field, not a check
 constexpr double kMaxStorage_GBps = 1e6;
 constexpr double kMaxRestart_s = 1e6;
+constexpr double kMaxSpareServers = 1e6;
+constexpr double kMaxRepair_hours = 1e4;
 
 } // namespace
 
@@ -45,6 +47,9 @@ const QList<CostInput> &costInputs()
         // The goodput's: what faster storage or recovery is worth.
         input("reliability.storage_GBps", 1, {}, 0.001, kMaxStorage_GBps, 1),
         input("reliability.job_restart_s", 1, {}, 0, kMaxRestart_s, 0),
+        // Hot spares: what they cost against the repairs they save waiting for.
+        input("reliability.spare_servers", 1, {}, 0, kMaxSpareServers, 0),
+        input("reliability.repair_hours", 1, {}, 0, kMaxRepair_hours, 1),
     };
     return inputs;
 }

@@ -37,6 +37,7 @@ model::ClusterSpec clusterSpec(const ResolvedScenario &resolved)
     spec.scaleUpDomainSize = resolved.topology.scaleUpDomainSize;
     spec.scaleUp = fabricOf(resolved.scaleUp);
     spec.scaleOut = fabricOf(resolved.scaleOut);
+    spec.spareServers = resolved.reliability.spareServers;
     if (resolved.topology.kind == TopologyKind::ThreeTier) {
         // Leaf, spine and core levels; the oversubscription is the spine's (presets/README).
         spec.scaleOut.levels = 3;

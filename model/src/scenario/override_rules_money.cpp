@@ -107,6 +107,8 @@ std::vector<OverrideRule> reliabilityRules()
     using A = model::ReliabilityAssumptions;
     // A part's interruption rate in FIT (per 10^9 part-hours), at most one per part-hour.
     constexpr double kMaxFit = 1e9;
+    // Spare servers: a billion, beyond any cluster, so that their GPUs stay countable.
+    constexpr double kMaxSpareServers = 1e9;
     const auto fitRule = [](const char *key, const char *label, const char *description, double A::*field) {
         return OverrideRule { { key, label, "FIT", description, false, 0, true, kMaxFit, true },
                               [field](R &r, double v) { r.reliability.*field = v; },
@@ -121,8 +123,19 @@ std::vector<OverrideRule> reliabilityRules()
         { { "reliability.storage_GBps", "Checkpoint storage bandwidth", "GB/s",
             "Sustained storage bandwidth the job writes checkpoints at and reads them back", false, 0, false,
             kMaxBandwidth_GBps, true },
-          [](R &r, double v) { r.reliability.storage_Bps = v * kBpsPerGBps; },
+          [](R &r, double v) {
+              r.reliability.storage_Bps = v * kBpsPerGBps;
+              r.reliability.storageRead_Bps.reset();
+          },
           [](const C &c) { return c.resolved.reliability.storage_Bps / kBpsPerGBps; } },
+        { { "reliability.storage_read_GBps", "Checkpoint read bandwidth", "GB/s",
+            "Sustained storage bandwidth a restart reads the checkpoint back at (default: the write's)",
+            false, 0, false, kMaxBandwidth_GBps, true },
+          [](R &r, double v) { r.reliability.storageRead_Bps = v * kBpsPerGBps; },
+          [](const C &c) {
+              const model::ReliabilityAssumptions &a = c.resolved.reliability;
+              return a.storageRead_Bps.value_or(a.storage_Bps) / kBpsPerGBps;
+          } },
         { { "reliability.job_restart_s", "Job restart time", "s",
             "Detection, rescheduling and start-up after an interruption, before the checkpoint is read",
             false, 0, true, kMaxSeconds, true },
@@ -143,6 +156,16 @@ std::vector<OverrideRule> reliabilityRules()
             kMaxBandwidth_GBps, true },
           [](R &r, double v) { r.reliability.snapshot_Bps = v * kBpsPerGBps; },
           [](const C &c) { return c.resolved.reliability.snapshot_Bps / kBpsPerGBps; } },
+        { { "reliability.spare_servers", "Hot spare servers", "servers",
+            "Idle servers with their GPUs kept to replace a failed one at once (priced, drawing idle power)",
+            true, 0, true, kMaxSpareServers, true },
+          [](R &r, double v) { r.reliability.spareServers = static_cast<std::int64_t>(v); },
+          [](const C &c) { return static_cast<double>(c.resolved.reliability.spareServers); } },
+        { { "reliability.repair_hours", "Server repair time", "hours",
+            "Mean time to repair a failed server (0 = a healthy server is always at hand)", false, 0, true,
+            kMaxSeconds / units::kSecondsPerHour, true },
+          [](R &r, double v) { r.reliability.repair_s = v * units::kSecondsPerHour; },
+          [](const C &c) { return c.resolved.reliability.repair_s / units::kSecondsPerHour; } },
         fitRule("reliability.gpu_fit", "GPU interruption rate",
                 "Job interruptions per 10^9 hours of one GPU (die, SRAM, NVLink, thermal)", &A::gpuFit),
         fitRule("reliability.hbm_fit", "HBM interruption rate",

@@ -63,6 +63,9 @@ struct ClusterSpec {
     std::int64_t scaleUpDomainSize = 1; ///< GPUs per scale-up domain (1: no scale-up switches)
     FabricSpec scaleUp;
     FabricSpec scaleOut; ///< between domains (FullFlat: the optical all-to-all tier)
+    /// Idle servers with their GPUs kept to replace a failed one (goodput.h: hot spares). Their
+    /// network ports are not counted: a spare takes the place of the failed server in the fabric.
+    std::int64_t spareServers = 0;
 };
 
 /// The switches and links of one network (summed over its planes and domains).
@@ -103,7 +106,8 @@ struct BomLine {
 };
 
 struct BillOfMaterials {
-    std::int64_t gpus = 0, servers = 0, domains = 0;
+    std::int64_t gpus = 0, servers = 0, domains = 0; ///< the job's (spares not included)
+    std::int64_t spareServers = 0, spareGpus = 0;    ///< hot spares
     FabricCount scaleUp, scaleOut;
     std::vector<BomLine> lines;
     std::vector<std::string> notes; ///< parts without figures, in words

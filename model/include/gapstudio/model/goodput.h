@@ -25,6 +25,19 @@
  * checkpoint that was written, one write time more than synchronous, which counts as rework in
  * R.
  *
+ * Hot spares: a failed part takes its server out until it is repaired (mean repair time T). With
+ * T = 0 (the default) a healthy server is always at hand, as for a job that runs inside a larger
+ * cluster (Llama 3 405B trained on 16K GPUs of a 24K-GPU cluster: Dubey et al. 2024, 3.3.1). With
+ * T > 0 the cluster keeps S idle spare servers (priced in the bill of materials, drawing idle
+ * power). Servers in repair form an M/G/infinity queue fed by the hardware interruptions at rate
+ * lambda, so their number is Poisson with mean m = lambda T whatever the repair times'
+ * distribution (Palm's theorem), and a failure finds it so (Poisson arrivals see time averages,
+ * Wolff 1982). A failure finds no spare when S or more servers are in repair, P = P(Poisson(m) >=
+ * S); the job then waits for the first of the S + 1 servers in repair to come back, T / (S + 1)
+ * for exponential repair times. The expected wait per interruption, P T / (S + 1) x the hardware
+ * share of the interruptions, adds to R (first order: the queue is taken as if the job never
+ * stopped).
+ *
  * Pure and Qt-free: plain numbers in, plain numbers out.
  */
 
@@ -58,6 +71,12 @@ struct ReliabilityAssumptions {
     /// Checkpoints are snapshots to host memory written in the background (see the file comment).
     bool asyncCheckpoint = false;
     double snapshot_Bps; ///< one GPU's copy bandwidth to host memory for an asynchronous snapshot
+    /// Reading a checkpoint back after a restart (absent: storage_Bps, the same both ways).
+    std::optional<double> storageRead_Bps;
+    /// Hot spares (see the file comment): idle servers kept to replace a failed one at once, and
+    /// the mean time to repair a failed server (0: a healthy server is always at hand).
+    std::int64_t spareServers = 0;
+    double repair_s = 0;
     ReliabilityAssumptions() noexcept; ///< the cited defaults
     bool operator==(const ReliabilityAssumptions &) const = default;
 };
@@ -104,6 +123,9 @@ struct GoodputResult {
     double checkpointStall_s = 0;
     double restart_s = 0;         ///< R: job restart plus reading the checkpoint back
     double rework_s = 0;          ///< asynchronous: the write time lost on top of the interval's work
+    /// Hot spares: the chance that a hardware failure finds no spare server, and the expected wait
+    /// for a repaired server per interruption (all causes), part of R.
+    double noSpareProbability = 0, spareWait_s = 0;
     double interval_s = 0;        ///< tau: work between checkpoints (0: none are written)
     double goodput = 0;           ///< useful work / wall time, in (0, 1]
     /// Where the rest goes, as shares of the wall time (with the goodput they sum to 1, to first
@@ -124,6 +146,9 @@ struct GoodputResult {
 /// which is used for the whole model of an MoE so as not to undercount its experts), the
 /// optimizer state too unless it is sharded.
 [[nodiscard]] double checkpointBytes(const Execution &exe, const Stats &stats) noexcept;
+
+/// P(N >= k) for N Poisson with mean `mean` >= 0 (1 for k <= 0).
+[[nodiscard]] double poissonAtLeast(double mean, std::int64_t k) noexcept;
 
 /// The goodput of a job on `parts` whose checkpoint holds `checkpoint_B` bytes.
 [[nodiscard]] GoodputResult goodputOf(const ReliabilityAssumptions &assumptions,
