@@ -90,8 +90,13 @@ int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const
     }
     if (withCost && result.cost)
         out["cost"] = costToJson(*result.cost); // after every existing key: the output only grows
-    if (withGoodput && result.goodput)
+    if (withGoodput && result.goodput) {
         out["goodput"] = goodputToJson(*result.goodput, result.compiled->resolved.reliability);
+        // The storage block checkpoints go to (null: none, the default bandwidth).
+        const std::optional<scenario::Storage> &storage = result.compiled->resolved.storage;
+        out["goodput"]["assumptions"]["storage"]
+            = storage ? nlohmann::ordered_json(storage->info.id) : nlohmann::ordered_json(nullptr);
+    }
     std::cout << out.dump(2) << '\n' << std::flush;
     return kExitOk;
 }

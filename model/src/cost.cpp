@@ -76,7 +76,8 @@ CostResult costOf(const BillOfMaterials &bom, const CostActivity &activity,
     // Hot spares wait powered on: their GPUs at idle draw, their servers at rated draw.
     const double spares_W = static_cast<double>(bom.spareGpus) * gpuBoardPower_W * idle
                             + sumOf(bom, "spares_servers", &BomLine::power_W);
-    r.itPower_W = gpus_W + hosts_W + scaleUp_W + scaleOut_W + spares_W;
+    const double storage_W = sumOf(bom, "storage", &BomLine::power_W);
+    r.itPower_W = gpus_W + hosts_W + scaleUp_W + scaleOut_W + spares_W + storage_W;
     r.facilityPower_W = r.itPower_W * assumptions.pue;
     r.power_W = { { "gpus", "GPUs", gpus_W },
                   { "hosts", "Servers", hosts_W },
@@ -84,6 +85,9 @@ CostResult costOf(const BillOfMaterials &bom, const CostActivity &activity,
                   { "scale_out", "Scale-out network", scaleOut_W } };
     if (bom.spareServers > 0)
         r.power_W.push_back({ "spares", "Hot spares (idle)", spares_W });
+    const bool storage = bom.line("storage") != nullptr;
+    if (storage)
+        r.power_W.push_back({ "storage", "Checkpoint storage", storage_W });
     r.power_W.push_back({ "facility", "Cooling and power delivery (PUE)", r.facilityPower_W - r.itPower_W });
 
     // Money per hour: capital spread evenly over the depreciation period, energy at the meter,
@@ -103,6 +107,9 @@ CostResult costOf(const BillOfMaterials &bom, const CostActivity &activity,
     if (bom.spareServers > 0)
         r.usdPerHour.push_back(
             { "spares", "Hot spares (capital)", perHour(sumOf(bom, "spares", &BomLine::price_USD)) });
+    if (storage)
+        r.usdPerHour.push_back({ "storage", "Checkpoint storage (capital)",
+                                 perHour(sumOf(bom, "storage", &BomLine::price_USD)) });
     r.usdPerHour.push_back({ "energy", "Energy", r.energyUsdPerHour });
     r.usdPerHour.push_back({ "facility", "Facility charge", r.facilityUsdPerHour });
 

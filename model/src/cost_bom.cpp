@@ -166,7 +166,8 @@ std::string unpricedWarning(const BillOfMaterials &bom)
     static const std::map<std::string, std::string> kWords = { { "gpus", "the GPUs" },
                                                                { "servers", "the servers" },
                                                                { "scale_up", "the scale-up network" },
-                                                               { "scale_out", "the scale-out network" } };
+                                                               { "scale_out", "the scale-out network" },
+                                                               { "storage", "the checkpoint storage" } };
     std::string parts;
     for (std::size_t i = 0; i < bom.unpriced.size(); ++i) {
         const auto word = kWords.find(bom.unpriced[i]);
@@ -231,6 +232,14 @@ BillOfMaterials billOfMaterials(const ClusterSpec &spec)
             bom.notes.push_back("The scale-out links have no cost figures: their switches, adapters, optics "
                                 "and cables are not counted.");
             bom.unpriced.emplace_back("scale_out");
+        }
+    }
+    if (spec.storage.present) {
+        bom.lines.push_back({ "storage", "Checkpoint storage", 1, spec.storage.price_USD,
+                              spec.storage.power_W, spec.storage.source });
+        if (!spec.storage.priced) {
+            bom.notes.push_back("The checkpoint storage has no price: it counts as free.");
+            bom.unpriced.emplace_back("storage");
         }
     }
     return bom;

@@ -12,6 +12,7 @@
 
 #include <qcustomplot.h>
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QRegularExpression>
@@ -102,6 +103,7 @@ private slots:
     void electricityPriceIsAnUndoableEdit();
     void storageBandwidthIsAnUndoableEdit();
     void hotSparesCostAndSave();
+    void storageBlockIsAnUndoableChoice();
     void overCapacityShowsNoCost();
     void gapInDollarsIsTheModels();
     void unpricedPartsAreFlagged();
@@ -234,6 +236,36 @@ void TestCostPanel::hotSparesCostAndSave()
     QVERIFY(std::abs(bars->data()->at(0)->value - capital / hours) <= 1e-6 * capital / hours);
     document.undoStack()->undo();
     QVERIFY(!document.scenario().overrides.count("reliability.spare_servers"));
+}
+
+void TestCostPanel::storageBlockIsAnUndoableChoice()
+{
+    // The user picks the shipped Tectonic storage in the panel: one undo step, the design names
+    // it, checkpoints go at its 2 TB/s, and its missing price raises the banner.
+    views::ScenarioDocument document(test::shippedLibrary());
+    document.reset(test::shippedScenario(test::kMoeScenario));
+    CostPanel panel(&document);
+    panel.setResults(test::shippedResults(document.scenario()));
+    QComboBox *choice = panel.storageChoice();
+    QCOMPARE(choice->currentIndex(), 0);
+    QVERIFY(choice->itemData(0).toString().isEmpty());
+    const int tectonic = choice->findData(QStringLiteral("llama3-tectonic"));
+    QVERIFY(tectonic > 0);
+    choice->setCurrentIndex(tectonic);
+    emit choice->activated(tectonic);
+    QCOMPARE(document.scenario().storage.presetId, std::string("llama3-tectonic"));
+    QCOMPARE(document.undoStack()->count(), 1);
+    const views::ResultsPtr results = test::shippedResults(document.scenario());
+    panel.setResults(results);
+    QCOMPARE(choice->currentIndex(), tectonic);
+    QVERIFY(results->cost && results->goodput);
+    QVERIFY(results->cost->bom.line("storage"));
+    QCOMPARE(results->goodput->checkpointWrite_s, results->goodput->checkpoint_B / 2e12);
+    auto *banner = panel.findChild<QLabel *>(QStringLiteral("cost_banner"));
+    QVERIFY(banner && !banner->isHidden());
+    QVERIFY2(banner->text().contains(QStringLiteral("checkpoint storage")), qPrintable(banner->text()));
+    document.undoStack()->undo();
+    QVERIFY(document.scenario().storage.presetId.empty());
 }
 
 void TestCostPanel::overCapacityShowsNoCost()

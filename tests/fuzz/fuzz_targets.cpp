@@ -205,6 +205,8 @@ void runPreset(const Parts &p)
                 s.software = { {}, block };
             else if constexpr (std::is_same_v<B, scenario::CalibrationSet>)
                 s.calibration = { {}, block };
+            else if constexpr (std::is_same_v<B, scenario::Storage>)
+                s.storage = { {}, block };
             else
                 s = block;
         },
@@ -342,7 +344,7 @@ std::vector<Target> targets()
         calculon.push_back(std::move(p));
     std::vector<Parts> presets;
     for (const char *kind :
-         { "gpus", "interconnects", "topologies", "llms", "layouts", "software", "calibrations" })
+         { "gpus", "interconnects", "topologies", "llms", "layouts", "software", "calibrations", "storage" })
         for (Parts &p : seedsFrom(std::string(PRESETS_DIR "/") + kind, ".json"))
             presets.push_back(std::move(p));
     // One line per reader: name, seed inputs, what runs them, share of the cases.

@@ -4,8 +4,8 @@
 # shellcheck shell=bash
 # cost.cpp: power and money per hour
 mutation "IT power without switches and optics" model/src/cost.cpp \
-    'r.itPower_W = gpus_W + hosts_W + scaleUp_W + scaleOut_W + spares_W;' \
-    'r.itPower_W = gpus_W + hosts_W + spares_W;' \
+    'r.itPower_W = gpus_W + hosts_W + scaleUp_W + scaleOut_W + spares_W + storage_W;' \
+    'r.itPower_W = gpus_W + hosts_W + spares_W + storage_W;' \
     "tst_money_paths:itPowerFromAHandCountedBom"
 mutation "facility power without the PUE" model/src/cost.cpp \
     'r.facilityPower_W = r.itPower_W * assumptions.pue;' \
@@ -256,3 +256,15 @@ mutation "idle spare GPUs at full power" model/src/cost.cpp \
     'static_cast<double>(bom.spareGpus) * gpuBoardPower_W * idle' \
     'static_cast<double>(bom.spareGpus) * gpuBoardPower_W' \
     "tst_goodput:sparesInTheBillOfMaterials"
+mutation "a storage block's read bandwidth is its write bandwidth" model/src/scenario/resolve.cpp \
+    'resolved.reliability.storageRead_Bps = storage->read_Bps;' \
+    'resolved.reliability.storageRead_Bps = storage->write_Bps;' \
+    "tst_goodput:storageBlock"
+mutation "unpriced storage counted as priced" model/src/cost_bom.cpp \
+    'bom.unpriced.emplace_back("storage");' \
+    '(void)0;' \
+    "tst_goodput:storageBlock tst_costpanel:storageBlockIsAnUndoableChoice"
+mutation "IT power without the checkpoint storage" model/src/cost.cpp \
+    'scaleOut_W + spares_W + storage_W;' \
+    'scaleOut_W + spares_W;' \
+    "tst_goodput:storageBlock"

@@ -7,10 +7,12 @@
 // background), the pipeline (a design that cannot run has none), the scenario's `reliability.*`
 // overrides and `gapstudio-cli eval --goodput`; hot spares (a Poisson queue of servers in repair)
 // by hand, in the bill of materials and through the CLI.
+#include "gapstudio/io/input_error.h"
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/model/cost.h"
 #include "gapstudio/model/goodput.h"
 #include "gapstudio/scenario/pipeline.h"
+#include "gapstudio/scenario/self_contained.h"
 
 #include <QFile>
 #include <QProcess>
@@ -469,6 +471,87 @@ private slots:
         QVERIFY(g["goodput"].get<double>() > sync["goodput"]["goodput"].get<double>());
     }
 
+    void storageBlock()
+    {
+        // A storage block sets the write and read bandwidths and, priced, joins the bill of
+        // materials as one line: 2 M$ and 30 kW on top of the design without one.
+        const scenario::PresetLibrary library = io::loadPresetLibrary(PRESETS_DIR);
+        scenario::Scenario s = io::loadScenario(PRESETS_DIR "/scenarios/default.gapstudio.json");
+        const scenario::PipelineResult none = scenario::runScenario(s, library, {});
+        QVERIFY(none.ok() && none.cost && none.goodput && none.cost->bom.complete());
+        QVERIFY(!none.cost->bom.line("storage"));
+        scenario::Storage fast;
+        fast.info = { "test-fast", "Fast storage", "test" };
+        fast.write_Bps = 500e9;
+        fast.read_Bps = 1000e9;
+        fast.price_USD = 2e6;
+        fast.power_W = 30000;
+        s.storage = { {}, fast };
+        const scenario::PipelineResult with = scenario::runScenario(s, library, {});
+        QVERIFY(with.ok() && with.cost && with.goodput && with.cost->bom.complete());
+        const double B = with.goodput->checkpoint_B;
+        near(B, none.goodput->checkpoint_B);
+        near(with.goodput->checkpointWrite_s, B / 500e9);
+        near(with.goodput->restart_s, 600 + B / 1000e9); // the restart estimate, then the read
+        near(with.cost->capex_USD - none.cost->capex_USD, 2e6);
+        near(with.cost->itPower_W - none.cost->itPower_W, 30000);
+        QVERIFY(with.goodput->goodput < none.goodput->goodput); // slower than 2 TB/s
+        // An override of the storage bandwidth wins over the block, both ways.
+        s.overrides["reliability.storage_GBps"] = 100;
+        const scenario::PipelineResult overridden = scenario::runScenario(s, library, {});
+        near(overridden.goodput->checkpointWrite_s, B / 100e9);
+        near(overridden.goodput->restart_s, 600 + B / 100e9);
+        s.overrides.clear();
+        // The shipped Tectonic has no public price: the $ figures say they leave it out.
+        s.storage = { "llama3-tectonic", std::nullopt };
+        const scenario::PipelineResult tectonic = scenario::runScenario(s, library, {});
+        QVERIFY(tectonic.ok() && !tectonic.cost->bom.complete());
+        QCOMPARE(tectonic.cost->bom.unpriced, std::vector<std::string> { "storage" });
+        QVERIFY(QString::fromStdString(model::unpricedWarning(tectonic.cost->bom))
+                    .contains(QStringLiteral("the checkpoint storage")));
+        near(tectonic.goodput->goodput, none.goodput->goodput); // Llama 3's 2 TB/s, the default
+        // A storage id the library lacks is a diagnostic naming the field.
+        s.storage = { "no-such-storage", std::nullopt };
+        const scenario::PipelineResult missing = scenario::runScenario(s, library, {});
+        QVERIFY(!missing.ok());
+        QCOMPARE(QString::fromStdString(missing.diagnostics.front().field), QStringLiteral("storage"));
+    }
+
+    void storageFiles()
+    {
+        // The preset format: written and read back unchanged, inline in a scenario too; a bandwidth
+        // of 0 is an error naming file and key.
+        scenario::Storage storage;
+        storage.info = { "test-storage", "Test storage", "test" };
+        storage.write_Bps = 123.4e9;
+        storage.read_Bps = 500e9;
+        storage.price_USD = 1.5e6;
+        storage.power_W = 12000;
+        QCOMPARE(io::parseStorage(io::toJson(storage), "storage.json"), storage);
+        scenario::Storage unpriced = storage;
+        unpriced.price_USD.reset();
+        unpriced.power_W = 0;
+        QCOMPARE(io::parseStorage(io::toJson(unpriced), "storage.json"), unpriced);
+        scenario::Scenario s = io::loadScenario(PRESETS_DIR "/scenarios/default.gapstudio.json");
+        s.storage = { {}, storage };
+        QCOMPARE(io::parseScenario(io::toJson(s), "s.gapstudio.json"), s);
+        nlohmann::json bad = io::toJson(storage);
+        bad["write_GBps"] = 0;
+        try {
+            (void)io::parsePresetFile(bad, "bad.json");
+            QFAIL("a storage block without write bandwidth was accepted");
+        } catch (const io::InputError &e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("/write_GBps")), e.what());
+        }
+        // A user's storage block goes inline when the scenario is saved for another machine.
+        scenario::PresetLibrary library = io::loadPresetLibrary(PRESETS_DIR);
+        const scenario::PresetLibrary shipped = library;
+        library.storage["test-storage"] = storage;
+        s.storage = { "test-storage", std::nullopt };
+        const scenario::Scenario saved = scenario::withUnshippedBlocksInline(s, library, shipped);
+        QVERIFY(saved.storage.inlineBlock && *saved.storage.inlineBlock == storage);
+    }
+
     void cliHotSpares()
     {
         // A scenario file with servers repaired in two days, as a user writes it, with and
@@ -526,6 +609,18 @@ private slots:
             spares["cost"]["capex_usd"].get<double>() - atHand["cost"]["capex_usd"].get<double>(),
             16 * (perServer * gpus["unit_price_usd"].get<double>() + servers["unit_price_usd"].get<double>()),
             1e-12);
+        // The shipped Tectonic storage named in the file: its id in the assumptions, and the $
+        // figures marked incomplete for its missing price.
+        scenario["storage"] = "llama3-tectonic";
+        const auto [storageCode, storage] = evalWith(nlohmann::json::object());
+        QCOMPARE(storageCode, 0);
+        QCOMPARE(storage["goodput"]["assumptions"]["storage"].get<std::string>(),
+                 std::string("llama3-tectonic"));
+        QVERIFY(atHand["goodput"]["assumptions"]["storage"].is_null());
+        QCOMPARE(storage["cost"]["complete"].get<bool>(), false);
+        QVERIFY(storage["cost"]["unpriced"] == nlohmann::json::array({ "storage" }));
+        QCOMPARE(line(storage, "storage")["count"].get<double>(), 1.0);
+        scenario.erase("storage");
         // Out of range: a diagnostic naming the key, exit 2.
         QCOMPARE(evalWith({ { "reliability.spare_servers", 1.5 } }).first, 2);
         QCOMPARE(evalWith({ { "reliability.repair_hours", -1 } }).first, 2);

@@ -5,6 +5,7 @@
 #include "cost/costinputs.h"
 #include "studio/scenariodocument.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -27,6 +28,7 @@ const QString kNone = QStringLiteral("\u2014");
 CostPanel::CostPanel(ScenarioDocument *document, QWidget *parent)
     : QWidget(parent)
     , mDocument(document)
+    , mStorage(new QComboBox(this))
     , mStatus(new QLabel(this))
     , mBanner(new QLabel(this))
     , mChart(new CostChart(this))
@@ -39,6 +41,19 @@ CostPanel::CostPanel(ScenarioDocument *document, QWidget *parent)
     mBanner->hide();
     auto *inputs = new QGroupBox(tr("Assumptions and prices"), this);
     auto *form = new QFormLayout(inputs);
+    // The storage block: its bandwidths replace reliability.storage_GBps's default, its price and
+    // power join the bill of materials.
+    mStorage->setObjectName(QStringLiteral("cost:storage"));
+    mStorage->setToolTip(tr("Where checkpoints are written: a storage preset (presets/storage) with its "
+                            "bandwidths, price and power"));
+    fillStorage();
+    connect(mDocument, &ScenarioDocument::libraryChanged, this, &CostPanel::fillStorage);
+    connect(mStorage, &QComboBox::activated, this, [this](int index) {
+        const std::string id = mStorage->itemData(index).toString().toStdString();
+        if (id != mDocument->scenario().storage.presetId || mDocument->scenario().storage.inlineBlock)
+            mDocument->setStorage(id);
+    });
+    form->addRow(tr("Checkpoint storage"), mStorage);
     for (const CostInput &input : costInputs()) {
         auto *spin = new QDoubleSpinBox(inputs);
         const QString key = QString::fromLatin1(input.key);
@@ -101,9 +116,33 @@ void CostPanel::apply(const QString &key, double displayValue)
     }
 }
 
+void CostPanel::fillStorage()
+{
+    const QSignalBlocker blocker(mStorage);
+    mStorage->clear();
+    mStorage->addItem(tr("No storage block (2 TB/s, unpriced)"), QString());
+    for (const auto &[id, storage] : mDocument->library().storage)
+        mStorage->addItem(QString::fromStdString(storage.info.name), QString::fromStdString(id));
+}
+
 void CostPanel::setResults(ResultsPtr results)
 {
     mResults = std::move(results);
+    {
+        // The design's storage: a preset by its id, a block inline in the file by its name.
+        const QSignalBlocker blocker(mStorage);
+        const scenario::BlockRef<scenario::Storage> &ref = mDocument->scenario().storage;
+        const QString id = QString::fromStdString(ref.presetId);
+        if (ref.inlineBlock) {
+            const QString name
+                = tr("%1 (in the file)").arg(QString::fromStdString(ref.inlineBlock->info.name));
+            if (mStorage->findText(name) < 0)
+                mStorage->addItem(name, QStringLiteral("\n"));
+            mStorage->setCurrentIndex(mStorage->findText(name));
+        } else {
+            mStorage->setCurrentIndex(std::max(0, mStorage->findData(id)));
+        }
+    }
     mChart->setResults(mResults);
     const bool compiled = mResults && mResults->compiled;
     for (const CostInput &input : costInputs()) {

@@ -14,6 +14,7 @@
 #include <QHash>
 #include <QWidget>
 
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 
@@ -34,6 +35,8 @@ public:
     [[nodiscard]] CostChart *chart() const { return mChart; }
     /// The field of override `key` ("cost.usd_per_kWh", ...), or nullptr.
     [[nodiscard]] QDoubleSpinBox *field(const QString &key) const { return mFields.value(key); }
+    /// The checkpoint storage choice: "no storage block" (data "") and the library's storage presets.
+    [[nodiscard]] QComboBox *storageChoice() const { return mStorage; }
     /// The text shown for figure `key` (costfigures.h; "—" when there is none).
     [[nodiscard]] QString figureText(const QString &key) const;
     /// The status line (why there are no figures, or the bill of materials' notes).
@@ -41,10 +44,12 @@ public:
 
 private:
     void apply(const QString &key, double displayValue);
+    void fillStorage();
 
     ScenarioDocument *mDocument;
     ResultsPtr mResults;
     QHash<QString, QDoubleSpinBox *> mFields;
+    QComboBox *mStorage;
     QHash<QString, QLabel *> mFigures;
     QLabel *mStatus;
     QLabel *mBanner; ///< model::unpricedWarning, above the figures; hidden when every part is priced

@@ -345,6 +345,20 @@ bool ScenarioDocument::setSoftware(const std::string &presetId)
     return true;
 }
 
+bool ScenarioDocument::setStorage(const std::string &presetId)
+{
+    const auto it = mLibrary.storage.find(presetId);
+    if (!presetId.empty() && it == mLibrary.storage.end())
+        return false;
+    scenario::Scenario s = mScenario;
+    s.storage = { presetId, std::nullopt };
+    push(std::move(s),
+         presetId.empty()
+             ? tr("Use no checkpoint storage block")
+             : tr("Use checkpoint storage %1").arg(QString::fromStdString(it->second.info.name)));
+    return true;
+}
+
 std::optional<scenario::Layout> ScenarioDocument::currentLayout() const
 {
     if (mScenario.layout.inlineBlock)

@@ -101,6 +101,10 @@ public:
     /// preset.
     bool setSoftware(const std::string &presetId);
 
+    /// Makes the design write its checkpoints to storage preset `presetId` (empty: none, the
+    /// goodput model's default bandwidth). One command; false if the library has no such preset.
+    bool setStorage(const std::string &presetId);
+
     /// The layout the scenario uses (its inline block or its preset), if resolvable.
     [[nodiscard]] std::optional<scenario::Layout> currentLayout() const;
 

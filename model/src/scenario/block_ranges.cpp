@@ -65,6 +65,10 @@ void checkBlockRanges(const JsonCursor &block, PresetKind kind)
         if (block.value().contains("spine_oversubscription"))
             check(block["spine_oversubscription"], kOversubscription);
         break;
+    case PresetKind::Storage:
+        check(block["write_GBps"], kBandwidth.in(kBpsPerGBps));
+        check(block["read_GBps"], kBandwidth.in(kBpsPerGBps));
+        break;
     case PresetKind::Llm: // integers: their products are checked by the model (checkCounts)
     case PresetKind::Layout:
     case PresetKind::Scenario:

@@ -38,6 +38,13 @@ model::ClusterSpec clusterSpec(const ResolvedScenario &resolved)
     spec.scaleUp = fabricOf(resolved.scaleUp);
     spec.scaleOut = fabricOf(resolved.scaleOut);
     spec.spareServers = resolved.reliability.spareServers;
+    if (resolved.storage) {
+        spec.storage.present = true;
+        spec.storage.priced = resolved.storage->price_USD.has_value();
+        spec.storage.price_USD = resolved.storage->price_USD.value_or(0);
+        spec.storage.power_W = resolved.storage->power_W;
+        spec.storage.source = resolved.storage->info.source;
+    }
     if (resolved.topology.kind == TopologyKind::ThreeTier) {
         // Leaf, spine and core levels; the oversubscription is the spine's (presets/README).
         spec.scaleOut.levels = 3;

@@ -33,6 +33,8 @@ public:
             put(mLibrary.software, PresetKind::Software, std::move(*software), origin);
         else if (auto *calibration = std::get_if<scenario::CalibrationSet>(&preset))
             put(mLibrary.calibrations, PresetKind::Calibration, std::move(*calibration), origin);
+        else if (auto *storage = std::get_if<scenario::Storage>(&preset))
+            put(mLibrary.storage, PresetKind::Storage, std::move(*storage), origin);
     }
 
     /// Adds a file's JSON, skipping measured runs (presets/measurements: validation data in a

@@ -42,6 +42,7 @@ scenario::Llm parseLlmBody(const JsonCursor &cursor, bool wholeFile);
 scenario::Layout parseLayoutBody(const JsonCursor &cursor, bool wholeFile);
 scenario::Software parseSoftwareBody(const JsonCursor &cursor, bool wholeFile);
 scenario::CalibrationSet parseCalibrationBody(const JsonCursor &cursor, bool wholeFile);
+scenario::Storage parseStorageBody(const JsonCursor &cursor, bool wholeFile);
 scenario::BlockInfo parseInfo(const JsonCursor &cursor);
 /// A whole scenario object (header included) at `cursor` (already migrated).
 scenario::Scenario parseScenarioAt(const JsonCursor &cursor);
@@ -71,6 +72,7 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Llm &llm);
 void writeBody(nlohmann::ordered_json &out, const scenario::Layout &layout);
 void writeBody(nlohmann::ordered_json &out, const scenario::Software &software);
 void writeBody(nlohmann::ordered_json &out, const scenario::CalibrationSet &calibration);
+void writeBody(nlohmann::ordered_json &out, const scenario::Storage &storage);
 
 // The cost blocks (cost_json.cpp): a GPU's price and server, an interconnect's parts.
 /// Reads the optional `cost` of a GPU preset (with its price; a top-level price_USD beside it is

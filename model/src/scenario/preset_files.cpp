@@ -19,9 +19,10 @@ using detail::JsonCursor;
 
 namespace {
 
-constexpr std::array<const char *, 8> kFileTypes
-    = { "gapstudio.gpu",      "gapstudio.interconnect", "gapstudio.topology", "gapstudio.llm",
-        "gapstudio.layout",   "gapstudio.scenario",     "gapstudio.software", "gapstudio.calibration" };
+constexpr std::array<const char *, 9> kFileTypes
+    = { "gapstudio.gpu",      "gapstudio.interconnect", "gapstudio.topology",
+        "gapstudio.llm",      "gapstudio.layout",       "gapstudio.scenario",
+        "gapstudio.software", "gapstudio.calibration",  "gapstudio.storage" };
 
 // ---- Migration chain ---------------------------------------------------------------------------
 // kMigrations[i] turns a file of version kPresetMinVersion + i into version kPresetMinVersion + i + 1.
@@ -49,7 +50,8 @@ PresetKind kindOf(const JsonCursor &root)
             return static_cast<PresetKind>(i);
     type.fail("unknown file type \"" + text
               + "\" (expected gapstudio.gpu, gapstudio.interconnect, gapstudio.topology, gapstudio.llm, "
-                "gapstudio.layout, gapstudio.software, gapstudio.calibration or gapstudio.scenario)");
+                "gapstudio.layout, gapstudio.software, gapstudio.calibration, gapstudio.storage or "
+                "gapstudio.scenario)");
 }
 
 nlohmann::ordered_json header(PresetKind kind, const scenario::BlockInfo &info)
@@ -183,6 +185,10 @@ scenario::Software parseSoftware(const nlohmann::json &json, const std::string &
 {
     return detail::parseSoftwareBody(JsonCursor(json, file), true);
 }
+scenario::Storage parseStorage(const nlohmann::json &json, const std::string &file)
+{
+    return parseChecked(JsonCursor(json, file), true, PresetKind::Storage, detail::parseStorageBody);
+}
 scenario::CalibrationSet parseCalibration(const nlohmann::json &json, const std::string &file)
 {
     return detail::parseCalibrationBody(JsonCursor(json, file), true);
@@ -199,7 +205,7 @@ scenario::Scenario detail::parseScenarioAt(const JsonCursor &c)
     detail::requireKeys(c,
                         { "fileType", "version", "id", "name", "source", "gpu", "scale_up", "topology", "llm",
                           "layout", "gpu_count" },
-                        { "scale_out", "overrides", "software", "calibration" });
+                        { "scale_out", "overrides", "software", "calibration", "storage" });
     scenario::Scenario s;
     s.info = detail::parseInfo(c);
     s.gpu = parseBlockRef<scenario::Gpu>(c["gpu"], PresetKind::Gpu, detail::parseGpuBody);
@@ -218,6 +224,9 @@ scenario::Scenario detail::parseScenarioAt(const JsonCursor &c)
     if (json.contains("calibration"))
         s.calibration = parseBlockRef<scenario::CalibrationSet>(c["calibration"], PresetKind::Calibration,
                                                                 detail::parseCalibrationBody);
+    if (json.contains("storage"))
+        s.storage
+            = parseBlockRef<scenario::Storage>(c["storage"], PresetKind::Storage, detail::parseStorageBody);
     s.gpuCount = c["gpu_count"].integerAtLeast(1);
     if (json.contains("overrides")) {
         const JsonCursor overrides = c["overrides"];
@@ -262,6 +271,10 @@ nlohmann::ordered_json toJson(const scenario::Software &software)
 {
     return wholeFile(PresetKind::Software, software);
 }
+nlohmann::ordered_json toJson(const scenario::Storage &storage)
+{
+    return wholeFile(PresetKind::Storage, storage);
+}
 nlohmann::ordered_json toJson(const scenario::CalibrationSet &calibration)
 {
     return wholeFile(PresetKind::Calibration, calibration);
@@ -293,6 +306,7 @@ void writeScenarioBodyImpl(nlohmann::ordered_json &out, const scenario::Scenario
     writeBlockRef(out, "layout", s.layout);
     writeBlockRef(out, "software", s.software);
     writeBlockRef(out, "calibration", s.calibration);
+    writeBlockRef(out, "storage", s.storage);
     out["gpu_count"] = s.gpuCount;
     if (!s.overrides.empty()) {
         nlohmann::ordered_json overrides = nlohmann::ordered_json::object();
@@ -327,6 +341,8 @@ PresetFile parsePresetFile(const nlohmann::json &raw, const std::string &origin)
         return parseSoftware(json, origin);
     case PresetKind::Calibration:
         return parseCalibration(json, origin);
+    case PresetKind::Storage:
+        return parseStorage(json, origin);
     case PresetKind::Scenario:
         break;
     }

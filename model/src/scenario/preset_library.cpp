@@ -27,6 +27,7 @@ void mergeLibrary(PresetLibrary &into, const PresetLibrary &from, OnDuplicate du
     mergeKind(into.llms, from.llms, duplicate);
     mergeKind(into.layouts, from.layouts, duplicate);
     mergeKind(into.software, from.software, duplicate);
+    mergeKind(into.storage, from.storage, duplicate);
     mergeKind(into.calibrations, from.calibrations, duplicate);
 }
 

@@ -87,6 +87,11 @@ std::optional<ResolvedScenario> resolve(const Scenario &scenario, const PresetLi
     const auto layout = resolveRef(scenario.layout, library.layouts, "layout", "layout", diagnostics);
     const auto software = resolveOptionalRef(scenario.software, library.software, kDefaultSoftwareId,
                                              "software", "software", diagnostics);
+    // No default storage: without one the goodput model's default bandwidth is used, unpriced.
+    const bool namesStorage = scenario.storage.inlineBlock || !scenario.storage.presetId.empty();
+    const auto storage
+        = namesStorage ? resolveRef(scenario.storage, library.storage, "storage", "storage", diagnostics)
+                       : std::nullopt;
     const auto calibration
         = resolveOptionalRef(scenario.calibration, library.calibrations, kDefaultCalibrationId, "calibration",
                              "calibration", diagnostics);
@@ -103,7 +108,12 @@ std::optional<ResolvedScenario> resolve(const Scenario &scenario, const PresetLi
                                 software ? *software : builtinSoftware(),
                                 calibration,
                                 model::CostAssumptions {},
-                                model::ReliabilityAssumptions {} };
+                                model::ReliabilityAssumptions {},
+                                storage };
+    if (storage) {
+        resolved.reliability.storage_Bps = storage->write_Bps;
+        resolved.reliability.storageRead_Bps = storage->read_Bps;
+    }
     for (const auto &[key, value] : scenario.overrides) {
         const std::string field = "overrides/" + key;
         if (const std::optional<std::string> problem = overrideProblem(key, value)) {

@@ -17,7 +17,7 @@ scenario::Scenario applyChange(const scenario::Scenario &previous, const JsonCur
     // The scenario keys a change may replace.
     detail::requireKeys(change, {},
                         { "gpu", "scale_up", "scale_out", "topology", "llm", "layout", "software",
-                          "calibration", "gpu_count", "overrides" });
+                          "calibration", "storage", "gpu_count", "overrides" });
     if (change.value().empty())
         change.fail("expected at least one of the scenario's keys to change");
     nlohmann::json merged = toJson(previous);

@@ -21,6 +21,7 @@ void forEachSlot(S &s, const PresetLibrary &library, const PresetLibrary &shippe
     visit("layout", s.layout, library.layouts, shipped.layouts);
     visit("software", s.software, library.software, shipped.software);
     visit("calibration", s.calibration, library.calibrations, shipped.calibrations);
+    visit("checkpoint storage", s.storage, library.storage, shipped.storage);
 }
 
 /// The preset of `id` in `presets`, or nullptr.

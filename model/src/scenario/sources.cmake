@@ -11,6 +11,7 @@ target_sources(gapstudio_model PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_hardware_blocks.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_llm_block.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_layout_block.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_storage_block.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/cost_json.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/cost_inputs.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/costsearch.cpp

@@ -29,7 +29,7 @@ inline constexpr int kPresetVersion = 2;
 /// The oldest version the migration chain still reads.
 inline constexpr int kPresetMinVersion = 1;
 
-enum class PresetKind { Gpu, Interconnect, Topology, Llm, Layout, Scenario, Software, Calibration };
+enum class PresetKind { Gpu, Interconnect, Topology, Llm, Layout, Scenario, Software, Calibration, Storage };
 
 /// "gapstudio.gpu", "gapstudio.interconnect", ..., "gapstudio.scenario".
 [[nodiscard]] const char *presetFileType(PresetKind kind) noexcept;
@@ -46,6 +46,7 @@ enum class PresetKind { Gpu, Interconnect, Topology, Llm, Layout, Scenario, Soft
 [[nodiscard]] scenario::Layout parseLayout(const nlohmann::json &json, const std::string &file);
 [[nodiscard]] scenario::Scenario parseScenario(const nlohmann::json &json, const std::string &file);
 [[nodiscard]] scenario::Software parseSoftware(const nlohmann::json &json, const std::string &file);
+[[nodiscard]] scenario::Storage parseStorage(const nlohmann::json &json, const std::string &file);
 [[nodiscard]] scenario::CalibrationSet parseCalibration(const nlohmann::json &json, const std::string &file);
 
 // Whole files at kPresetVersion, keys in a fixed order (header first).
@@ -56,6 +57,7 @@ enum class PresetKind { Gpu, Interconnect, Topology, Llm, Layout, Scenario, Soft
 [[nodiscard]] nlohmann::ordered_json toJson(const scenario::Layout &layout);
 [[nodiscard]] nlohmann::ordered_json toJson(const scenario::Scenario &scenario);
 [[nodiscard]] nlohmann::ordered_json toJson(const scenario::Software &software);
+[[nodiscard]] nlohmann::ordered_json toJson(const scenario::Storage &storage);
 [[nodiscard]] nlohmann::ordered_json toJson(const scenario::CalibrationSet &calibration);
 /// The scenario object without the file header (as a measurement file embeds it).
 [[nodiscard]] nlohmann::ordered_json scenarioBody(const scenario::Scenario &scenario);
@@ -64,8 +66,9 @@ enum class PresetKind { Gpu, Interconnect, Topology, Llm, Layout, Scenario, Soft
 [[nodiscard]] std::string toText(const nlohmann::ordered_json &json);
 
 /// Any one file of the formats above.
-using PresetFile = std::variant<scenario::Gpu, scenario::Interconnect, scenario::Topology, scenario::Llm,
-                                scenario::Layout, scenario::Scenario, scenario::Software, scenario::CalibrationSet>;
+using PresetFile
+    = std::variant<scenario::Gpu, scenario::Interconnect, scenario::Topology, scenario::Llm, scenario::Layout,
+                   scenario::Scenario, scenario::Software, scenario::CalibrationSet, scenario::Storage>;
 
 /// Picks the kind of a whole file's JSON from its `fileType`, migrates and parses it; `origin`
 /// names the file in errors.

@@ -7,7 +7,7 @@
  *   {"fileType": "gapstudio.roadmap", "version": 1, "id", "name", "source",
  *    "steps": [{"name", "source", "scenario": {a whole scenario file's object}},
  *              {"name", "source", "change": {any of "gpu", "scale_up", "scale_out", "topology",
- *               "llm", "layout", "software", "calibration", "gpu_count", "overrides"}}, ...]}
+ *               "llm", "layout", "software", "calibration", "storage", "gpu_count", "overrides"}}, ...]}
  *
  * A change replaces the keys it names in the previous step's scenario, except `overrides`, which
  * are merged key by key (a null value removes one). Keys are strict and every error is an

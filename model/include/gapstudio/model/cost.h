@@ -55,6 +55,14 @@ struct FabricSpec {
     double oversubscription = 1; ///< at the top level of a fat tree (1: full bisection)
 };
 
+/// The checkpoint storage system, one line of the bill of materials when the design names one.
+struct StorageSpec {
+    bool present = false;
+    bool priced = false; ///< false: no price (costs 0; a note)
+    double price_USD = 0, power_W = 0;
+    std::string source;
+};
+
 /// What the bill of materials is made from.
 struct ClusterSpec {
     std::int64_t gpus = 0;
@@ -66,6 +74,7 @@ struct ClusterSpec {
     /// Idle servers with their GPUs kept to replace a failed one (goodput.h: hot spares). Their
     /// network ports are not counted: a spare takes the place of the failed server in the fabric.
     std::int64_t spareServers = 0;
+    StorageSpec storage;
 };
 
 /// The switches and links of one network (summed over its planes and domains).
@@ -111,7 +120,8 @@ struct BillOfMaterials {
     FabricCount scaleUp, scaleOut;
     std::vector<BomLine> lines;
     std::vector<std::string> notes; ///< parts without figures, in words
-    /// The parts counted as free for want of a price ("gpus", "servers", "scale_up", "scale_out"):
+    /// The parts counted as free for want of a price ("gpus", "servers", "scale_up", "scale_out",
+    /// "storage"):
     /// every $ figure then leaves them out, and says so.
     std::vector<std::string> unpriced;
     /// Every part has a price: $ figures are the whole cluster's.

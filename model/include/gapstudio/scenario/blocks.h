@@ -154,6 +154,17 @@ struct Software {
     bool operator==(const Software &) const = default;
 };
 
+/// The storage system checkpoints are written to and read back from (a storage preset): its
+/// sustained bandwidths for the whole job, and its price and power when known (model/goodput.h
+/// uses the bandwidths, model/cost.h prices the system as one line of the bill of materials).
+struct Storage {
+    BlockInfo info;
+    double write_Bps = 0, read_Bps = 0;
+    std::optional<double> price_USD; ///< the whole system; unset: no price (the $ figures say so)
+    double power_W = 0;              ///< the whole system
+    bool operator==(const Storage &) const = default;
+};
+
 /// Calibrated efficiencies of one GPU (by GPU id, architecture or "default"). Unset values fall
 /// back along that chain.
 struct GpuCalibration {

@@ -38,6 +38,9 @@ struct Scenario {
     /// corrected model runs with (default: kDefaultCalibrationId).
     BlockRef<Software> software;
     BlockRef<CalibrationSet> calibration;
+    /// Optional: the checkpoint storage (none: the goodput model's default bandwidth, unpriced
+    /// and not in the bill of materials).
+    BlockRef<Storage> storage;
     std::int64_t gpuCount = 0;
     /// Designer's tweaks on top of the blocks, by JSON key path in the blocks' units, e.g.
     /// {"gpu.hbm_bandwidth_GBps", 4000}. Applied after presets are resolved.
@@ -54,6 +57,7 @@ struct PresetLibrary {
     std::map<std::string, Layout> layouts;
     std::map<std::string, Software> software;
     std::map<std::string, CalibrationSet> calibrations;
+    std::map<std::string, Storage> storage;
 };
 
 /// What mergeLibrary() does with an id both libraries have.
@@ -81,6 +85,7 @@ struct ResolvedScenario {
     std::optional<CalibrationSet> calibration; ///< absent: the corrected model's built-in defaults
     model::CostAssumptions costAssumptions;    ///< the cited defaults and the `cost.*` overrides
     model::ReliabilityAssumptions reliability; ///< the cited defaults and the `reliability.*` overrides
+    std::optional<Storage> storage;            ///< the named checkpoint storage (bandwidths in `reliability`)
 };
 
 /// Which model a scenario is evaluated with: the corrected model (default), or the reference
