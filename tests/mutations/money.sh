@@ -268,3 +268,7 @@ mutation "IT power without the checkpoint storage" model/src/cost.cpp \
     'scaleOut_W + spares_W + storage_W;' \
     'scaleOut_W + spares_W;' \
     "tst_goodput:storageBlock"
+mutation "a GPU preset's interruption rates ignored" model/src/scenario/resolve.cpp \
+    'applyPartFits(resolved.reliability, resolved.gpu.reliability);' \
+    '(void)0;' \
+    "tst_goodput:interruptionRatesFromPresets"

@@ -552,6 +552,53 @@ private slots:
         QVERIFY(saved.storage.inlineBlock && *saved.storage.inlineBlock == storage);
     }
 
+    void interruptionRatesFromPresets()
+    {
+        // A GPU preset's HBM rate and the scale-out link preset's link rate replace the defaults;
+        // an override wins over both.
+        const scenario::PresetLibrary library = io::loadPresetLibrary(PRESETS_DIR);
+        scenario::Scenario s
+            = io::loadScenario(PRESETS_DIR "/scenarios/gpt3-175b-4096-h100-fp8.gapstudio.json");
+        const scenario::PipelineResult before = scenario::runScenario(s, library, {});
+        QVERIFY(before.ok() && before.goodput && !s.scaleOut.presetId.empty());
+        scenario::Gpu gpu = library.gpus.at(s.gpu.presetId);
+        gpu.reliability = scenario::PartFits { { { "hbm_fit", 5000 } }, "test: a vendor's HBM figure" };
+        scenario::Interconnect link = library.interconnects.at(s.scaleOut.presetId);
+        link.reliability = scenario::PartFits { { { "link_fit", 20 } }, "test" };
+        s.gpu = { {}, gpu };
+        s.scaleOut = { {}, link };
+        const auto rate = [](const scenario::PipelineResult &r, const std::string &key) {
+            for (const model::InterruptionSource &source : r.goodput->sources)
+                if (source.key == key)
+                    return std::make_pair(source.parts, source.perHour);
+            return std::make_pair(0.0, 0.0);
+        };
+        const scenario::PipelineResult after = scenario::runScenario(s, library, {});
+        QVERIFY(after.ok() && after.goodput);
+        const auto [gpus, hbmPerHour] = rate(after, "hbm");
+        near(hbmPerHour, gpus * 5000 / 1e9);
+        const auto [links, linkPerHour] = rate(after, "link");
+        QVERIFY(links > 0);
+        near(linkPerHour, links * 20 / 1e9);
+        near(rate(after, "gpu").second, rate(before, "gpu").second); // not given: the default
+        s.overrides["reliability.hbm_fit"] = 100;
+        near(rate(scenario::runScenario(s, library, {}), "hbm").second, gpus * 100 / 1e9);
+        // The preset format keeps them, and refuses a rate of a part the block does not have.
+        QCOMPARE(io::parseGpu(io::toJson(gpu), "gpu.json"), gpu);
+        QCOMPARE(io::parseInterconnect(io::toJson(link), "link.json"), link);
+        nlohmann::json bad = io::toJson(gpu);
+        bad["reliability"]["link_fit"] = 3;
+        try {
+            (void)io::parsePresetFile(bad, "gpu.json");
+            QFAIL("a GPU with a link rate was accepted");
+        } catch (const io::InputError &e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("link_fit")), e.what());
+        }
+        bad = io::toJson(gpu);
+        bad["reliability"] = { { "source", "nothing" } };
+        QVERIFY_THROWS_EXCEPTION(io::InputError, (void)io::parsePresetFile(bad, "gpu.json"));
+    }
+
     void cliHotSpares()
     {
         // A scenario file with servers repaired in two days, as a user writes it, with and

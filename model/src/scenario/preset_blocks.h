@@ -79,6 +79,10 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Storage &storage);
 /// an error).
 void parseGpuCost(const JsonCursor &gpuCursor, scenario::Gpu &gpu);
 void writeGpuCost(nlohmann::ordered_json &out, const scenario::Gpu &gpu);
+/// Reads the optional `reliability` object of a block: some of `keys` (FIT, >= 0) and a `source`.
+std::optional<scenario::PartFits> parsePartFits(const JsonCursor &blockCursor,
+                                                std::initializer_list<std::string_view> keys);
+void writePartFits(nlohmann::ordered_json &out, const std::optional<scenario::PartFits> &fits);
 /// Reads the optional `cost` of an interconnect preset.
 void parseLinkCost(const JsonCursor &linkCursor, scenario::Interconnect &link);
 void writeLinkCost(nlohmann::ordered_json &out, const scenario::Interconnect &link);

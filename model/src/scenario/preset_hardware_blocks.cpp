@@ -111,7 +111,7 @@ scenario::Gpu parseGpuBody(const JsonCursor &c, bool wholeFile)
     requireBlockKeys(c, wholeFile,
                      { "matrix_tflops", "vector_tflops", "matrix_efficiency_by_GFLOP",
                        "vector_efficiency_by_GFLOP", "hbm", "tier2", "board_power_W" },
-                     { "price_USD", "architecture", "sm_count", "gemm_tile", "cost" });
+                     { "price_USD", "architecture", "sm_count", "gemm_tile", "cost", "reliability" });
     scenario::Gpu gpu;
     gpu.info = parseInfo(c);
     parsePeaks(c["matrix_tflops"], gpu.matrixPeak_flops);
@@ -134,6 +134,7 @@ scenario::Gpu parseGpuBody(const JsonCursor &c, bool wholeFile)
         gpu.gemmTileN = tile[1].integerAtLeast(1);
     }
     parseGpuCost(c, gpu);
+    gpu.reliability = parsePartFits(c, { "gpu_fit", "hbm_fit", "server_fit" });
     return gpu;
 }
 
@@ -155,6 +156,7 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Gpu &gpu)
     if (gpu.gemmTileM > 0)
         out["gemm_tile"] = { gpu.gemmTileM, gpu.gemmTileN };
     writeGpuCost(out, gpu);
+    writePartFits(out, gpu.reliability);
 }
 
 // ---- interconnect -----------------------------------------------------------------------------
@@ -163,7 +165,7 @@ scenario::Interconnect parseInterconnectBody(const JsonCursor &c, bool wholeFile
     requireBlockKeys(c, wholeFile,
                      { "bandwidth_GBps", "latency_us", "efficiency", "all_to_all_efficiency",
                        "in_network_reduction", "processor_usage", "max_domain_size" },
-                     { "collectives", "cost" });
+                     { "collectives", "cost", "reliability" });
     scenario::Interconnect link;
     link.info = parseInfo(c);
     link.bandwidth_Bps = numberIn(c["bandwidth_GBps"], 0, false) * kBpsPerGBps;
@@ -185,6 +187,7 @@ scenario::Interconnect parseInterconnectBody(const JsonCursor &c, bool wholeFile
     link.processorUsage = numberIn(c["processor_usage"], 0, true, 1, false);
     link.maxDomainSize = c["max_domain_size"].integerAtLeast(0);
     parseLinkCost(c, link);
+    link.reliability = parsePartFits(c, { "nic_fit", "link_fit" });
     return link;
 }
 
@@ -209,6 +212,7 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Interconnect &link)
     out["processor_usage"] = plainNumber(link.processorUsage);
     out["max_domain_size"] = link.maxDomainSize;
     writeLinkCost(out, link);
+    writePartFits(out, link.reliability);
 }
 
 // ---- topology ---------------------------------------------------------------------------------

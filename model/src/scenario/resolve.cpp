@@ -54,6 +54,23 @@ std::optional<Block> resolveOptionalRef(const BlockRef<Block> &ref,
     return it == presets.end() ? std::nullopt : std::optional<Block>(it->second);
 }
 
+/// Sets the interruption rates a block gives (blocks.h: PartFits) in place of the defaults.
+void applyPartFits(model::ReliabilityAssumptions &a, const std::optional<PartFits> &fits)
+{
+    using A = model::ReliabilityAssumptions;
+    static const std::pair<const char *, double A::*> kFields[] = { { "gpu_fit", &A::gpuFit },
+                                                                    { "hbm_fit", &A::hbmFit },
+                                                                    { "server_fit", &A::serverFit },
+                                                                    { "nic_fit", &A::nicFit },
+                                                                    { "link_fit", &A::linkFit } };
+    if (!fits)
+        return;
+    for (const auto &[key, value] : fits->fit)
+        for (const auto &[name, field] : kFields)
+            if (key == name)
+                a.*field = value;
+}
+
 /// The default software stack when the library has no preset of that id.
 Software builtinSoftware()
 {
@@ -110,6 +127,9 @@ std::optional<ResolvedScenario> resolve(const Scenario &scenario, const PresetLi
                                 model::CostAssumptions {},
                                 model::ReliabilityAssumptions {},
                                 storage };
+    // The blocks' interruption rates: the GPU's parts, and the scale-out network's.
+    applyPartFits(resolved.reliability, resolved.gpu.reliability);
+    applyPartFits(resolved.reliability, resolved.scaleOut.reliability);
     if (storage) {
         resolved.reliability.storage_Bps = storage->write_Bps;
         resolved.reliability.storageRead_Bps = storage->read_Bps;

@@ -13,6 +13,7 @@ target_sources(gapstudio_model PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_layout_block.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/preset_storage_block.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/cost_json.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/reliability_json.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/cost_inputs.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/costsearch.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/src/scenario/roadmap_json.cpp

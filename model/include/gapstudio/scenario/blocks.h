@@ -53,6 +53,16 @@ struct GpuCost {
     bool operator==(const GpuCost &) const = default;
 };
 
+/// Interruption rates of a block's parts, in FIT (job interruptions per 10^9 part-hours), with
+/// their source: a GPU preset may give "gpu_fit", "hbm_fit" and "server_fit", an interconnect
+/// preset (as the scale-out network) "nic_fit" and "link_fit". They replace the goodput model's
+/// defaults (model/goodput.h); a scenario's `reliability.*` overrides win over both.
+struct PartFits {
+    std::map<std::string, double> fit; ///< by JSON key, e.g. {"hbm_fit", 12.5}
+    std::string source;
+    bool operator==(const PartFits &) const = default;
+};
+
 /// One accelerator.
 struct Gpu {
     BlockInfo info;
@@ -67,6 +77,7 @@ struct Gpu {
     double boardPower_W = 0;
     std::optional<double> price_USD; ///< in the `cost` block when there is one
     std::optional<GpuCost> cost;
+    std::optional<PartFits> reliability; ///< the GPU's, its HBM's and its server's interruption rates
     /// Corrected model: the chip family a calibration may be keyed by (e.g. "hopper"), and the
     /// GEMM geometry of its shape-aware efficiency (0 = unknown).
     std::string architecture;
@@ -89,6 +100,7 @@ struct Interconnect {
     double processorUsage = 0;    ///< fraction of compute used while communicating
     std::int64_t maxDomainSize = 0; ///< most GPUs one switch domain can join (0 = unlimited)
     std::optional<model::LinkCost> cost; ///< switch, adapter, optics and cable figures (cost model)
+    std::optional<PartFits> reliability; ///< adapters' and links' interruption rates (as scale-out)
     bool operator==(const Interconnect &) const = default;
 };
 
