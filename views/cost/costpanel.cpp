@@ -120,7 +120,7 @@ void CostPanel::fillStorage()
 {
     const QSignalBlocker blocker(mStorage);
     mStorage->clear();
-    mStorage->addItem(tr("No storage block (2 TB/s, unpriced)"), QString());
+    mStorage->addItem(tr("None: the bandwidth below, unpriced"), QString());
     for (const auto &[id, storage] : mDocument->library().storage)
         mStorage->addItem(QString::fromStdString(storage.info.name), QString::fromStdString(id));
 }
