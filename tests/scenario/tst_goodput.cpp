@@ -48,6 +48,17 @@ model::ReliabilityAssumptions everyThreeHours()
     return a;
 }
 
+/// The shipped default scenario file as JSON (discarded when it cannot be read), for a test to
+/// change and write as a user would.
+nlohmann::json defaultScenarioJson()
+{
+    QFile in(QStringLiteral(PRESETS_DIR "/scenarios/default.gapstudio.json"));
+    if (!in.open(QIODevice::ReadOnly))
+        return nlohmann::json::value_t::discarded;
+    const QByteArray bytes = in.readAll();
+    return nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
+}
+
 } // namespace
 
 class tst_Goodput : public QObject {
@@ -431,13 +442,8 @@ private slots:
         // A scenario file that turns asynchronous checkpoints on, as a user writes it.
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        nlohmann::json scenario;
-        {
-            QFile in(QStringLiteral(PRESETS_DIR "/scenarios/default.gapstudio.json"));
-            QVERIFY(in.open(QIODevice::ReadOnly));
-            const QByteArray bytes = in.readAll();
-            scenario = nlohmann::json::parse(bytes.begin(), bytes.end());
-        }
+        nlohmann::json scenario = defaultScenarioJson();
+        QVERIFY(scenario.is_object());
         const auto evalGoodput = [&](const QString &path) {
             QProcess cli;
             cli.start(QStringLiteral(GAPSTUDIO_CLI),
@@ -605,13 +611,8 @@ private slots:
         // without 16 spare servers.
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        nlohmann::json scenario;
-        {
-            QFile in(QStringLiteral(PRESETS_DIR "/scenarios/default.gapstudio.json"));
-            QVERIFY(in.open(QIODevice::ReadOnly));
-            const QByteArray bytes = in.readAll();
-            scenario = nlohmann::json::parse(bytes.begin(), bytes.end());
-        }
+        nlohmann::json scenario = defaultScenarioJson();
+        QVERIFY(scenario.is_object());
         const auto evalWith = [&](const nlohmann::json &overrides) {
             scenario["overrides"] = overrides;
             const QString path = dir.filePath(QStringLiteral("spares.gapstudio.json"));
