@@ -17,6 +17,7 @@
 #include "studio/diagnosticslist.h"
 #include "studio/docksizer.h"
 #include "studio/layoutpanel.h"
+#include "studio/layoutrules.h"
 #include "studio/llmpanel.h"
 #include "studio/parameterpanel.h"
 #include "studio/recalculator.h"
@@ -75,6 +76,9 @@ void MainWindow::createDocks()
     p.parameters = new ParameterPanel(mDocument, this);
     p.diagnostics = new DiagnosticsList(this);
     p.keyResults = new ResultsTable(this);
+    p.keyResults->setDiagnosticWording([](const model::Diagnostic &d, const model::Execution *execution) {
+        return diagnosticInWords(d, execution);
+    });
     mCharts = new ChartsPanel(this);
     placeDocks(p);
     connectPanels(p);

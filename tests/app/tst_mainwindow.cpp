@@ -12,13 +12,14 @@
 #include "gapstudio/io/preset_json.h"
 #include "report/report.h"
 #include "results/resultstable.h"
+#include "settle.h"
 #include "studio/autosaver.h"
 #include "studio/canvasscene.h"
+#include "studio/layoutrules.h"
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
 #include "studio/studioengine.h"
 #include "studio/windowfit.h"
-#include "settle.h"
 #include "test_home.h"
 
 #include <QDockWidget>
@@ -300,6 +301,31 @@ private slots:
 
     // File > Open example: the chosen example becomes the design (grouped by its folder), and the
     // window's title names it.
+    // A layout that cannot run: Key results says each problem in the Layout panel's words (the
+    // field to change and the value that would fit), not in the model's notation.
+    void keyResultsSayLayoutProblemsInWords()
+    {
+        MainWindow window(QString {});
+        window.openFile(QStringLiteral(PRESETS_DIR "/scenarios/gpt3-175b-4096-h100-fp8.gapstudio.json"));
+        window.document()->setOverride("layout.tensor_par", 7); // divides neither the heads nor the GPUs
+        window.recalculator()->recalculateNow();
+        const ResultsPtr results = window.recalculator()->latest();
+        QVERIFY(results && !results->ok());
+        auto *table = window.findChild<ResultsTable *>(QStringLiteral("resultsTable"));
+        QVERIFY(table);
+        QStringList shown;
+        for (int row = 0; row < table->rowCount(); ++row)
+            if (const QTableWidgetItem *value = table->item(row, 1))
+                shown << value->text();
+        const std::vector<LayoutProblem> problems = layoutProblems(*results);
+        QVERIFY(!problems.empty());
+        for (const LayoutProblem &problem : problems)
+            QVERIFY2(shown.contains(problem.text), qPrintable(shown.join(u'|')));
+        QVERIFY2(!shown.join(u'|').contains(QStringLiteral("must equal tensor_par")),
+                 qPrintable(shown.join(u'|')));
+        window.document()->undoStack()->setClean(); // no "save changes?" on close
+    }
+
     void openExampleMakesItTheDesign()
     {
         MainWindow window(QString {});

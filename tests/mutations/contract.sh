@@ -70,3 +70,8 @@ mutation "the PDF footer runs into the page number" views/report/reportpainter.c
     'metrics.elidedText(mFooter, Qt::ElideMiddle, room)' \
     'metrics.elidedText(mFooter, Qt::ElideMiddle, room * 10)' \
     "tst_report:footerStopsShortOfThePageNumber"
+# mainwindowdocks.cpp: Key results says layout problems as the Layout panel does
+mutation "Key results shows the model's raw diagnostic" app/mainwindowdocks.cpp \
+    'return diagnosticInWords(d, execution);' \
+    'return execution ? QString::fromStdString(d.message) : QString::fromStdString(d.message);' \
+    "tst_mainwindow:keyResultsSayLayoutProblemsInWords"

@@ -55,7 +55,12 @@ ResultsTable::ResultsTable(QWidget *parent)
     horizontalHeader()->setStretchLastSection(true);
 }
 
-QList<ResultsTable::Row> ResultsTable::rowsOf(const ScenarioResults &results)
+void ResultsTable::setDiagnosticWording(DiagnosticWording wording)
+{
+    mWording = std::move(wording);
+}
+
+QList<ResultsTable::Row> ResultsTable::rowsOf(const ScenarioResults &results) const
 {
     QList<Row> rows;
     const auto section = [&rows](const QString &title) { rows.append({ title, {}, {}, {}, {}, true }); };
@@ -79,12 +84,16 @@ QList<ResultsTable::Row> ResultsTable::rowsOf(const ScenarioResults &results)
     }
     if (!results.ok() || !results.analysis) {
         section(tr("The design cannot be evaluated"));
-        add(tr("Status"), status, status);
+        // The status names the model's first diagnostic in its own notation; the rows below say
+        // each one in words.
+        const QString brief = results.diagnostics.empty() ? status : tr("Cannot be evaluated");
+        add(tr("Status"), brief, status);
+        // In the words setDiagnosticWording gives (the Layout panel's), naming the field to change.
+        const model::Execution *execution = results.compiled ? &results.compiled->execution : nullptr;
         for (const model::Diagnostic &diagnostic : results.diagnostics) {
-            const QString message = QString::fromStdString(diagnostic.message);
-            const QString field
-                = diagnostic.field.empty() ? tr("Configuration") : QString::fromStdString(diagnostic.field);
-            add(field, message, message);
+            const QString message
+                = mWording ? mWording(diagnostic, execution) : QString::fromStdString(diagnostic.message);
+            add(tr("Problem"), message, message);
         }
         return rows;
     }

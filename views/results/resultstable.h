@@ -14,6 +14,8 @@
 
 #include <QPair>
 
+#include <functional>
+
 #include <QTableWidget>
 
 namespace gapstudio::views {
@@ -26,6 +28,14 @@ public:
     static constexpr int kSecondsRole = Qt::UserRole + 1;
 
     explicit ResultsTable(QWidget *parent = nullptr);
+
+    /// Words for one diagnostic of a design that cannot be evaluated, given its layout when it
+    /// has one; by default the model's own message.
+    using DiagnosticWording = std::function<QString(const model::Diagnostic &, const model::Execution *)>;
+    /// The main window gives the Layout panel's words (studio/layoutrules.h diagnosticInWords), so
+    /// that Key results and the Layout panel say a problem the same way. Applies from the next
+    /// showResults() or setPinned().
+    void setDiagnosticWording(DiagnosticWording wording);
 
     /// Shows the key results of `results` as its status allows (see the file comment) in the
     /// current design's column.
@@ -50,10 +60,11 @@ private:
         QVariant seconds; ///< a step component's seconds, for kSecondsRole
         bool section = false;
     };
-    [[nodiscard]] static QList<Row> rowsOf(const ScenarioResults &results);
+    [[nodiscard]] QList<Row> rowsOf(const ScenarioResults &results) const;
     void render();
     void addSection(const QString &title);
 
+    DiagnosticWording mWording;
     QList<Row> mCurrent;
     QList<QPair<QString, QList<Row>>> mPinned; ///< name and rows of each pinned design
 };
