@@ -1,18 +1,35 @@
 // Editable blocks: the Block parameters table edits the design's block in place
 // (undoable), "Save as preset" writes a user preset (My blocks) that a fresh library finds, and a
 // Hugging Face config.json imports as an LLM the design then trains.
+#include "gapstudio/scenario/override_keys.h"
 #include "studio/blockactions.h"
 #include "studio/blockinspector.h"
+#include "studio/parameternames.h"
+#include "studio/parameterpanel.h"
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
 #include "studio/userpresets.h"
 
 #include <QFileInfo>
+#include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace gapstudio;
 using namespace gapstudio::views;
+
+namespace {
+
+/// The value shown next to `quantity` in a two-column table.
+QString valueOf(const QTableWidget &table, const QString &quantity)
+{
+    for (int row = 0; row < table.rowCount(); ++row)
+        if (table.item(row, 0) && table.item(row, 0)->text() == quantity && table.item(row, 1))
+            return table.item(row, 1)->text();
+    return QStringLiteral("<no row %1>").arg(quantity);
+}
+
+} // namespace
 
 class tst_BlockEdits : public QObject {
     Q_OBJECT
@@ -60,6 +77,39 @@ private slots:
         f.document.undoStack()->undo(); // one undo step, back to the preset
         QCOMPARE(f.document.scenario().gpu.presetId, std::string("future-gpu-tithi2026"));
         QCOMPARE(f.run()->analysis->step.total_s, before);
+    }
+
+    // A slider edit (an override of the GPU's HBM bandwidth) changes the block, not its preset:
+    // Block parameters say so next to the name and the preset id, and name the edit; undo takes
+    // the note away.
+    void sliderEditShowsInTheBlockParameters()
+    {
+        Fixture f;
+        ParameterPanel panel(&f.document);
+        BlockInspector inspector;
+        inspector.setDocument(&f.document);
+        inspector.setPart(CanvasScene::Part::Gpu);
+        QObject::connect(&f.recalculator, &Recalculator::resultsReady, &panel, &ParameterPanel::setResults);
+        QObject::connect(&f.recalculator, &Recalculator::resultsReady, &inspector,
+                         &BlockInspector::setResults);
+        const QString presetName = QString::fromStdString(f.run()->compiled->resolved.gpu.info.name);
+        QCOMPARE(valueOf(inspector, QStringLiteral("Name")), presetName);
+        QCOMPARE(valueOf(inspector, QStringLiteral("Preset id")), QStringLiteral("future-gpu-tithi2026"));
+
+        QSlider *slider = panel.slider(scenario::keys::kHbmBandwidth);
+        QVERIFY(slider);
+        QTest::keyClick(slider, Qt::Key_Left);
+        QVERIFY(f.document.scenario().overrides.contains(scenario::keys::kHbmBandwidth));
+        f.run();
+        QCOMPARE(valueOf(inspector, QStringLiteral("Name")), presetName + QStringLiteral(" (edited)"));
+        const QString id = valueOf(inspector, QStringLiteral("Preset id"));
+        QVERIFY2(id.startsWith(QStringLiteral("future-gpu-tithi2026, changed by the sliders: ")),
+                 qPrintable(id));
+        QVERIFY2(id.contains(parameterLabel(scenario::keys::kHbmBandwidth)), qPrintable(id));
+
+        f.document.undoStack()->undo();
+        f.run();
+        QCOMPARE(valueOf(inspector, QStringLiteral("Name")), presetName);
     }
 
     void saveAsPresetIsAUserBlock()

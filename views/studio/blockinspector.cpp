@@ -1,10 +1,12 @@
 #include "studio/blockinspector.h"
 
+#include "gapstudio/model/units.h"
+#include "studio/parameternames.h"
 #include "studio/studioformat.h"
 #include "studio/valuefield.h"
-#include "gapstudio/model/units.h"
 
 #include <QHeaderView>
+#include <QLocale>
 #include <QTimer>
 
 #include <cmath>
@@ -153,11 +155,26 @@ void BlockInspector::onItemChanged(QTableWidgetItem *changed)
         QTimer::singleShot(0, this, &BlockInspector::refresh); // not inside the item's own signal
 }
 
+void BlockInspector::addIdentityRows(const scenario::BlockInfo &info, std::string_view prefix)
+{
+    QStringList edits;
+    for (const auto &[key, value] : mResults->scenario.overrides)
+        if (std::string_view(key).starts_with(prefix))
+            edits << tr("%1 %2").arg(parameterLabel(key), QLocale().toString(value, 'g', 6));
+    if (edits.isEmpty()) {
+        addRow(tr("Name"), str(info.name));
+        addRow(tr("Preset id"), str(info.id));
+        return;
+    }
+    addRow(tr("Name"), tr("%1 (edited)").arg(str(info.name)));
+    addRow(tr("Preset id"),
+           tr("%1, changed by the sliders: %2").arg(str(info.id), edits.join(QStringLiteral("; "))));
+}
+
 void BlockInspector::addGpuRows(const R &r)
 {
     addRow(tr("Block"), tr("GPU"));
-    addRow(tr("Name"), str(r.gpu.info.name));
-    addRow(tr("Preset id"), str(r.gpu.info.id));
+    addIdentityRows(r.gpu.info, "gpu.");
     for (std::size_t i = 0; i < model::kDatatypeCount; ++i)
         if (r.gpu.matrixPeak_flops[i])
             addEditable(tr("Peak %1 (matrix)")
@@ -183,8 +200,7 @@ void BlockInspector::addLinkRows(const scenario::Interconnect &l, Slot slot, con
     const auto link
         = [slot](R &r) -> scenario::Interconnect & { return slot == Slot::ScaleUp ? r.scaleUp : r.scaleOut; };
     addRow(tr("Block"), role);
-    addRow(tr("Name"), str(l.info.name));
-    addRow(tr("Preset id"), str(l.info.id));
+    addIdentityRows(l.info, slot == Slot::ScaleUp ? "scale_up." : "scale_out.");
     addEditable(tr("Bandwidth (per GPU)"), l.bandwidth_Bps / 1e9, QStringLiteral("GB/s"),
                 { slot, [link](R &r, double v) { link(r).bandwidth_Bps = v * 1e9; } });
     addEditable(tr("Latency"), l.latency_s * 1e6, QStringLiteral("µs"),
@@ -223,8 +239,7 @@ void BlockInspector::addTopologyRows(const R &r)
 void BlockInspector::addLlmRows(const R &r)
 {
     addRow(tr("Block"), tr("LLM"));
-    addRow(tr("Name"), str(r.llm.info.name));
-    addRow(tr("Preset id"), str(r.llm.info.id));
+    addIdentityRows(r.llm.info, "llm.");
     const auto count = [this](const QString &name, std::int64_t value, std::int64_t scenario::Llm::*member) {
         addEditable(name, static_cast<double>(value), QString(),
                     { Slot::Llm, [member](R &l, double v) { l.llm.*member = whole(v); } });

@@ -50,6 +50,10 @@ private:
     void addRow(const QString &name, const QString &value);
     /// An editable row showing `value` in `unit` (what the user types in).
     void addEditable(const QString &name, double value, const QString &unit, Edit edit);
+    /// The block's name and preset id; a slider edit (a scenario override of the block's keys,
+    /// those starting with `prefix`) changes the block but not its preset, so both say it and
+    /// list the edits.
+    void addIdentityRows(const scenario::BlockInfo &info, std::string_view prefix);
     void addGpuRows(const scenario::ResolvedScenario &r);
     void addLinkRows(const scenario::Interconnect &link, ScenarioDocument::Slot slot, const QString &role);
     void addTopologyRows(const scenario::ResolvedScenario &r);
