@@ -251,6 +251,18 @@ private slots:
         QCOMPARE(table->horizontalHeaderItem(1)->text(), QStringLiteral("Current design"));
         QCOMPARE(table->horizontalHeaderItem(2)->text(), names[0]);
         QCOMPARE(table->horizontalHeaderItem(3)->text(), names[1]);
+        // No design's name is cut in its column's header, at the size the window gives the table.
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QFontMetrics header(table->horizontalHeader()->font());
+        for (int column = 1; column <= 3; ++column) {
+            const QString name = table->horizontalHeaderItem(column)->text();
+            QVERIFY2(table->horizontalHeader()->sectionSize(column) >= header.horizontalAdvance(name),
+                     qPrintable(QStringLiteral("%1: %2 px for %3 px of text")
+                                    .arg(name)
+                                    .arg(table->horizontalHeader()->sectionSize(column))
+                                    .arg(header.horizontalAdvance(name))));
+        }
 
         // Column -> the design it shows: 1 the current (files[2]), 2 and 3 the pins in order.
         const auto library = loadStudioLibrary();

@@ -80,3 +80,8 @@ mutation "Block parameters ignore the sliders' edits" views/studio/blockinspecto
     'if (std::string_view(key).starts_with(prefix))' \
     'if (std::string_view(key).starts_with(prefix) && false)' \
     "tst_blockedits:sliderEditShowsInTheBlockParameters"
+# resultstable.cpp: pinned designs' names are not cut in Key results' headers
+mutation "Key results cuts pinned designs' names" views/results/resultstable.cpp \
+    'horizontalHeader()->setSectionResizeMode(column, compare ? QHeaderView::ResizeToContents' \
+    'horizontalHeader()->setSectionResizeMode(column, compare ? QHeaderView::Interactive' \
+    "tst_mainwindow:pinnedScenariosSideBySide"

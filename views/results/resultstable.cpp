@@ -233,6 +233,13 @@ void ResultsTable::render()
     setHorizontalHeaderLabels(headers);
     for (int column = 1; column < columnCount(); ++column)
         horizontalHeaderItem(column)->setToolTip(headers[column]);
+    // One design: its values take the width left. Several: each column is as wide as its design's
+    // name and values, so no name is cut (the table scrolls sideways when they do not all fit).
+    const bool compare = !mPinned.isEmpty();
+    horizontalHeader()->setStretchLastSection(!compare);
+    for (int column = 1; column < columnCount(); ++column)
+        horizontalHeader()->setSectionResizeMode(column, compare ? QHeaderView::ResizeToContents
+                                                                 : QHeaderView::Interactive);
     for (const QString &key : std::as_const(order)) {
         const QVector<const Row *> &line = cells[key];
         const Row *first
