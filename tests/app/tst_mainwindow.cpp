@@ -311,8 +311,6 @@ private slots:
         window.document()->undoStack()->setClean(); // no "save changes?" on close
     }
 
-    // File > Open example: the chosen example becomes the design (grouped by its folder), and the
-    // window's title names it.
     // A layout that cannot run: Key results says each problem in the Layout panel's words (the
     // field to change and the value that would fit), not in the model's notation.
     void keyResultsSayLayoutProblemsInWords()
@@ -338,6 +336,8 @@ private slots:
         window.document()->undoStack()->setClean(); // no "save changes?" on close
     }
 
+    // File > Open example: the chosen example becomes the design (grouped by its folder), and the
+    // window's title names it.
     void openExampleMakesItTheDesign()
     {
         MainWindow window(QString {});

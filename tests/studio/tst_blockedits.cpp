@@ -105,7 +105,8 @@ private slots:
         const QString id = valueOf(inspector, QStringLiteral("Preset id"));
         QVERIFY2(id.startsWith(QStringLiteral("future-gpu-tithi2026, changed by the sliders: ")),
                  qPrintable(id));
-        QVERIFY2(id.contains(parameterLabel(scenario::keys::kHbmBandwidth)), qPrintable(id));
+        const ParameterWords words = parameterWords(scenario::keys::kHbmBandwidth);
+        QVERIFY2(id.contains(words.label) && id.endsWith(words.unit), qPrintable(id));
 
         f.document.undoStack()->undo();
         f.run();

@@ -159,8 +159,10 @@ void BlockInspector::addIdentityRows(const scenario::BlockInfo &info, std::strin
 {
     QStringList edits;
     for (const auto &[key, value] : mResults->scenario.overrides)
-        if (std::string_view(key).starts_with(prefix))
-            edits << tr("%1 %2").arg(parameterLabel(key), QLocale().toString(value, 'g', 6));
+        if (std::string_view(key).starts_with(prefix)) {
+            const ParameterWords words = parameterWords(key);
+            edits << tr("%1 %2 %3").arg(words.label, QLocale().toString(value, 'g', 6), words.unit).trimmed();
+        }
     if (edits.isEmpty()) {
         addRow(tr("Name"), str(info.name));
         addRow(tr("Preset id"), str(info.id));
