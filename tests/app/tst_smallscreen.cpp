@@ -223,37 +223,61 @@ private slots:
         QVERIFY2(cardsInView(&why), qPrintable(why));
     }
 
-    // At 1280 x 800 every chart tab shows in the Charts dock's tab bar (the calibration note in its
-    // corner once left room for one tab and scroll arrows): the note is shortened to the room left,
-    // its whole text the tooltip.
-    void everyChartTabShowsAt1280x800()
+    void windowSizes_data()
     {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280 x 800") << QSize(1280, 800);
+        QTest::newRow("1600 x 1000") << QSize(1600, 1000);
+    }
+
+    // At 1280 x 800 and at 1600 x 1000 every chart tab shows in the Charts dock's tab bar, and
+    // every Explore tab in the Explore dock's (the calibration note in the corner once left room
+    // for two or three tabs and scroll arrows): the note is shortened to the room left, its whole
+    // text the tooltip, and it does not overlap the tabs.
+    void everyChartTabShows_data() { windowSizes_data(); }
+    void everyChartTabShows()
+    {
+        QFETCH(QSize, size);
         MainWindow window(QString {});
-        window.resize(1280, 800);
+        window.resize(size);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         test::settle();
-        auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("charts_tabs"));
-        QVERIFY(tabs);
-        QCOMPARE(tabs->count(), 4);
-        const QTabBar *bar = tabs->tabBar();
-        for (int i = 0; i < tabs->count(); ++i)
-            QVERIFY2(bar->rect().contains(bar->tabRect(i)),
-                     qPrintable(QStringLiteral("tab %1 at %2..%3 of a %4 px tab bar")
-                                    .arg(tabs->tabText(i))
-                                    .arg(bar->tabRect(i).left())
-                                    .arg(bar->tabRect(i).right())
-                                    .arg(bar->width())));
-        auto *note = window.findChild<QLabel *>(QStringLiteral("charts_calibration"));
-        QVERIFY(note);
-        const QString whole = window.findChild<ChartsPanel *>()->calibrationNote();
-        QVERIFY(whole.startsWith(QStringLiteral("Calibration shipped")));
-        QVERIFY2(note->text() == whole || (note->text().endsWith(QChar(0x2026)) && note->toolTip() == whole),
-                 qPrintable(note->text()));
-        // The corner does not overlap the tabs.
-        const QPoint noteLeft = note->mapTo(tabs, QPoint(0, 0));
-        const QRect lastTab = bar->tabRect(tabs->count() - 1).translated(bar->mapTo(tabs, QPoint(0, 0)));
-        QVERIFY2(noteLeft.x() > lastTab.right(), qPrintable(QString::number(noteLeft.x())));
+        const struct {
+            QString dock, tabs, note;
+            int count;
+        } panels[] = { { QStringLiteral("chartsDock"), QStringLiteral("charts_tabs"),
+                         QStringLiteral("charts_calibration"), 4 },
+                       { QStringLiteral("exploreDock"), QStringLiteral("exploreTabs"),
+                         QStringLiteral("exploreCalibration"), 5 } };
+        for (const auto &panel : panels) {
+            window.findChild<QDockWidget *>(panel.dock)->raise(); // as a click on the dock's tab
+            test::settle();
+            auto *tabs = window.findChild<QTabWidget *>(panel.tabs);
+            QVERIFY(tabs);
+            QCOMPARE(tabs->count(), panel.count);
+            const QTabBar *bar = tabs->tabBar();
+            for (int i = 0; i < tabs->count(); ++i)
+                QVERIFY2(bar->rect().contains(bar->tabRect(i)),
+                         qPrintable(QStringLiteral("%1: tab %2 at %3..%4 of a %5 px tab bar")
+                                        .arg(panel.tabs, tabs->tabText(i))
+                                        .arg(bar->tabRect(i).left())
+                                        .arg(bar->tabRect(i).right())
+                                        .arg(bar->width())));
+            auto *note = window.findChild<QLabel *>(panel.note);
+            QVERIFY(note);
+            const QString whole = note->toolTip().isEmpty() ? note->text() : note->toolTip();
+            QVERIFY2(whole.startsWith(QStringLiteral("Calibration shipped")), qPrintable(whole));
+            QVERIFY2(note->text() == whole || note->text().endsWith(QChar(0x2026)), qPrintable(note->text()));
+            // The corner does not overlap the tabs.
+            const QPoint noteLeft = note->mapTo(tabs, QPoint(0, 0));
+            const QRect lastTab = bar->tabRect(tabs->count() - 1).translated(bar->mapTo(tabs, QPoint(0, 0)));
+            QVERIFY2(noteLeft.x() > lastTab.right(),
+                     qPrintable(QStringLiteral("%1: note at %2, last tab to %3")
+                                    .arg(panel.tabs)
+                                    .arg(noteLeft.x())
+                                    .arg(lastTab.right())));
+        }
     }
 };
 

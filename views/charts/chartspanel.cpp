@@ -4,11 +4,11 @@
 #include "charts/efficiencygapchart.h"
 #include "charts/memorychart.h"
 #include "charts/steptimechart.h"
+#include "common/cornernote.h"
 #include "results/calibrationtext.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
-#include <QLabel>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QToolButton>
@@ -29,13 +29,12 @@ const QStringList kChartIds = { QStringLiteral("step_time"), QStringLiteral("ban
 ChartsPanel::ChartsPanel(QWidget *parent)
     : QWidget(parent)
     , mTabs(new QTabWidget(this))
-    , mCalibration(new QLabel(this))
+    , mCalibration(new CornerNote(this))
 {
     setObjectName(QStringLiteral("charts_panel"));
     mTabs->setObjectName(QStringLiteral("charts_tabs"));
     mTabs->setDocumentMode(true);
     mCalibration->setObjectName(QStringLiteral("charts_calibration"));
-    mCalibration->setContentsMargins(6, 0, 6, 0);
     // The corner: the efficiency gap in dollars of a training run (a toggle), Enlarge, then the
     // calibration.
     auto *corner = new QWidget(this);
@@ -114,7 +113,7 @@ ChartView *ChartsPanel::enlargeCurrentChart()
 
 void ChartsPanel::setResults(ResultsPtr results)
 {
-    mCalibrationText = results ? calibrationText(*results) : QString();
+    mCalibration->setWholeText(results ? calibrationText(*results) : QString());
     fitCorner();
     mResults = results;
     for (ChartView *chart : allCharts())
@@ -156,7 +155,7 @@ ChartView *ChartsPanel::chart(const QString &id) const
 
 QString ChartsPanel::calibrationNote() const
 {
-    return mCalibrationText;
+    return mCalibration->wholeText();
 }
 
 void ChartsPanel::resizeEvent(QResizeEvent *event)
@@ -167,13 +166,7 @@ void ChartsPanel::resizeEvent(QResizeEvent *event)
 
 void ChartsPanel::fitCorner()
 {
-    const QMargins margins = mCalibration->contentsMargins();
-    const int room = mTabs->width() - mTabs->tabBar()->sizeHint().width() - mDollars->sizeHint().width()
-                     - mEnlarge->sizeHint().width() - margins.left() - margins.right() - 24;
-    const QString shown
-        = mCalibration->fontMetrics().elidedText(mCalibrationText, Qt::ElideRight, std::max(0, room));
-    mCalibration->setText(shown);
-    mCalibration->setToolTip(shown == mCalibrationText ? QString() : mCalibrationText);
+    mCalibration->fitBeside(mTabs, mDollars->sizeHint().width() + mEnlarge->sizeHint().width());
 }
 
 ChartView *ChartsPanel::currentChart() const

@@ -13,12 +13,12 @@
 #include <QPointer>
 #include <QWidget>
 
-class QLabel;
 class QTabWidget;
 
 namespace gapstudio::views {
 
 class ChartView;
+class CornerNote;
 
 class ChartsPanel final : public QWidget {
     Q_OBJECT
@@ -57,12 +57,11 @@ private:
     [[nodiscard]] QList<ChartView *> allCharts() const;
 
     QTabWidget *mTabs = nullptr;
-    QLabel *mCalibration = nullptr;
+    CornerNote *mCalibration = nullptr;
     QWidget *mDollars = nullptr;
     QWidget *mEnlarge = nullptr;
     QList<QPointer<ChartView>> mEnlarged;
     ResultsPtr mResults, mBaseline, mBestOwn, mBestLayout; ///< what an enlarged chart opens with
-    QString mCalibrationText; ///< the whole note; mCalibration shows as much as fits
     QList<ChartView *> mCharts;
 };
 

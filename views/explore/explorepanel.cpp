@@ -1,5 +1,6 @@
 #include "explore/explorepanel.h"
 
+#include "common/cornernote.h"
 #include "explore/backgroundjob.h"
 #include "explore/domainsweepchart.h"
 #include "explore/explorecompute.h"
@@ -43,9 +44,8 @@ ExplorePanel::ExplorePanel(QWidget *parent)
     mTabs->addTab(mTornado, tr("Sensitivity"));
     mTabs->addTab(mVariants, tr("Variants"));
     mTabs->addTab(mHeatmap, tr("TP x PP"));
-    mCalibration = new QLabel;
+    mCalibration = new CornerNote;
     mCalibration->setObjectName(QStringLiteral("exploreCalibration"));
-    mCalibration->setContentsMargins(6, 0, 6, 0);
     mTabs->setCornerWidget(mCalibration, Qt::TopRightCorner);
 
     mSearchButton = new QPushButton(tr("Search layouts…"));
@@ -99,7 +99,24 @@ QList<ExploreChart *> ExplorePanel::charts() const
 
 QString ExplorePanel::calibrationNote() const
 {
-    return mCalibration->text();
+    return mCalibration->wholeText();
+}
+
+void ExplorePanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitCorner();
+}
+
+void ExplorePanel::setCalibrationNote(const QString &text)
+{
+    mCalibration->setWholeText(text);
+    fitCorner();
+}
+
+void ExplorePanel::fitCorner()
+{
+    mCalibration->fitBeside(mTabs);
 }
 
 ExploreChart *ExplorePanel::currentChart() const
@@ -122,7 +139,7 @@ void ExplorePanel::setResults(const ResultsPtr &results)
         mJob->cancel();
     mDesign.reset();
     mBase = results;
-    mCalibration->setText(results ? calibrationText(*results) : QString());
+    setCalibrationNote(results ? calibrationText(*results) : QString());
     const QString why = results ? QString::fromStdString(results->statusText) : tr("No design yet.");
     for (ExploreChart *chart : charts())
         chart->showMessage(tr("Nothing to explore: %1").arg(why));
@@ -145,7 +162,7 @@ void ExplorePanel::explore(const model::Design &design, ResultsPtr base)
 {
     mDesign = design;
     mBase = std::move(base);
-    mCalibration->setText(calibrationText(*mBase)); // every what-if runs with the design's options
+    setCalibrationNote(calibrationText(*mBase)); // every what-if runs with the design's options
     mOptions = mBase->evaluateOptions;
     mOptions.withLayers = false;
     if (isRunning()) {

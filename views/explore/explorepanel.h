@@ -31,6 +31,7 @@ class QTabWidget;
 namespace gapstudio::views {
 
 class BackgroundJob;
+class CornerNote;
 class DomainSweepChart;
 class ExploreChart;
 class HeatmapChart;
@@ -72,7 +73,8 @@ public:
     [[nodiscard]] QList<ExploreChart *> charts() const;
     /// The chart of the current tab.
     [[nodiscard]] ExploreChart *currentChart() const;
-    /// The calibration shown in the tab bar's corner.
+    /// The calibration shown in the tab bar's corner (the whole text; the corner shortens it to the
+    /// room the tabs leave).
     [[nodiscard]] QString calibrationNote() const;
     /// The open search dialog, if any.
     [[nodiscard]] SearchDialog *searchDialog() const { return mDialog; }
@@ -91,7 +93,14 @@ signals:
     /// runSweeps() delivered its results (also after a cancel).
     void sweepsFinished();
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    /// The corner's calibration note, fitted beside the tabs.
+    void setCalibrationNote(const QString &text);
+    /// Shows as much of the note as the room beside the tabs allows.
+    void fitCorner();
     void explore(const model::Design &design, ResultsPtr base);
     void updateFastCharts();
     /// The design's own point for the charts (x = its GPU count).
@@ -115,7 +124,7 @@ private:
     QPushButton *mCancelButton = nullptr;
     QProgressBar *mProgress = nullptr;
     QLabel *mStatus = nullptr;
-    QLabel *mCalibration = nullptr;
+    CornerNote *mCalibration = nullptr;
     bool mSweepsCurrent = false; ///< the scaling curve and heatmap belong to mDesign
 };
 
