@@ -80,6 +80,10 @@ void ExploreChart::clearPlot()
     mMessageItem = nullptr; // deleted by clearItems()
     mPlot->clearPlottables();
     mPlot->clearItems();
+    if (!mPlot->legend->layout()) { // taken out by showMessage()
+        mPlot->plotLayout()->addElement(3, 0, mPlot->legend);
+        mPlot->plotLayout()->setRowStretchFactor(3, 0.001);
+    }
     mPlot->legend->setVisible(true);
     for (QCPAxis *axis : mPlot->axisRect()->axes()) {
         axis->setLabel({});
@@ -104,6 +108,13 @@ void ExploreChart::showMessage(const QString &text)
 {
     clearPlot();
     mMessage = text;
+    // An empty legend, even hidden, caps the layout's width at its own (its maximum size is its
+    // items'): the plot area, and the message centred on it, would sit in the left fifth of the
+    // chart, the message cut at its left edge. Taken out until the next data (clearPlot()).
+    if (mPlot->legend->layout()) {
+        mPlot->plotLayout()->take(mPlot->legend);
+        mPlot->plotLayout()->simplify();
+    }
     mPlot->legend->setVisible(false);
     mPlot->xAxis->setVisible(false);
     mPlot->yAxis->setVisible(false);
@@ -122,17 +133,30 @@ void ExploreChart::showMessage(const QString &text)
 
 int ExploreChart::messageWidth() const
 {
-    const int width = mPlot->isVisible() ? mPlot->width() : 1000;
-    return std::max(200, width - 40);
+    // The plot's width once laid out (a chart on a hidden tab has been given its size too), else
+    // the export width; never narrower than a few words.
+    const int width = mPlot->testAttribute(Qt::WA_Resized) ? mPlot->width() : 1000;
+    return std::max(120, width - 40);
+}
+
+void ExploreChart::rewrapMessage()
+{
+    if (mMessageItem) {
+        mMessageItem->setText(chartformat::wrapped(mMessage, mMessageItem->font(), messageWidth()));
+        replot();
+    }
 }
 
 void ExploreChart::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
-    if (mMessageItem) { // re-wrap the message to the new width
-        mMessageItem->setText(chartformat::wrapped(mMessage, mMessageItem->font(), messageWidth()));
-        replot();
-    }
+    rewrapMessage();
+}
+
+void ExploreChart::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    rewrapMessage();
 }
 
 void ExploreChart::setToolTip(QCPAbstractPlottable *plottable, double key, const QString &text)

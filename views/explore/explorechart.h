@@ -22,6 +22,7 @@ class QCPItemText;
 class QCPTextElement;
 class QMouseEvent;
 class QResizeEvent;
+class QShowEvent;
 
 namespace gapstudio::views {
 
@@ -74,10 +75,15 @@ protected:
     void markCurrent(double x);
     void replot();
     void resizeEvent(QResizeEvent *event) override;
+    /// A chart on a tab behind another gets its message while hidden: it is wrapped again to the
+    /// width it is shown at.
+    void showEvent(QShowEvent *event) override;
 
 private:
     void onMouseMove(QMouseEvent *event);
     [[nodiscard]] int messageWidth() const;
+    /// Wraps the message (if shown) to messageWidth() and redraws.
+    void rewrapMessage();
 
     QString mId;
     QString mTitle;

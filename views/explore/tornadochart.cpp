@@ -42,6 +42,32 @@ TornadoChart::TornadoChart(QWidget *parent)
     : ExploreChart(QStringLiteral("tornado"), tr("Sensitivity: what buys the most"), parent)
 {
     showMessage(tr("Run sweeps to see which hardware parameter matters most"));
+    connect(plot(), &QCustomPlot::afterLayout, this, &TornadoChart::fitLabels);
+}
+
+void TornadoChart::setTickLabels()
+{
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (std::size_t i = 0; i < mLabels.size(); ++i) {
+        const RowLabel &l = mLabels[i];
+        ticker->addTick(static_cast<double>(i + 1),
+                        mTwoLines && !l.value.isEmpty() ? l.name + QStringLiteral("\n") + l.value : l.name);
+    }
+    plot()->yAxis->setTicker(ticker);
+}
+
+void TornadoChart::fitLabels()
+{
+    if (mLabels.empty() || !hasData())
+        return;
+    const QCPAxis *axis = plot()->yAxis;
+    const double row_px = std::fabs(axis->coordToPixel(2) - axis->coordToPixel(1));
+    const bool twoLines = row_px >= 2 * QFontMetrics(axis->tickLabelFont()).lineSpacing() + 2;
+    if (twoLines == mTwoLines)
+        return;
+    mTwoLines = twoLines;
+    setTickLabels();
+    plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void TornadoChart::setData(std::vector<model::Elasticity> elasticities,
@@ -87,7 +113,7 @@ void TornadoChart::rebuild(const std::optional<model::Design> &design)
     lengthens->setBrush(QColor(0xE15759));
     lengthens->setWidth(0.6);
 
-    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    mLabels.clear();
     double extent = 0;
     for (const model::Elasticity &e : mBars)
         if (e.valid)
@@ -96,10 +122,10 @@ void TornadoChart::rebuild(const std::optional<model::Design> &design)
     for (std::size_t i = 0; i < mBars.size(); ++i) {
         const model::Elasticity &e = mBars[i];
         const double key = static_cast<double>(i + 1);
-        QString label = hardwareParameterLabel(e.parameter); // the sliders' words
-        if (design)
-            label += QStringLiteral("\n") + parameterValueText(*design, e.parameter);
-        ticker->addTick(key, label);
+        const QString name = hardwareParameterLabel(e.parameter); // the sliders' words
+        const QString value = design ? parameterValueText(*design, e.parameter) : QString();
+        mLabels.push_back({ name, value });
+        const QString label = value.isEmpty() ? name : name + QStringLiteral(" = ") + value;
         auto *text = new QCPItemText(p);
         text->position->setCoords(e.valid ? e.stepTime : 0, key);
         text->setClipToAxisRect(false);
@@ -117,11 +143,10 @@ void TornadoChart::rebuild(const std::optional<model::Design> &design)
         text->setPositionAlignment((e.stepTime <= 0 ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
         setToolTip(bars, key,
                    tr("%1: +1 % gives %2 % step time and %3 % MFU")
-                       .arg(label.replace(QLatin1Char('\n'), QStringLiteral(" = ")),
-                            cf::signedNumber(e.stepTime, 3), cf::signedNumber(e.mfu, 3)));
+                       .arg(label, cf::signedNumber(e.stepTime, 3), cf::signedNumber(e.mfu, 3)));
     }
 
-    p->yAxis->setTicker(ticker);
+    setTickLabels();
     p->yAxis->setRangeReversed(true); // the largest bar on top
     p->yAxis->setRange(0.4, static_cast<double>(mBars.size()) + 0.6);
     p->yAxis->grid()->setVisible(false);

@@ -4,7 +4,9 @@
  * "What buys the most": the elasticity of step time with respect to each hardware parameter
  * (model::sensitivity: d ln T / d ln p by central differences around the design), one horizontal
  * bar per parameter, largest |elasticity| at the top. A bar of -0.6 means 1 % more of the parameter
- * gives a 0.6 % shorter step.
+ * gives a 0.6 % shorter step. Each bar is named on the left axis by its parameter and, where a row
+ * has room for a second line, the design's value of it; in a low chart the value stays in the bar's
+ * tooltip, so that no name is drawn over another.
  */
 
 #include "explore/explorechart.h"
@@ -37,7 +39,16 @@ public:
 
 private:
     void rebuild(const std::optional<model::Design> &design);
+    /// Names the rows with one or two lines, whichever the laid-out rows have room for (after
+    /// every layout of the plot; a change redraws).
+    void fitLabels();
+    void setTickLabels();
 
+    struct RowLabel {
+        QString name, value;
+    };
+    std::vector<RowLabel> mLabels; ///< per bar, top to bottom
+    bool mTwoLines = true;
     std::vector<model::Elasticity> mBars;
     std::optional<model::Stats> mDesignStats;
 };
