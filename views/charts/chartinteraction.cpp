@@ -11,6 +11,7 @@ namespace gapstudio::views {
 namespace {
 const char *const kHomeLower = "gapstudioHomeLower";
 const char *const kHomeUpper = "gapstudioHomeUpper";
+const char *const kHomeClip = "gapstudioHomeClip";
 } // namespace
 
 ChartInteraction::ChartInteraction(QCustomPlot *plot, std::function<ExportSource()> source, QObject *parent)
@@ -29,6 +30,22 @@ ChartInteraction::ChartInteraction(QCustomPlot *plot, std::function<ExportSource
     });
     // A double-click on the plot also returns to the full view.
     connect(mPlot, &QCustomPlot::mouseDoubleClick, this, [this] { resetZoom(); });
+    connect(mPlot, &QCustomPlot::afterLayout, this, &ChartInteraction::keepLabelsInView);
+}
+
+void ChartInteraction::keepLabelsInView()
+{
+    const bool zoomed = isZoomed();
+    const QRectF area = QRectF(mPlot->axisRect()->rect()).adjusted(-1, -1, 1, 1);
+    for (int i = 0; i < mPlot->itemCount(); ++i) {
+        auto *label = qobject_cast<QCPItemText *>(mPlot->item(i));
+        if (!label || label->position->type() != QCPItemPosition::ptPlotCoords)
+            continue; // a message or a note placed on the plot area, not at a data point
+        if (!label->property(kHomeClip).isValid())
+            label->setProperty(kHomeClip, label->clipToAxisRect());
+        label->setClipToAxisRect(zoomed || label->property(kHomeClip).toBool());
+        label->setVisible(!zoomed || area.contains(label->position->pixelPosition()));
+    }
 }
 
 QWidget *ChartInteraction::plotWidget() const

@@ -5,7 +5,10 @@
  * a right-click menu with Copy image, Export… and Reset zoom. The chart bases (ChartView,
  * ExploreChart) own one each and call rememberHome() after drawing, so Reset zoom returns to
  * what they drew. Export… is a request: ChartExporter (chartexporter.h) answers it with the
- * design's provenance and a file dialog.
+ * design's provenance and a file dialog. Zoomed or panned, a value label whose data point left the
+ * view is hidden, and the others are cut at the plot area's edge: drawn beside the view, a label
+ * once showed as a stray character ("s" of "ms") over the axis or at the plot's edge, on screen and
+ * in the exported image. At the home view every label is drawn as its chart placed it.
  */
 
 #include "charts/chartexport.h"
@@ -48,6 +51,9 @@ signals:
     void exportRequested();
 
 private:
+    /// Shows the data-anchored text labels that are in view (after every layout of the plot).
+    void keepLabelsInView();
+
     QCustomPlot *mPlot;
     std::function<ExportSource()> mSource;
 };
