@@ -197,6 +197,95 @@ QList<QCommandLineOption> headlessOptions()
     };
 }
 
+namespace {
+
+/// The usage errors found before any work (exit 2): stray arguments, nothing to export, a roadmap
+/// export without its roadmap, an output format the exports do not write, a token budget that is
+/// not a positive number (read into `options`).
+bool usageIsValid(const QCommandLineParser &parser, ReportOptions &options)
+{
+    if (!parser.positionalArguments().isEmpty()) {
+        printError(QObject::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().constFirst()));
+        return false;
+    }
+    if (!parser.isSet(kExportReport) && !parser.isSet(kExportCharts) && !parser.isSet(kExportRoadmap)) {
+        printError(QObject::tr("nothing to do: give --export-report OUT.pdf, --export-charts DIR or --export-roadmap OUT"));
+        return false;
+    }
+    if (parser.isSet(kExportRoadmap) && !parser.isSet(kRoadmap)) {
+        printError(QObject::tr("--export-roadmap needs --roadmap FILE"));
+        return false;
+    }
+    if (parser.isSet(kExportRoadmap)) {
+        const QString suffix = QFileInfo(parser.value(kExportRoadmap)).suffix().toLower();
+        const QStringList formats { QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf"),
+                                    QStringLiteral("csv") };
+        if (!formats.contains(suffix)) {
+            printError(QObject::tr("--export-roadmap %1: unknown format \"%2\" (expected %3)")
+                           .arg(parser.value(kExportRoadmap), suffix, QStringLiteral(".png, .svg, .pdf or .csv")));
+            return false;
+        }
+    }
+    if (parser.isSet(kTokenBudget)) {
+        bool ok = false;
+        options.tokenBudget = parser.value(kTokenBudget).toDouble(&ok);
+        if (!ok || !std::isfinite(options.tokenBudget) || !(options.tokenBudget > 0)) {
+            printError(QObject::tr("--token-budget: \"%1\" is not a positive finite number")
+                           .arg(parser.value(kTokenBudget)));
+            return false;
+        }
+    }
+    return true;
+}
+
+/// The presets the exports evaluate with: --presets DIR alone (and its default scenario), else the
+/// search order of preset_locations.h and, without --scenario, the shipped default scenario.
+struct Library {
+    scenario::PresetLibrary presets;
+    std::optional<scenario::Scenario> shippedDefault;
+};
+
+std::optional<Library> loadLibrary(const QCommandLineParser &parser)
+{
+    const QString dir = parser.value(kPresets);
+    Library library;
+    try {
+        if (!dir.isEmpty()) {
+            library.presets = io::loadPresetLibrary(dir.toStdString());
+        } else {
+            io::PresetLibraryLoad load = io::loadPresets();
+            for (const std::string &warning : load.warnings)
+                printError(QString::fromStdString(warning));
+            library.presets = std::move(load.library);
+            if (!parser.isSet(kScenario))
+                library.shippedDefault = io::loadShippedScenario(io::kDefaultScenarioFile);
+        }
+    } catch (const std::exception &error) {
+        printError(QString::fromUtf8(error.what()));
+        return std::nullopt;
+    }
+    return library;
+}
+
+/// Writes the PDF report to `out`, which may not be one of `inputs`.
+int exportReport(const QString &out, const QStringList &inputs, const ScenarioResults &current,
+                 const ScenarioResults *baseline, const ReportOptions &options)
+{
+    QString error;
+    if (!isNotAnInput(out, inputs, &error)) {
+        printError(error);
+        return kHeadlessBadInput;
+    }
+    if (!writeReport(current, baseline, out, &error, options)) {
+        printError(error);
+        return kHeadlessWriteFailed;
+    }
+    std::printf("gapstudio: wrote %s\n", qPrintable(out));
+    return kHeadlessOk;
+}
+
+} // namespace
+
 int runHeadless(const QStringList &arguments)
 {
     QCommandLineParser parser;
@@ -206,61 +295,14 @@ int runHeadless(const QStringList &arguments)
         printError(parser.errorText());
         return kHeadlessBadInput;
     }
-    if (!parser.positionalArguments().isEmpty()) {
-        printError(QObject::tr("unexpected argument \"%1\"").arg(parser.positionalArguments().constFirst()));
-        return kHeadlessBadInput;
-    }
-    if (!parser.isSet(kExportReport) && !parser.isSet(kExportCharts) && !parser.isSet(kExportRoadmap)) {
-        printError(QObject::tr("nothing to do: give --export-report OUT.pdf, --export-charts DIR or --export-roadmap OUT"));
-        return kHeadlessBadInput;
-    }
-    if (parser.isSet(kExportRoadmap) && !parser.isSet(kRoadmap)) {
-        printError(QObject::tr("--export-roadmap needs --roadmap FILE"));
-        return kHeadlessBadInput;
-    }
-    // An output format the exports do not write is a usage error (exit 2), found before any work.
-    if (parser.isSet(kExportRoadmap)) {
-        const QString suffix = QFileInfo(parser.value(kExportRoadmap)).suffix().toLower();
-        const QStringList formats { QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf"),
-                                    QStringLiteral("csv") };
-        if (!formats.contains(suffix)) {
-            printError(QObject::tr("--export-roadmap %1: unknown format \"%2\" (expected %3)")
-                           .arg(parser.value(kExportRoadmap), suffix, QStringLiteral(".png, .svg, .pdf or .csv")));
-            return kHeadlessBadInput;
-        }
-    }
     ReportOptions options;
-    if (parser.isSet(kTokenBudget)) {
-        bool ok = false;
-        options.tokenBudget = parser.value(kTokenBudget).toDouble(&ok);
-        if (!ok || !std::isfinite(options.tokenBudget) || !(options.tokenBudget > 0)) {
-            printError(QObject::tr("--token-budget: \"%1\" is not a positive finite number")
-                           .arg(parser.value(kTokenBudget)));
-            return kHeadlessBadInput;
-        }
-    }
-
-    // --presets DIR alone (and its default scenario), else the search order of preset_locations.h.
-    const QString presets = parser.value(kPresets);
-    scenario::PresetLibrary library;
-    std::optional<scenario::Scenario> shippedDefault;
-    try {
-        if (!presets.isEmpty()) {
-            library = io::loadPresetLibrary(presets.toStdString());
-        } else {
-            io::PresetLibraryLoad load = io::loadPresets();
-            for (const std::string &warning : load.warnings)
-                printError(QString::fromStdString(warning));
-            library = std::move(load.library);
-            if (!parser.isSet(kScenario))
-                shippedDefault = io::loadShippedScenario(io::kDefaultScenarioFile);
-        }
-    } catch (const std::exception &error) {
-        printError(QString::fromUtf8(error.what()));
+    if (!usageIsValid(parser, options))
         return kHeadlessBadInput;
-    }
+    const std::optional<Library> library = loadLibrary(parser);
+    if (!library)
+        return kHeadlessBadInput;
     if (parser.isSet(kRoadmap)) {
-        options.roadmap = loadRoadmapHeadless(parser.value(kRoadmap), library);
+        options.roadmap = loadRoadmapHeadless(parser.value(kRoadmap), library->presets);
         if (!options.roadmap)
             return kHeadlessBadInput;
     }
@@ -271,17 +313,19 @@ int runHeadless(const QStringList &arguments)
             || (!parser.isSet(kExportReport) && !parser.isSet(kExportCharts)))
             return code;
     }
-    const QString scenarioFile = parser.isSet(kScenario) ? parser.value(kScenario)
-                                 : shippedDefault
-                                     ? QFileInfo(QString::fromLatin1(io::kDefaultScenarioFile)).fileName()
-                                     : QDir(presets).filePath(QString::fromLatin1(io::kDefaultScenarioFile));
-    const Loaded current
-        = shippedDefault ? evaluate(*shippedDefault, scenarioFile, library) : load(scenarioFile, library);
+    const QString scenarioFile
+        = parser.isSet(kScenario) ? parser.value(kScenario)
+          : library->shippedDefault
+              ? QFileInfo(QString::fromLatin1(io::kDefaultScenarioFile)).fileName()
+              : QDir(parser.value(kPresets)).filePath(QString::fromLatin1(io::kDefaultScenarioFile));
+    const Loaded current = library->shippedDefault
+                               ? evaluate(*library->shippedDefault, scenarioFile, library->presets)
+                               : load(scenarioFile, library->presets);
     if (current.exitCode != kHeadlessOk)
         return current.exitCode;
     std::optional<Loaded> baseline;
     if (parser.isSet(kBaseline)) {
-        baseline = load(parser.value(kBaseline), library);
+        baseline = load(parser.value(kBaseline), library->presets);
         if (baseline->exitCode != kHeadlessOk)
             return baseline->exitCode;
     }
@@ -292,17 +336,10 @@ int runHeadless(const QStringList &arguments)
     if (parser.isSet(kExportReport)) {
         options.scenarioFile = QFileInfo(scenarioFile).fileName();
         options.baselineFile = baseline ? QFileInfo(baseline->file).fileName() : QString();
-        QString error;
-        const QString out = parser.value(kExportReport);
-        if (!isNotAnInput(out, inputs, &error)) {
-            printError(error);
-            return kHeadlessBadInput;
-        }
-        if (!writeReport(*current.results, baselineResults, out, &error, options)) {
-            printError(error);
-            return kHeadlessWriteFailed;
-        }
-        std::printf("gapstudio: wrote %s\n", qPrintable(out));
+        const int code
+            = exportReport(parser.value(kExportReport), inputs, *current.results, baselineResults, options);
+        if (code != kHeadlessOk)
+            return code;
     }
     if (parser.isSet(kExportCharts)) {
         const int code = exportCharts(parser.value(kExportCharts), *current.results, baselineResults, inputs);
