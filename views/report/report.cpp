@@ -138,6 +138,69 @@ void writeRoadmap(report::ReportPainter &out, int section, const RoadmapData &ro
              report::ReportPainter::kChartWidth_px, 0.75);
 }
 
+/// The Cost and power section: the cost tables, with the warning of parts that have no price.
+void writeCostAndPower(report::ReportPainter &out, int section, const ScenarioResults &current)
+{
+    out.heading(QObject::tr("%1  Cost and power").arg(section));
+    const QList<report::Table> cost = report::costTables(current);
+    if (cost.isEmpty())
+        out.paragraph(QObject::tr("No cost: the design does not run (see Diagnostics)."));
+    else if (const std::string warning = model::unpricedWarning(current.cost->bom); !warning.empty())
+        out.paragraph(QStringLiteral("\u26a0 ") + QString::fromStdString(warning));
+    for (const report::Table &table : cost)
+        out.table(table);
+}
+
+void writeDiagnostics(report::ReportPainter &out, int section, const ScenarioResults &current)
+{
+    out.heading(QObject::tr("%1  Diagnostics").arg(section));
+    const QStringList diagnostics = report::diagnosticLines(current);
+    if (diagnostics.isEmpty())
+        out.paragraph(QObject::tr("None: the model evaluates this design without errors."));
+    for (const QString &line : diagnostics)
+        out.paragraph(QStringLiteral("\u2022 ") + line);
+}
+
+/// The comparison with one pinned design (the baseline, as a change) or with several (side by
+/// side). `pinned` is not empty.
+void writeComparison(report::ReportPainter &out, int section, const ScenarioResults &current,
+                     const std::vector<const ScenarioResults *> &pinned, const ReportOptions &options)
+{
+    if (pinned.size() == 1) {
+        const ScenarioResults &baseline = *pinned.front();
+        out.heading(QObject::tr("%1  Comparison with the baseline").arg(section));
+        report::Table comparison = report::comparisonTable(baseline, current, options.tokenBudget);
+        comparison.title
+            = QObject::tr("Baseline: %1%2. Change = current \u2212 baseline.")
+                  .arg(designName(baseline.scenario),
+                       options.baselineFile.isEmpty() ? QString()
+                                                      : QStringLiteral(" (%1)").arg(options.baselineFile));
+        out.table(comparison);
+        return;
+    }
+    out.heading(QObject::tr("%1  Comparison with the pinned designs").arg(section));
+    QStringList names;
+    for (std::size_t i = 0; i < pinned.size(); ++i)
+        names << QStringLiteral("%1. %2").arg(i + 1).arg(designName(pinned[i]->scenario));
+    report::Table comparison = report::comparisonTable(pinned, current, options.tokenBudget);
+    comparison.title
+        = QObject::tr("Pinned designs, in this order: %1.").arg(names.join(QStringLiteral("; ")));
+    out.table(comparison);
+}
+
+/// The Design section: the blocks and their parameters.
+void writeDesign(report::ReportPainter &out, int section, const ScenarioResults &current)
+{
+    out.heading(QObject::tr("%1  Design").arg(section));
+    out.table(report::blocksTable(current));
+    const QList<report::Table> parameters = report::parameterTables(current);
+    if (parameters.isEmpty())
+        out.paragraph(QObject::tr(
+            "The scenario does not compile, so its blocks cannot be resolved (see Diagnostics)."));
+    for (const report::Table &table : parameters)
+        out.table(table);
+}
+
 bool paintReport(QIODevice &device, const ScenarioResults &current,
                  const std::vector<const ScenarioResults *> &pinned, const QString &pdfPath, QString *error,
                  const ReportOptions &options)
@@ -172,51 +235,11 @@ bool paintReport(QIODevice &device, const ScenarioResults &current,
     out.heading(QObject::tr("%1  Key results").arg(section++));
     out.table(report::keyResultsTable(current, options.tokenBudget));
 
-    out.heading(QObject::tr("%1  Cost and power").arg(section++));
-    const QList<report::Table> cost = report::costTables(current);
-    if (cost.isEmpty())
-        out.paragraph(QObject::tr("No cost: the design does not run (see Diagnostics)."));
-    else if (const std::string warning = model::unpricedWarning(current.cost->bom); !warning.empty())
-        out.paragraph(QStringLiteral("\u26a0 ") + QString::fromStdString(warning));
-    for (const report::Table &table : cost)
-        out.table(table);
-
-    out.heading(QObject::tr("%1  Diagnostics").arg(section++));
-    const QStringList diagnostics = report::diagnosticLines(current);
-    if (diagnostics.isEmpty())
-        out.paragraph(QObject::tr("None: the model evaluates this design without errors."));
-    for (const QString &line : diagnostics)
-        out.paragraph(QStringLiteral("\u2022 ") + line);
-
-    if (pinned.size() == 1) {
-        const ScenarioResults &baseline = *pinned.front();
-        out.heading(QObject::tr("%1  Comparison with the baseline").arg(section++));
-        report::Table comparison = report::comparisonTable(baseline, current, options.tokenBudget);
-        comparison.title
-            = QObject::tr("Baseline: %1%2. Change = current \u2212 baseline.")
-                  .arg(designName(baseline.scenario),
-                       options.baselineFile.isEmpty() ? QString()
-                                                      : QStringLiteral(" (%1)").arg(options.baselineFile));
-        out.table(comparison);
-    } else if (pinned.size() > 1) {
-        out.heading(QObject::tr("%1  Comparison with the pinned designs").arg(section++));
-        QStringList names;
-        for (std::size_t i = 0; i < pinned.size(); ++i)
-            names << QStringLiteral("%1. %2").arg(i + 1).arg(designName(pinned[i]->scenario));
-        report::Table comparison = report::comparisonTable(pinned, current, options.tokenBudget);
-        comparison.title
-            = QObject::tr("Pinned designs, in this order: %1.").arg(names.join(QStringLiteral("; ")));
-        out.table(comparison);
-    }
-
-    out.heading(QObject::tr("%1  Design").arg(section++));
-    out.table(report::blocksTable(current));
-    const QList<report::Table> parameters = report::parameterTables(current);
-    if (parameters.isEmpty())
-        out.paragraph(QObject::tr(
-            "The scenario does not compile, so its blocks cannot be resolved (see Diagnostics)."));
-    for (const report::Table &table : parameters)
-        out.table(table);
+    writeCostAndPower(out, section++, current);
+    writeDiagnostics(out, section++, current);
+    if (!pinned.empty())
+        writeComparison(out, section++, current, pinned, options);
+    writeDesign(out, section++, current);
 
     if (options.roadmap)
         writeRoadmap(out, section++, *options.roadmap);
