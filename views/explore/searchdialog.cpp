@@ -86,7 +86,7 @@ SearchDialog::SearchDialog(const model::Design &current, const model::EvaluateOp
 
 SearchDialog::~SearchDialog() = default; // mJob (a child) cancels and joins the search
 
-void SearchDialog::buildForm(const model::Design &current)
+QGroupBox *SearchDialog::buildSpaceGroup(const model::Design &current)
 {
     const model::Execution &e = current.execution;
     constexpr int kMaxInt = std::numeric_limits<int>::max();
@@ -158,7 +158,11 @@ void SearchDialog::buildForm(const model::Design &current)
     spaceLayout->addLayout(left, 1);
     spaceLayout->addSpacing(24);
     spaceLayout->addLayout(right, 1);
+    return space;
+}
 
+QLayout *SearchDialog::buildRunRow()
+{
     // 2. Start / Cancel / progress and the status line.
     mStart = new QPushButton(tr("Start"));
     mStart->setObjectName(QStringLiteral("startButton"));
@@ -177,7 +181,11 @@ void SearchDialog::buildForm(const model::Design &current)
     run->addWidget(mStart);
     run->addWidget(mCancel);
     run->addWidget(mProgress, 1);
+    return run;
+}
 
+QWidget *SearchDialog::buildResultsAndButtons()
+{
     // 3. The results table, sortable by any column (numerically).
     mTable = new QTableView;
     mTable->setObjectName(QStringLiteral("resultsTable"));
@@ -200,7 +208,14 @@ void SearchDialog::buildForm(const model::Design &current)
     buttons->setObjectName(QStringLiteral("dialogButtons"));
     buttons->addButton(mApply, QDialogButtonBox::ActionRole);
     connect(buttons, &QDialogButtonBox::rejected, this, &SearchDialog::reject);
+    return buttons;
+}
 
+void SearchDialog::buildForm(const model::Design &current)
+{
+    QGroupBox *space = buildSpaceGroup(current);
+    QLayout *run = buildRunRow();
+    QWidget *buttons = buildResultsAndButtons();
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(space);
     layout->addLayout(run);

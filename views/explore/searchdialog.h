@@ -19,7 +19,9 @@
 
 class QCheckBox;
 class QComboBox;
+class QGroupBox;
 class QLabel;
+class QLayout;
 class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
@@ -76,7 +78,14 @@ protected:
     void reject() override;
 
 private:
+    /// The dialog's three parts, top to bottom, laid out by buildForm().
     void buildForm(const model::Design &current);
+    /// The search space's fields, prefilled from `current`.
+    QGroupBox *buildSpaceGroup(const model::Design &current);
+    /// Start, Cancel, the progress bar (and the status line below them).
+    QLayout *buildRunRow();
+    /// The results table and the dialog's buttons (Apply this layout, Close); returns the buttons.
+    QWidget *buildResultsAndButtons();
     /// The design's context parallelism, which every layout of the search keeps.
     [[nodiscard]] std::int64_t contextPar() const;
     void setSearching(bool searching);
