@@ -100,26 +100,16 @@ std::vector<OverrideRule> costRules()
 }
 
 /// The goodput model's assumptions (model/goodput.h; units in the key names).
-std::vector<OverrideRule> reliabilityRules()
+namespace {
+
+using R = ResolvedScenario;
+using C = CompiledScenario;
+using A = model::ReliabilityAssumptions;
+
+/// Checkpoints: storage bandwidths, restart time, interval, asynchronous snapshots.
+std::vector<OverrideRule> checkpointRules()
 {
-    using R = ResolvedScenario;
-    using C = CompiledScenario;
-    using A = model::ReliabilityAssumptions;
-    // A part's interruption rate in FIT (per 10^9 part-hours), at most one per part-hour.
-    constexpr double kMaxFit = 1e9;
-    // Spare servers: a billion, beyond any cluster, so that their GPUs stay countable.
-    constexpr double kMaxSpareServers = 1e9;
-    const auto fitRule = [](const char *key, const char *label, const char *description, double A::*field) {
-        return OverrideRule { { key, label, "FIT", description, false, 0, true, kMaxFit, true },
-                              [field](R &r, double v) { r.reliability.*field = v; },
-                              [field](const C &c) { return c.resolved.reliability.*field; } };
-    };
     return {
-        { { "reliability.interruptions_per_gpu_hour", "Interruptions per GPU-hour", "per GPU-hour",
-            "Unexpected job interruptions per GPU-hour of the job, all causes (replaces the part rates)",
-            false, 0, true, 1, true },
-          [](R &r, double v) { r.reliability.interruptionsPerGpuHour = v; },
-          [](const C &c) { return interruptionsPerGpuHour(c); } },
         { { "reliability.storage_GBps", "Checkpoint storage bandwidth", "GB/s",
             "Sustained storage bandwidth the job writes checkpoints at and reads them back", false, 0, false,
             kMaxBandwidth_GBps, true },
@@ -156,6 +146,15 @@ std::vector<OverrideRule> reliabilityRules()
             kMaxBandwidth_GBps, true },
           [](R &r, double v) { r.reliability.snapshot_Bps = v * kBpsPerGBps; },
           [](const C &c) { return c.resolved.reliability.snapshot_Bps / kBpsPerGBps; } },
+    };
+}
+
+/// Hot spares and repair.
+std::vector<OverrideRule> spareRules()
+{
+    // Spare servers: a billion, beyond any cluster, so that their GPUs stay countable.
+    constexpr double kMaxSpareServers = 1e9;
+    return {
         { { "reliability.spare_servers", "Hot spare servers", "servers",
             "Idle servers with their GPUs kept to replace a failed one at once (priced, drawing idle power)",
             true, 0, true, kMaxSpareServers, true },
@@ -166,6 +165,19 @@ std::vector<OverrideRule> reliabilityRules()
             kMaxSeconds / units::kSecondsPerHour, true },
           [](R &r, double v) { r.reliability.repair_s = v * units::kSecondsPerHour; },
           [](const C &c) { return c.resolved.reliability.repair_s / units::kSecondsPerHour; } },
+    };
+}
+
+/// Each part's interruption rate in FIT (per 10^9 part-hours), at most one per part-hour.
+std::vector<OverrideRule> partRateRules()
+{
+    constexpr double kMaxFit = 1e9;
+    const auto fitRule = [](const char *key, const char *label, const char *description, double A::*field) {
+        return OverrideRule { { key, label, "FIT", description, false, 0, true, kMaxFit, true },
+                              [field](R &r, double v) { r.reliability.*field = v; },
+                              [field](const C &c) { return c.resolved.reliability.*field; } };
+    };
+    return {
         fitRule("reliability.gpu_fit", "GPU interruption rate",
                 "Job interruptions per 10^9 hours of one GPU (die, SRAM, NVLink, thermal)", &A::gpuFit),
         fitRule("reliability.hbm_fit", "HBM interruption rate",
@@ -184,6 +196,23 @@ std::vector<OverrideRule> reliabilityRules()
             "Job interruptions per 10^9 GPU-hours from software (bugs, collective time-outs, dependencies)",
             &A::softwareFit),
     };
+}
+
+} // namespace
+
+std::vector<OverrideRule> reliabilityRules()
+{
+    std::vector<OverrideRule> rules {
+        { { "reliability.interruptions_per_gpu_hour", "Interruptions per GPU-hour", "per GPU-hour",
+            "Unexpected job interruptions per GPU-hour of the job, all causes (replaces the part rates)",
+            false, 0, true, 1, true },
+          [](R &r, double v) { r.reliability.interruptionsPerGpuHour = v; },
+          [](const C &c) { return interruptionsPerGpuHour(c); } },
+    };
+    for (std::vector<OverrideRule> (*part)() : { checkpointRules, spareRules, partRateRules })
+        for (OverrideRule &rule : part())
+            rules.push_back(std::move(rule));
+    return rules;
 }
 
 } // namespace gapstudio::scenario::detail
