@@ -90,6 +90,68 @@ QCPScatterStyle dashStyle(const QColor &color)
     return QCPScatterStyle(path, QPen(color, 0.8, Qt::SolidLine, Qt::FlatCap), Qt::NoBrush, 26);
 }
 
+/// A run drawn per tier: one bullet (peak behind, achieved in front), two with a baseline.
+struct Run {
+    const model::Analysis *analysis;
+    QString name;
+    double offset;
+    bool isBaseline;
+};
+
+std::vector<Run> runsOf(const model::Analysis &current, const model::Analysis *baseline)
+{
+    if (baseline)
+        return { { baseline, QStringLiteral("baseline"), -0.21, true },
+                 { &current, QStringLiteral("current"), 0.21, false } };
+    return { { &current, QStringLiteral("current"), 0.0, false } };
+}
+
+/// The value axis: a log scale when tiers differ by more than 30x (HBM next to a scale-out
+/// network), its bars then rising from `floor`.
+struct ValueScale {
+    bool log = false;
+    double floor = 0, hi = 0; // GB/s
+};
+
+ValueScale scaleOf(const std::vector<Run> &runs)
+{
+    double lo = std::numeric_limits<double>::max(), hi = 0;
+    for (const Run &run : runs)
+        for (const model::TierUsage &tier : run.analysis->tiers)
+            for (double v : {tier.peak_Bps, tier.achieved_Bps, tier.requiredToHide_Bps})
+                if (v > 0) {
+                    lo = std::min(lo, v / cf::kBpsPerGBps);
+                    hi = std::max(hi, v / cf::kBpsPerGBps);
+                }
+    const bool logScale = hi > 0 && hi / lo > 30;
+    return { logScale, logScale ? std::pow(10.0, std::floor(std::log10(lo)) - 1) : 0.0, hi };
+}
+
+void setValueAxis(QCustomPlot *p, const ValueScale &scale)
+{
+    p->yAxis->setLabel(QObject::tr("Bandwidth per GPU (GB/s)"));
+    if (scale.log) {
+        p->yAxis->setScaleType(QCPAxis::stLogarithmic);
+        p->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+        p->yAxis->setRange(scale.floor, scale.hi * 8);
+    } else {
+        p->yAxis->setRange(0, std::max(scale.hi, 1e-3) * 1.3);
+    }
+}
+
+/// A tier's tooltip in `run`; for the current run against a baseline, the differences.
+QString tierTip(const model::TierUsage &tier, const Run &run, const model::Analysis *baseline,
+                const QString &name)
+{
+    QString text = describe(tier, run.name);
+    if (!run.isBaseline && baseline)
+        if (const model::TierUsage *base = findTier(baseline, name))
+            text += QObject::tr("\nvs baseline: achieved %1 GB/s, busy %2 points")
+                        .arg(cf::signedNumber((tier.achieved_Bps - base->achieved_Bps) / cf::kBpsPerGBps),
+                             cf::signedNumber((tier.busyFraction - base->busyFraction) * cf::kPercent));
+    return text;
+}
+
 } // namespace
 
 BandwidthChart::BandwidthChart(QWidget *parent)
@@ -102,31 +164,11 @@ void BandwidthChart::rebuild(const model::Analysis &current, const model::Analys
     QCustomPlot *p = plot();
     const QStringList labels = tierNames(current, baseline);
 
-    // Runs drawn per tier: one bullet (peak behind, achieved in front), two with a baseline.
-    struct Run {
-        const model::Analysis *analysis;
-        QString name;
-        double offset;
-        bool isBaseline;
-    };
-    std::vector<Run> runs;
-    if (baseline)
-        runs = {{baseline, QStringLiteral("baseline"), -0.21, true}, {&current, QStringLiteral("current"), 0.21, false}};
-    else
-        runs = {{&current, QStringLiteral("current"), 0.0, false}};
+    const std::vector<Run> runs = runsOf(current, baseline);
     const double width = baseline ? 0.38 : 0.6;
-
-    // A log scale when tiers differ by more than 30x (HBM next to a scale-out network).
-    double lo = std::numeric_limits<double>::max(), hi = 0;
-    for (const Run &run : runs)
-        for (const model::TierUsage &tier : run.analysis->tiers)
-            for (double v : {tier.peak_Bps, tier.achieved_Bps, tier.requiredToHide_Bps})
-                if (v > 0) {
-                    lo = std::min(lo, v / cf::kBpsPerGBps);
-                    hi = std::max(hi, v / cf::kBpsPerGBps);
-                }
-    const bool logScale = hi > 0 && hi / lo > 30;
-    const double floor = logScale ? std::pow(10.0, std::floor(std::log10(lo)) - 1) : 0.0;
+    const ValueScale scale = scaleOf(runs);
+    const bool logScale = scale.log;
+    const double floor = scale.floor;
 
     for (const Run &run : runs) {
         const QString suffix = baseline ? tr(" (%1)").arg(run.name) : QString();
@@ -152,12 +194,7 @@ void BandwidthChart::rebuild(const model::Analysis &current, const model::Analys
             if (!tier)
                 continue;
             const double key = i + 1 + run.offset;
-            QString text = describe(*tier, run.name);
-            if (!run.isBaseline && baseline)
-                if (const model::TierUsage *base = findTier(baseline, labels[i]))
-                    text += tr("\nvs baseline: achieved %1 GB/s, busy %2 points")
-                                .arg(cf::signedNumber((tier->achieved_Bps - base->achieved_Bps) / cf::kBpsPerGBps),
-                                     cf::signedNumber((tier->busyFraction - base->busyFraction) * cf::kPercent));
+            const QString text = tierTip(*tier, run, baseline, labels[i]);
             // A log axis cannot show a zero-height bar: leave it out.
             if (!logScale || tier->peak_Bps > 0)
                 peak->addData(key, tier->peak_Bps / cf::kBpsPerGBps);
@@ -185,14 +222,7 @@ void BandwidthChart::rebuild(const model::Analysis &current, const model::Analys
     p->xAxis->setTicker(ticker);
     p->xAxis->grid()->setVisible(false);
     p->xAxis->setRange(0.4, labels.size() + 0.6);
-    p->yAxis->setLabel(tr("Bandwidth per GPU (GB/s)"));
-    if (logScale) {
-        p->yAxis->setScaleType(QCPAxis::stLogarithmic);
-        p->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-        p->yAxis->setRange(floor, hi * 8);
-    } else {
-        p->yAxis->setRange(0, std::max(hi, 1e-3) * 1.3);
-    }
+    setValueAxis(p, scale);
     setHeadline(tr("Bandwidth per tier") + (baseline ? tr(": current vs baseline") : QString()) +
                 (logScale ? tr(" (log scale)") : QString()));
 }

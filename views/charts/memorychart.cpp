@@ -51,6 +51,119 @@ QString barLabel(const Bar &bar, bool withBaseline)
     return withBaseline ? text + QStringLiteral("\n(%1)").arg(bar.run) : text;
 }
 
+/// The tier-1 components of all bars, one stacked series each (current order first).
+std::vector<const model::TimeComponent *> tier1Components(const std::vector<Bar> &bars)
+{
+    std::vector<const model::TimeComponent *> components;
+    for (const Bar &bar : bars)
+        for (const model::TimeComponent &c : bar.memory->tier1)
+            if (std::none_of(components.begin(), components.end(), [&](auto *k) { return k->key == c.key; }))
+                components.push_back(&c);
+    return components;
+}
+
+/// One tier-1 component's series, stacked on `below` (if any).
+QCPBars *newComponentSeries(QCustomPlot *p, const model::TimeComponent &component, int colorIndex,
+                            QCPBars *below)
+{
+    auto *series = new QCPBars(p->xAxis, p->yAxis);
+    series->setName(cf::qs(component.label));
+    series->setWidth(kWidth);
+    const QColor color = cf::componentColor(component.key, colorIndex);
+    series->setPen(QPen(color.darker(125), 0.8));
+    series->setBrush(color);
+    if (below)
+        series->moveAbove(below);
+    return series;
+}
+
+/// Tier 2 (host memory, often 5-10x the HBM): its bars, on the right axis' own scale.
+QCPBars *newTier2Series(QCustomPlot *p)
+{
+    auto *tier2 = new QCPBars(p->xAxis, p->yAxis2);
+    tier2->setName(QObject::tr("Tier-2 use"));
+    tier2->setWidth(kWidth);
+    tier2->setPen(QPen(kTier2.darker(125), 0.8));
+    tier2->setBrush(kTier2);
+    return tier2;
+}
+
+/// The label over a bar: need of capacity (over capacity: the reference's message in numbers) and,
+/// for the current run, the change from the baseline.
+QString barText(const Bar &bar, const model::Analysis *baseline)
+{
+    QString text
+        = bar.need_B() > bar.capacity_B()
+              ? QObject::tr("needs %1,\nhas %2").arg(cf::gib(bar.need_B()), cf::gib(bar.capacity_B()))
+              : QObject::tr("%1 of %2").arg(cf::gib(bar.need_B()), cf::gib(bar.capacity_B()));
+    if (baseline && bar.run == QLatin1String("current")) {
+        const double base = bar.tier == 1 ? baseline->memory.tier1Need_B : baseline->memory.tier2Need_B;
+        text += QStringLiteral("\n(%1 GiB)").arg(cf::signedNumber((bar.need_B() - base) / cf::kBytesPerGiB));
+    }
+    return text;
+}
+
+/// A dashed line at the bar's capacity, a little wider than the bar.
+void addCapacityLine(QCustomPlot *p, const Bar &bar, QCPAxis *valueAxis, double capacity_GiB, const QPen &pen)
+{
+    auto *line = new QCPItemLine(p);
+    line->start->setAxes(p->xAxis, valueAxis);
+    line->end->setAxes(p->xAxis, valueAxis);
+    line->start->setCoords(bar.position - kWidth * 0.75, capacity_GiB);
+    line->end->setCoords(bar.position + kWidth * 0.75, capacity_GiB);
+    line->setPen(pen);
+}
+
+/// The part of the bar above capacity, outlined in red and hatched; its legend entry (bars
+/// without data) is made once, in `legendKey`.
+void addOverflow(QCustomPlot *p, const Bar &bar, QCPAxis *valueAxis, double need_GiB, double capacity_GiB,
+                 QCPBars *&legendKey)
+{
+    auto *rect = new QCPItemRect(p);
+    rect->topLeft->setAxes(p->xAxis, valueAxis);
+    rect->bottomRight->setAxes(p->xAxis, valueAxis);
+    rect->topLeft->setCoords(bar.position - kWidth / 2, need_GiB);
+    rect->bottomRight->setCoords(bar.position + kWidth / 2, capacity_GiB);
+    rect->setPen(QPen(kOverflow, 2.5));
+    rect->setBrush(kOverflowBrush);
+    if (!legendKey) {
+        legendKey = new QCPBars(p->xAxis, p->yAxis);
+        legendKey->setObjectName(QStringLiteral("overflowKey"));
+        legendKey->setName(QObject::tr("Over capacity"));
+        legendKey->setPen(QPen(kOverflow, 2.5));
+        legendKey->setBrush(kOverflowBrush);
+    }
+}
+
+/// Tier 2's own scale on the right axis and a dotted line between the tiers' bars.
+void showTier2Axis(QCustomPlot *p, double top_GiB, bool withBaseline)
+{
+    p->yAxis2->setVisible(true);
+    p->yAxis2->setLabel(QObject::tr("Tier 2 per GPU (GiB, right scale)"));
+    p->yAxis2->setRange(0, std::max(top_GiB, 1e-3) * 1.25);
+    auto *divider = new QCPItemStraightLine(p);
+    const double x = withBaseline ? 2.7 : 1.7; // between the tiers' bars (barsOf: 1, 2 | 3.4, 4.4)
+    divider->point1->setCoords(x, 0);
+    divider->point2->setCoords(x, 1);
+    divider->setPen(QPen(QColor(0xA0, 0xA0, 0xA0), 1, Qt::DotLine));
+}
+
+QString headlineOf(const model::Analysis &current, const model::Analysis *baseline)
+{
+    const model::MemoryUse &m = current.memory;
+    QString headline
+        = m.tier1Need_B > m.tier1Capacity_B
+              ? QObject::tr("Memory: HBM over capacity, needs %1, has %2")
+                    .arg(cf::gib(m.tier1Need_B), cf::gib(m.tier1Capacity_B))
+              : QObject::tr("Memory: %1 of %2 HBM").arg(cf::gib(m.tier1Need_B), cf::gib(m.tier1Capacity_B));
+    if (baseline)
+        headline
+            += QObject::tr("  (baseline %1, %2 GiB)")
+                   .arg(cf::gib(baseline->memory.tier1Need_B),
+                        cf::signedNumber((m.tier1Need_B - baseline->memory.tier1Need_B) / cf::kBytesPerGiB));
+    return headline;
+}
+
 } // namespace
 
 MemoryChart::MemoryChart(QWidget *parent)
@@ -64,22 +177,10 @@ void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis 
     const std::vector<Bar> bars = barsOf(current, baseline);
 
     // Tier-1 components, one stacked series each (union of both runs, current order first).
-    std::vector<const model::TimeComponent *> components;
-    for (const Bar &bar : bars)
-        for (const model::TimeComponent &c : bar.memory->tier1)
-            if (std::none_of(components.begin(), components.end(), [&](auto *k) { return k->key == c.key; }))
-                components.push_back(&c);
     QCPBars *below = nullptr;
     int colorIndex = 0;
-    for (const model::TimeComponent *component : components) {
-        auto *series = new QCPBars(p->xAxis, p->yAxis);
-        series->setName(cf::qs(component->label));
-        series->setWidth(kWidth);
-        const QColor color = cf::componentColor(component->key, colorIndex++);
-        series->setPen(QPen(color.darker(125), 0.8));
-        series->setBrush(color);
-        if (below)
-            series->moveAbove(below);
+    for (const model::TimeComponent *component : tier1Components(bars)) {
+        QCPBars *series = newComponentSeries(p, *component, colorIndex++, below);
         below = series;
         for (const Bar &bar : bars) {
             if (bar.tier != 1)
@@ -93,12 +194,7 @@ void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis 
                            .arg(series->name(), bar.run, cf::gib(bytes), cf::gib(bar.memory->tier1Need_B)));
         }
     }
-    // Tier 2 (host memory, often 5-10x the HBM) has its own scale on the right axis.
-    auto *tier2 = new QCPBars(p->xAxis, p->yAxis2);
-    tier2->setName(tr("Tier-2 use"));
-    tier2->setWidth(kWidth);
-    tier2->setPen(QPen(kTier2.darker(125), 0.8));
-    tier2->setBrush(kTier2);
+    QCPBars *tier2 = newTier2Series(p);
 
     // A legend entry for the capacity lines (a graph without data).
     auto *capacityKey = new QCPGraph(p->xAxis, p->yAxis);
@@ -118,39 +214,13 @@ void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis 
             setToolTip(tier2, bar.position, tr("Tier 2 (%1)\nneeds %2, has %3").arg(bar.run, cf::gib(bar.need_B()),
                                                                                    cf::gib(bar.capacity_B())));
         }
-        auto *line = new QCPItemLine(p);
-        line->start->setAxes(p->xAxis, valueAxis);
-        line->end->setAxes(p->xAxis, valueAxis);
-        line->start->setCoords(bar.position - kWidth * 0.75, capacity);
-        line->end->setCoords(bar.position + kWidth * 0.75, capacity);
-        line->setPen(capacityPen);
+        addCapacityLine(p, bar, valueAxis, capacity, capacityPen);
 
-        QString text = tr("%1 of %2").arg(cf::gib(bar.need_B()), cf::gib(bar.capacity_B()));
         const bool overflow = bar.need_B() > bar.capacity_B();
-        if (overflow) {
-            // The part above capacity, outlined in red, and the reference's message in numbers.
-            auto *rect = new QCPItemRect(p);
-            rect->topLeft->setAxes(p->xAxis, valueAxis);
-            rect->bottomRight->setAxes(p->xAxis, valueAxis);
-            rect->topLeft->setCoords(bar.position - kWidth / 2, need);
-            rect->bottomRight->setCoords(bar.position + kWidth / 2, capacity);
-            rect->setPen(QPen(kOverflow, 2.5));
-            rect->setBrush(kOverflowBrush);
-            if (!overflowKey) { // its legend entry (bars without data), once
-                overflowKey = new QCPBars(p->xAxis, p->yAxis);
-                overflowKey->setObjectName(QStringLiteral("overflowKey"));
-                overflowKey->setName(tr("Over capacity"));
-                overflowKey->setPen(QPen(kOverflow, 2.5));
-                overflowKey->setBrush(kOverflowBrush);
-            }
-            text = tr("needs %1,\nhas %2").arg(cf::gib(bar.need_B()), cf::gib(bar.capacity_B()));
-        }
-        if (baseline && bar.run == QLatin1String("current")) {
-            const double base = bar.tier == 1 ? baseline->memory.tier1Need_B : baseline->memory.tier2Need_B;
-            text += QStringLiteral("\n(%1 GiB)").arg(cf::signedNumber((bar.need_B() - base) / cf::kBytesPerGiB));
-        }
-        QCPItemText *label =
-            addLabel(bar.position, std::max(need, capacity), text, Qt::AlignHCenter | Qt::AlignBottom, valueAxis);
+        if (overflow) // the part above capacity, outlined in red
+            addOverflow(p, bar, valueAxis, need, capacity, overflowKey);
+        QCPItemText *label = addLabel(bar.position, std::max(need, capacity), barText(bar, baseline),
+                                      Qt::AlignHCenter | Qt::AlignBottom, valueAxis);
         label->setFont(QFont(font().family(), 8, overflow ? QFont::Bold : QFont::Normal));
         if (overflow)
             label->setColor(kOverflow);
@@ -159,14 +229,7 @@ void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis 
     if (tier2->dataCount() == 0) {
         p->removePlottable(tier2);
     } else {
-        p->yAxis2->setVisible(true);
-        p->yAxis2->setLabel(tr("Tier 2 per GPU (GiB, right scale)"));
-        p->yAxis2->setRange(0, std::max(top_GiB[2], 1e-3) * 1.25);
-        auto *divider = new QCPItemStraightLine(p);
-        const double x = baseline ? 2.7 : 1.7; // between the tiers' bars (barsOf: 1, 2 | 3.4, 4.4)
-        divider->point1->setCoords(x, 0);
-        divider->point2->setCoords(x, 1);
-        divider->setPen(QPen(QColor(0xA0, 0xA0, 0xA0), 1, Qt::DotLine));
+        showTier2Axis(p, top_GiB[2], baseline != nullptr);
     }
 
     p->xAxis->setTicker(ticker);
@@ -175,16 +238,7 @@ void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis 
     p->yAxis->setRange(0, std::max(top_GiB[1], 1e-3) * 1.25);
     p->yAxis->setLabel(p->yAxis2->visible() ? tr("Tier 1 (HBM) per GPU (GiB)") : tr("Memory per GPU (GiB)"));
 
-    const model::MemoryUse &m = current.memory;
-    QString headline = m.tier1Need_B > m.tier1Capacity_B
-                           ? tr("Memory: HBM over capacity, needs %1, has %2").arg(cf::gib(m.tier1Need_B),
-                                                                                  cf::gib(m.tier1Capacity_B))
-                           : tr("Memory: %1 of %2 HBM").arg(cf::gib(m.tier1Need_B), cf::gib(m.tier1Capacity_B));
-    if (baseline)
-        headline += tr("  (baseline %1, %2 GiB)")
-                        .arg(cf::gib(baseline->memory.tier1Need_B),
-                             cf::signedNumber((m.tier1Need_B - baseline->memory.tier1Need_B) / cf::kBytesPerGiB));
-    setHeadline(headline);
+    setHeadline(headlineOf(current, baseline));
 }
 
 QList<QStringList> MemoryChart::csvRows() const
