@@ -199,6 +199,101 @@ const Step *findStep(const std::vector<Step> &steps, const QString &key)
     return nullptr;
 }
 
+/// A run drawn per step: the current one, and the baseline's beside it when there is one.
+struct Run {
+    const std::vector<Step> *steps;
+    QString name;
+    double offset;
+    bool isBaseline;
+};
+
+/// One series of a run's waterfall (peak, loss, gain or MFU), its colour shaded for the baseline.
+QCPBars *newSeries(QCustomPlot *p, const QString &name, const QColor &color, double width, bool isBaseline)
+{
+    auto *bars = new QCPBars(p->yAxis, p->xAxis);
+    bars->setName(name);
+    bars->setWidth(width);
+    const QColor fill = isBaseline ? cf::baselineShade(color) : color;
+    bars->setPen(QPen(fill.darker(120), 0.8));
+    bars->setBrush(fill);
+    return bars;
+}
+
+/// A step's tooltip in `run`, its amount `text` already signed: what it is and, for a loss or a
+/// gain, where it goes from and to.
+QString stepTip(const Step &step, const Run &run, const Scale &scale, const QString &text, bool isLoss)
+{
+    QString tip
+        = QObject::tr("%1 (%2): %3 %4")
+              .arg(step.label, run.name, text,
+                   scale.dollars ? QObject::tr("of the training run's cost") : QObject::tr("of peak"));
+    if (isLoss)
+        tip += QObject::tr("\nfrom %1 down to %2")
+                   .arg(amountText(scale, step.from, 1), amountText(scale, step.to, 1));
+    if (step.gain)
+        tip += QObject::tr("\na gain: from %1 up to %2 (faster than the model's default for this part)")
+                   .arg(amountText(scale, step.from, 1), amountText(scale, step.to, 1));
+    return tip;
+}
+
+/// The current run's step against the baseline's: the difference of the signed numbers shown
+/// (a smaller loss reads "+", as MFU gained), added to the label `text` and the tooltip `tip`.
+void compareStep(const Step &step, const std::vector<Step> &before, bool isMfu, QString &text, QString &tip)
+{
+    const Step *base = findStep(before, step.key);
+    const auto signedValue = [](const Step *s) { return s ? (s->gain ? -s->value() : s->value()) : 0.0; };
+    const double delta
+        = isMfu ? step.value() - (base ? base->value() : 0.0) : signedValue(&step) - signedValue(base);
+    const bool lossLike = !isMfu;
+    text += QStringLiteral("  (%1 pp)").arg(cf::signedNumber(lossLike ? -delta : delta));
+    tip += QObject::tr("\nbaseline %1: %2 percentage points %3")
+               .arg(cf::percent((base ? base->value() : 0.0) / cf::kPercent), cf::number(std::abs(delta), 2),
+                    delta >= 0 ? (lossLike ? QObject::tr("more lost") : QObject::tr("higher"))
+                               : (lossLike ? QObject::tr("less lost") : QObject::tr("lower")));
+}
+
+/// Steps down the left axis (first on top), percent of peak or dollars along the bottom.
+void setAxes(QCustomPlot *p, const QSharedPointer<QCPAxisTickerText> &ticker, qsizetype steps,
+             const Scale &scale)
+{
+    p->yAxis->setTicker(ticker);
+    p->yAxis->setRangeReversed(true);
+    p->yAxis->setRange(0.4, static_cast<double>(steps) + 0.6);
+    p->yAxis->grid()->setVisible(false);
+    p->xAxis->setRange(0, scale.total * 1.25);
+    // Plain dollars on the axis, not 1.5·10^6; percent with QCustomPlot's default format.
+    p->xAxis->setNumberFormat(scale.dollars ? QStringLiteral("f") : QStringLiteral("gbd"));
+    p->xAxis->setNumberPrecision(scale.dollars ? 0 : 6);
+    p->xAxis->setLabel(scale.dollars ? QObject::tr("Cost of one training run of the token budget ($)")
+                                     : QObject::tr("Share of peak compute throughput (%)"));
+}
+
+/// The headline: MFU (or the useful share of a run's cost), the goodput's over the wall time,
+/// unpriced parts, the baseline and the best layout.
+QString headlineOf(const model::Analysis &current, const model::Analysis *baseline,
+                   const ScenarioResults &results, const ScenarioResults *best, const Scale &scale,
+                   const std::vector<Step> &now)
+{
+    QString headline
+        = scale.dollars
+              ? QObject::tr("Efficiency gap in dollars: %1 of a %2 training run buys useful compute")
+                    .arg(amountText(scale, now.back().value(), 1), amountText(scale, scale.total, 1))
+              : QObject::tr("Efficiency gap: MFU %1 of peak").arg(cf::percent(current.gap.mfu));
+    if (!scale.dollars && current.gap.failures != 0 && results.goodput)
+        headline += QObject::tr(", %1 over the wall time with failures and checkpoints")
+                        .arg(cf::percent(results.goodput->effectiveMfu));
+    if (scale.dollars)
+        if (const std::string warning = model::unpricedWarning(results.cost->bom); !warning.empty())
+            headline += QStringLiteral("  \u26a0 ") + cf::qs(warning);
+    if (baseline)
+        headline += QObject::tr("  (baseline %1, %2 pp)")
+                        .arg(cf::percent(baseline->gap.mfu),
+                             cf::signedNumber((current.gap.mfu - baseline->gap.mfu) * cf::kPercent));
+    if (best)
+        headline += QObject::tr("; best layout %1").arg(cf::percent(best->analysis->gap.mfu));
+    return headline;
+}
+
 } // namespace
 
 EfficiencyGapChart::EfficiencyGapChart(QWidget *parent)
@@ -235,12 +330,6 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
     // With a best layout, the losses shown are the best layout's, then your layout's choice.
     const QString currentName = best ? tr("best layout, then yours") : QStringLiteral("current");
 
-    struct Run {
-        const std::vector<Step> *steps;
-        QString name;
-        double offset;
-        bool isBaseline;
-    };
     std::vector<Run> runs;
     if (baseline)
         runs = {{&before, QStringLiteral("baseline"), -0.21, true}, {&now, currentName, 0.21, false}};
@@ -258,13 +347,7 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
         spacer->setBrush(Qt::NoBrush);
         spacer->removeFromLegend();
         auto makeBars = [&](const QString &name, const QColor &color) {
-            auto *bars = new QCPBars(p->yAxis, p->xAxis);
-            bars->setName(name + suffix);
-            bars->setWidth(width);
-            const QColor fill = run.isBaseline ? cf::baselineShade(color) : color;
-            bars->setPen(QPen(fill.darker(120), 0.8));
-            bars->setBrush(fill);
-            return bars;
+            return newSeries(p, name + suffix, color, width, run.isBaseline);
         };
         QCPBars *peak = makeBars(tr("Peak"), kPeak);
         QCPBars *loss = makeBars(tr("Loss"), kLoss);
@@ -292,29 +375,9 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
             QString text = isLoss      ? QStringLiteral("\u2212") + amount
                            : step.gain ? QStringLiteral("+") + amount
                                        : amount;
-            QString tip = tr("%1 (%2): %3 %4")
-                              .arg(step.label, run.name, text,
-                                   scale.dollars ? tr("of the training run's cost") : tr("of peak"));
-            if (isLoss)
-                tip += tr("\nfrom %1 down to %2").arg(amountText(scale, step.from, 1), amountText(scale, step.to, 1));
-            if (step.gain)
-                tip += tr("\na gain: from %1 up to %2 (faster than the model's default for this part)")
-                           .arg(amountText(scale, step.from, 1), amountText(scale, step.to, 1));
-            if (baseline && !run.isBaseline && !isPeak) {
-                // The difference of the signed numbers shown: a smaller loss reads "+", as MFU gained.
-                const Step *base = findStep(before, step.key);
-                const auto signedValue
-                    = [](const Step *s) { return s ? (s->gain ? -s->value() : s->value()) : 0.0; };
-                const double delta = isMfu ? step.value() - (base ? base->value() : 0.0)
-                                           : signedValue(&step) - signedValue(base);
-                const bool lossLike = !isMfu;
-                text += QStringLiteral("  (%1 pp)").arg(cf::signedNumber(lossLike ? -delta : delta));
-                tip += tr("\nbaseline %1: %2 percentage points %3")
-                           .arg(cf::percent((base ? base->value() : 0.0) / cf::kPercent),
-                                cf::number(std::abs(delta), 2),
-                                delta >= 0 ? (lossLike ? tr("more lost") : tr("higher"))
-                                           : (lossLike ? tr("less lost") : tr("lower")));
-            }
+            QString tip = stepTip(step, run, scale, text, isLoss);
+            if (baseline && !run.isBaseline && !isPeak)
+                compareStep(step, before, isMfu, text, tip);
             setToolTip(bars, key, tip);
             QCPItemText *label = addLabel(step.upper(), key, text, Qt::AlignLeft | Qt::AlignVCenter);
             label->setFont(QFont(font().family(), baseline ? 8 : 9));
@@ -323,34 +386,8 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::An
         }
     }
 
-    p->yAxis->setTicker(ticker);
-    p->yAxis->setRangeReversed(true);
-    p->yAxis->setRange(0.4, keys.size() + 0.6);
-    p->yAxis->grid()->setVisible(false);
-    p->xAxis->setRange(0, scale.total * 1.25);
-    // Plain dollars on the axis, not 1.5·10^6; percent with QCustomPlot's default format.
-    p->xAxis->setNumberFormat(scale.dollars ? QStringLiteral("f") : QStringLiteral("gbd"));
-    p->xAxis->setNumberPrecision(scale.dollars ? 0 : 6);
-    p->xAxis->setLabel(scale.dollars ? tr("Cost of one training run of the token budget ($)")
-                                     : tr("Share of peak compute throughput (%)"));
-
-    QString headline = scale.dollars
-                           ? tr("Efficiency gap in dollars: %1 of a %2 training run buys useful compute")
-                                 .arg(amountText(scale, now.back().value(), 1), amountText(scale, scale.total, 1))
-                           : tr("Efficiency gap: MFU %1 of peak").arg(cf::percent(current.gap.mfu));
-    if (!scale.dollars && current.gap.failures != 0 && results()->goodput)
-        headline += tr(", %1 over the wall time with failures and checkpoints")
-                        .arg(cf::percent(results()->goodput->effectiveMfu));
-    if (scale.dollars)
-        if (const std::string warning = model::unpricedWarning(results()->cost->bom); !warning.empty())
-            headline += QStringLiteral("  \u26a0 ") + cf::qs(warning);
-    if (baseline)
-        headline += tr("  (baseline %1, %2 pp)")
-                        .arg(cf::percent(baseline->gap.mfu),
-                             cf::signedNumber((current.gap.mfu - baseline->gap.mfu) * cf::kPercent));
-    if (best)
-        headline += tr("; best layout %1").arg(cf::percent(best->analysis->gap.mfu));
-    setHeadline(headline);
+    setAxes(p, ticker, keys.size(), scale);
+    setHeadline(headlineOf(current, baseline, *results(), best, scale, now));
 }
 
 void EfficiencyGapChart::setInDollars(bool dollars)
