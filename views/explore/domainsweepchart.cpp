@@ -15,6 +15,58 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+/// Why no domain size in `points` (none feasible) makes the design feasible.
+QString noneFeasibleText(const std::vector<model::SweepPoint> &points)
+{
+    const model::Diagnostics &d = points.front().evaluation.diagnostics;
+    return QObject::tr("No scale-up domain size from %1 to %2 GPUs makes the design feasible%3")
+        .arg(static_cast<qint64>(points.front().x))
+        .arg(static_cast<qint64>(points.back().x))
+        .arg(d.empty() ? QString() : QStringLiteral(": ") + cf::qs(d.front().message));
+}
+
+/// The subtitle: what changes (tier 0's size) and the layout every point keeps.
+QString subtitleOf(const model::SweepPoint &first)
+{
+    QString layout;
+    if (first.layout) {
+        const model::Execution &e = *first.layout;
+        layout = QObject::tr(":\nTP %1 on tier %2, PP %3 on tier %4, DP %5 on tier %6")
+                     .arg(e.tensorPar)
+                     .arg(e.tensorParNet)
+                     .arg(e.pipelinePar)
+                     .arg(e.pipelineParNet)
+                     .arg(e.dataPar)
+                     .arg(e.dataParNet);
+    }
+    return QObject::tr(
+               "Only the size of network tier 0 (GPUs per scale-up domain) changes; the layout is kept%1")
+        .arg(layout);
+}
+
+/// The three series: step time (left axis), MFU (right axis) and the infeasible sizes.
+struct Series {
+    QCPGraph *step, *mfu, *invalid;
+};
+
+Series addSeries(QCustomPlot *p)
+{
+    auto *step = p->addGraph(p->xAxis, p->yAxis);
+    step->setName(QObject::tr("Step time (ms)"));
+    step->setPen(QPen(QColor(0x4E79A7), 2.2));
+    step->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(0x4E79A7), Qt::white, 7));
+    auto *mfu = p->addGraph(p->xAxis, p->yAxis2);
+    mfu->setName(QObject::tr("MFU (%)"));
+    mfu->setPen(QPen(QColor(0xF28E2B), 2.0));
+    mfu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QColor(0xF28E2B), QColor(0xF28E2B), 7));
+    auto *invalid = p->addGraph(p->xAxis, p->yAxis);
+    invalid->setName(QObject::tr("Infeasible (hover for the reason)"));
+    invalid->setLineStyle(QCPGraph::lsNone);
+    invalid->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0xE15759), 2.5), Qt::NoBrush, 11));
+    return { step, mfu, invalid };
+}
+
 } // namespace
 
 DomainSweepChart::DomainSweepChart(QWidget *parent)
@@ -48,41 +100,12 @@ void DomainSweepChart::rebuild()
     const auto feasible = std::find_if(mPoints.begin(), mPoints.end(),
                                        [](const model::SweepPoint &p) { return p.evaluation.ok; });
     if (feasible == mPoints.end()) { // nothing to plot: say why instead of empty axes
-        const model::Diagnostics &d = mPoints.front().evaluation.diagnostics;
-        showMessage(tr("No scale-up domain size from %1 to %2 GPUs makes the design feasible%3")
-                        .arg(static_cast<qint64>(mPoints.front().x))
-                        .arg(static_cast<qint64>(mPoints.back().x))
-                        .arg(d.empty() ? QString() : QStringLiteral(": ") + cf::qs(d.front().message)));
+        showMessage(noneFeasibleText(mPoints));
         return;
     }
     QCustomPlot *p = plot();
-    QString layout;
-    if (const model::SweepPoint &first = mPoints.front(); first.layout) {
-        const model::Execution &e = *first.layout;
-        layout = tr(":\nTP %1 on tier %2, PP %3 on tier %4, DP %5 on tier %6")
-                     .arg(e.tensorPar)
-                     .arg(e.tensorParNet)
-                     .arg(e.pipelinePar)
-                     .arg(e.pipelineParNet)
-                     .arg(e.dataPar)
-                     .arg(e.dataParNet);
-    }
-    setSubtitle(tr("Only the size of network tier 0 (GPUs per scale-up domain) changes; the layout is kept%1")
-                    .arg(layout));
-
-    auto *step = p->addGraph(p->xAxis, p->yAxis);
-    step->setName(tr("Step time (ms)"));
-    step->setPen(QPen(QColor(0x4E79A7), 2.2));
-    step->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(0x4E79A7), Qt::white, 7));
-    auto *mfu = p->addGraph(p->xAxis, p->yAxis2);
-    mfu->setName(tr("MFU (%)"));
-    mfu->setPen(QPen(QColor(0xF28E2B), 2.0));
-    mfu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QColor(0xF28E2B), QColor(0xF28E2B), 7));
-    auto *invalid = p->addGraph(p->xAxis, p->yAxis);
-    invalid->setName(tr("Infeasible (hover for the reason)"));
-    invalid->setLineStyle(QCPGraph::lsNone);
-    invalid->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0xE15759), 2.5), Qt::NoBrush, 11));
+    setSubtitle(subtitleOf(mPoints.front()));
+    const auto [step, mfu, invalid] = addSeries(p);
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double maxMs = 0, maxMfu = 0;
