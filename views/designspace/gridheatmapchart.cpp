@@ -126,6 +126,14 @@ void GridHeatmapChart::setGrid(std::shared_ptr<const GridFile> file, GridSlice s
     rebuild();
 }
 
+double GridHeatmapChart::cellValue(const GridPoint *point) const
+{
+    if (!point || point->status != "ok")
+        return std::numeric_limits<double>::quiet_NaN();
+    const auto it = point->results.find(mSlice.metric);
+    return it != point->results.end() ? it->second : std::numeric_limits<double>::quiet_NaN();
+}
+
 void GridHeatmapChart::rebuild()
 {
     clearPlot();
@@ -139,12 +147,6 @@ void GridHeatmapChart::rebuild()
     }
     QCustomPlot *p = plot();
     const int nx = static_cast<int>(columns()), ny = static_cast<int>(rows());
-    const auto valueOf = [this](const GridPoint *point) {
-        if (!point || point->status != "ok")
-            return std::numeric_limits<double>::quiet_NaN();
-        const auto it = point->results.find(mSlice.metric);
-        return it != point->results.end() ? it->second : std::numeric_limits<double>::quiet_NaN();
-    };
     auto *map = new QCPColorMap(p->xAxis, p->yAxis);
     map->setName(tr("%1 per grid point (empty: not evaluated ok)").arg(gridMetricLabel(mSlice.metric)));
     map->data()->setSize(nx, ny);
@@ -153,7 +155,7 @@ void GridHeatmapChart::rebuild()
     for (int row = 0; row < ny; ++row)
         for (int column = 0; column < nx; ++column) {
             const double value
-                = valueOf(cell(static_cast<std::size_t>(column), static_cast<std::size_t>(row)));
+                = cellValue(cell(static_cast<std::size_t>(column), static_cast<std::size_t>(row)));
             map->data()->setCell(column, row, value);
             if (!std::isnan(value)) {
                 lo = std::min(lo, value);
@@ -169,26 +171,37 @@ void GridHeatmapChart::rebuild()
     mScale->axis()->setLabel(gridMetricLabel(mSlice.metric));
     if (lo <= hi)
         mScale->setDataRange(QCPRange(lo == hi ? lo - 1 : lo, hi));
-
     if (nx <= 14 && ny <= 14)
-        for (int row = 0; row < ny; ++row)
-            for (int column = 0; column < nx; ++column) {
-                const GridPoint *point
-                    = cell(static_cast<std::size_t>(column), static_cast<std::size_t>(row));
-                if (!point)
-                    continue;
-                const double value = valueOf(point);
-                auto *text = new QCPItemText(p);
-                text->position->setCoords(column, row);
-                text->setText(std::isnan(value) ? QString::fromStdString(point->status)
-                                                : QLocale::c().toString(value, 'g', 4));
-                const double t = hi > lo ? (value - lo) / (hi - lo) : 1;
-                text->setColor(!std::isnan(value) && t > 0.6 ? Qt::black : Qt::white);
-                if (std::isnan(value))
-                    text->setColor(QColor(0x70, 0x70, 0x70));
-                text->setFont(QFont(font().family(), 8));
-            }
+        labelCells(lo, hi);
+    setKnobAxes();
+    setSubtitle(sliceSubtitle());
+    replot();
+}
 
+void GridHeatmapChart::labelCells(double lo, double hi)
+{
+    for (std::size_t row = 0; row < rows(); ++row)
+        for (std::size_t column = 0; column < columns(); ++column) {
+            const GridPoint *point = cell(column, row);
+            if (!point)
+                continue;
+            const double value = cellValue(point);
+            auto *text = new QCPItemText(plot());
+            text->position->setCoords(static_cast<double>(column), static_cast<double>(row));
+            text->setText(std::isnan(value) ? QString::fromStdString(point->status)
+                                            : QLocale::c().toString(value, 'g', 4));
+            const double t = hi > lo ? (value - lo) / (hi - lo) : 1;
+            text->setColor(!std::isnan(value) && t > 0.6 ? Qt::black : Qt::white);
+            if (std::isnan(value))
+                text->setColor(QColor(0x70, 0x70, 0x70));
+            text->setFont(QFont(font().family(), 8));
+        }
+}
+
+void GridHeatmapChart::setKnobAxes()
+{
+    QCustomPlot *p = plot();
+    const int nx = static_cast<int>(columns()), ny = static_cast<int>(rows());
     const std::size_t knobs = mFile->knobs.size();
     QSharedPointer<QCPAxisTickerText> xTicks(new QCPAxisTickerText), yTicks(new QCPAxisTickerText);
     for (int column = 0; column < nx; ++column)
@@ -207,17 +220,19 @@ void GridHeatmapChart::rebuild()
     p->yAxis->setRange(-0.5, ny - 0.5);
     p->xAxis->grid()->setVisible(false);
     p->yAxis->grid()->setVisible(false);
+}
 
+QString GridHeatmapChart::sliceSubtitle() const
+{
     QStringList held;
-    for (std::size_t k = 0; k < knobs; ++k)
+    for (std::size_t k = 0; k < mFile->knobs.size(); ++k)
         if (k != mSlice.across && k != mSlice.up)
             held << QStringLiteral("%1 = %2").arg(parameterLabel(mFile->knobs[k]), knobValue(mSlice.held[k]));
-    setSubtitle(tr("%1 of %2 points; %3")
-                    .arg(std::count_if(mCells.begin(), mCells.end(), [](const GridPoint *c) { return c; }))
-                    .arg(mFile->points.size())
-                    .arg(held.isEmpty() ? QFileInfo(mFile->path).fileName()
-                                        : tr("at %1").arg(held.join(QStringLiteral(", ")))));
-    replot();
+    return tr("%1 of %2 points; %3")
+        .arg(std::count_if(mCells.begin(), mCells.end(), [](const GridPoint *c) { return c; }))
+        .arg(mFile->points.size())
+        .arg(held.isEmpty() ? QFileInfo(mFile->path).fileName()
+                            : tr("at %1").arg(held.join(QStringLiteral(", "))));
 }
 
 QString GridHeatmapChart::toolTipAt(const QPointF &pos) const

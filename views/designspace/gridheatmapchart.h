@@ -44,6 +44,14 @@ protected:
 
 private:
     void rebuild();
+    /// The metric of `point`, NaN when it was not evaluated ok.
+    [[nodiscard]] double cellValue(const GridPoint *point) const;
+    /// Each cell's value written on it (small grids only), dark on light colours.
+    void labelCells(double lo, double hi);
+    /// The two knobs' values along the axes.
+    void setKnobAxes();
+    /// How many points the slice shows and the values of the knobs it holds.
+    [[nodiscard]] QString sliceSubtitle() const;
     [[nodiscard]] std::size_t columns() const;
     [[nodiscard]] std::size_t rows() const;
 
