@@ -17,6 +17,37 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+/// The chart's series: throughput and its linear scaling, MFU, throughput with failures, and the
+/// counts without a valid layout.
+struct Series {
+    QCPGraph *throughput, *linear, *mfu, *effective, *invalid;
+};
+
+Series addSeries(QCustomPlot *p)
+{
+    auto *throughput = p->addGraph(p->xAxis, p->yAxis);
+    throughput->setName(QObject::tr("Throughput (samples/s; tokens/s on the outer axis)"));
+    throughput->setPen(QPen(QColor(0x4E79A7), 2.2));
+    throughput->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(0x4E79A7), Qt::white, 7));
+    auto *linear = p->addGraph(p->xAxis, p->yAxis);
+    linear->setName(QObject::tr("Linear scaling from the smallest count"));
+    linear->setPen(QPen(QColor(0x9A9A9A), 1.4, Qt::DashLine));
+    auto *mfu = p->addGraph(p->xAxis, p->yAxis2);
+    mfu->setName(QObject::tr("MFU (%)"));
+    mfu->setPen(QPen(QColor(0xF28E2B), 2.0));
+    mfu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QColor(0xF28E2B), QColor(0xF28E2B), 7));
+    auto *effective = p->addGraph(p->xAxis, p->yAxis);
+    effective->setName(QObject::tr("Effective throughput with failures (throughput x goodput)"));
+    effective->setPen(QPen(QColor(0x4E79A7), 1.8, Qt::DashLine));
+    effective->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QColor(0x4E79A7), Qt::white, 6));
+    auto *invalid = p->addGraph(p->xAxis, p->yAxis);
+    invalid->setName(QObject::tr("No valid layout"));
+    invalid->setLineStyle(QCPGraph::lsNone);
+    invalid->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0xE15759), 2.5), Qt::NoBrush, 11));
+    return { throughput, linear, mfu, effective, invalid };
+}
+
 } // namespace
 
 ScalingChart::ScalingChart(QWidget *parent)
@@ -65,26 +96,7 @@ void ScalingChart::rebuild()
     QCustomPlot *p = plot();
     setSubtitle(mNote);
 
-    auto *throughput = p->addGraph(p->xAxis, p->yAxis);
-    throughput->setName(tr("Throughput (samples/s; tokens/s on the outer axis)"));
-    throughput->setPen(QPen(QColor(0x4E79A7), 2.2));
-    throughput->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(0x4E79A7), Qt::white, 7));
-    auto *linear = p->addGraph(p->xAxis, p->yAxis);
-    linear->setName(tr("Linear scaling from the smallest count"));
-    linear->setPen(QPen(QColor(0x9A9A9A), 1.4, Qt::DashLine));
-    auto *mfu = p->addGraph(p->xAxis, p->yAxis2);
-    mfu->setName(tr("MFU (%)"));
-    mfu->setPen(QPen(QColor(0xF28E2B), 2.0));
-    mfu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QColor(0xF28E2B), QColor(0xF28E2B), 7));
-    auto *effective = p->addGraph(p->xAxis, p->yAxis);
-    effective->setName(tr("Effective throughput with failures (throughput x goodput)"));
-    effective->setPen(QPen(QColor(0x4E79A7), 1.8, Qt::DashLine));
-    effective->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QColor(0x4E79A7), Qt::white, 6));
-    auto *invalid = p->addGraph(p->xAxis, p->yAxis);
-    invalid->setName(tr("No valid layout"));
-    invalid->setLineStyle(QCPGraph::lsNone);
-    invalid->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0xE15759), 2.5), Qt::NoBrush, 11));
+    const auto [throughput, linear, mfu, effective, invalid] = addSeries(p);
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double maxRate = 0, maxMfu = 0;
@@ -136,27 +148,39 @@ void ScalingChart::rebuild()
         invalid->removeFromLegend();
     if (!anyGoodput)
         effective->removeFromLegend();
+    maxRate = std::max(maxRate, addDesignPoint());
+    setAxes(ticker, maxRate, maxMfu);
+
+    if (mDesign)
+        markCurrent(mDesign->x);
+    replot();
+}
+
+double ScalingChart::addDesignPoint()
+{
     // This design with its own layout: at most as fast as the best layout at its count when the
     // search space holds its layout.
-    if (mDesign && mDesign->evaluation.ok) {
-        const model::Stats &s = mDesign->evaluation.stats;
-        auto *self = p->addGraph(p->xAxis, p->yAxis);
-        self->setName(tr("This design (its own layout)"));
-        self->setLineStyle(QCPGraph::lsNone);
-        self->setScatterStyle(
-            QCPScatterStyle(QCPScatterStyle::ssStar, QPen(QColor(0x3B7A34), 2.2), Qt::NoBrush, 14));
-        self->addData(mDesign->x, s.sample_rate);
-        maxRate = std::max(maxRate, s.sample_rate);
-        setToolTip(self, mDesign->x,
-                   tr("This design on %1 GPUs\n%2 samples/s, MFU %3, step time %4\nLayout: %5")
-                       .arg(static_cast<qint64>(mDesign->x))
-                       .arg(cf::number(s.sample_rate, 2), cf::percent(s.total_efficiency),
-                            cf::ms(s.total_time),
-                            mDesign->layout ? layoutformat::summary(*mDesign->layout) : tr("not known")));
-    }
+    if (!mDesign || !mDesign->evaluation.ok)
+        return 0;
+    QCustomPlot *p = plot();
+    const model::Stats &s = mDesign->evaluation.stats;
+    auto *self = p->addGraph(p->xAxis, p->yAxis);
+    self->setName(tr("This design (its own layout)"));
+    self->setLineStyle(QCPGraph::lsNone);
+    self->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssStar, QPen(QColor(0x3B7A34), 2.2), Qt::NoBrush, 14));
+    self->addData(mDesign->x, s.sample_rate);
+    setToolTip(self, mDesign->x,
+               tr("This design on %1 GPUs\n%2 samples/s, MFU %3, step time %4\nLayout: %5")
+                   .arg(static_cast<qint64>(mDesign->x))
+                   .arg(cf::number(s.sample_rate, 2), cf::percent(s.total_efficiency), cf::ms(s.total_time),
+                        mDesign->layout ? layoutformat::summary(*mDesign->layout) : tr("not known")));
+    return s.sample_rate;
+}
 
-    // Axes: GPU count on a log scale with a tick at each count; samples/s and tokens/s share the
-    // left side (the outer axis is the inner one times the sequence length), MFU on the right.
+void ScalingChart::setAxes(const QSharedPointer<QCPAxisTickerText> &ticker, double maxRate, double maxMfu)
+{
+    QCustomPlot *p = plot();
     p->xAxis->setScaleType(QCPAxis::stLogarithmic);
     p->xAxis->setTicker(ticker);
     p->xAxis->setLabel(tr("GPU count"));
@@ -173,10 +197,6 @@ void ScalingChart::rebuild()
     p->yAxis2->setVisible(true);
     p->yAxis2->setLabel(tr("MFU (%)"));
     p->yAxis2->setRange(0, maxMfu > 0 ? std::min(100.0, maxMfu * 1.25) : 100);
-
-    if (mDesign)
-        markCurrent(mDesign->x);
-    replot();
 }
 
 QList<QStringList> ScalingChart::csvRows() const

@@ -18,6 +18,7 @@
 #include <vector>
 
 class QCPAxis;
+class QCPAxisTickerText;
 
 namespace gapstudio::views {
 
@@ -49,6 +50,11 @@ public:
 
 private:
     void rebuild();
+    /// This design with its own layout (a star), when it evaluates; returns its samples/s (else 0).
+    double addDesignPoint();
+    /// GPU count on a log scale with a tick at each count; samples/s and tokens/s on the left (the
+    /// outer axis is the inner one times the sequence length), MFU on the right.
+    void setAxes(const QSharedPointer<QCPAxisTickerText> &ticker, double maxRate, double maxMfu);
     /// A goodput's effective throughput in samples/s (NaN: none).
     [[nodiscard]] double effectiveSamplesPerSecond(const model::GoodputResult &goodput) const;
 
