@@ -94,7 +94,7 @@ void HeatmapChart::rebuild()
     const int nx = static_cast<int>(mData.tps.size());
     const int ny = static_cast<int>(mData.pps.size());
 
-    // 1. The map: one cell per (TP, PP) index, NaN (transparent) where there is no layout.
+    // The map: one cell per (TP, PP) index, NaN (transparent) where there is no layout.
     auto *map = new QCPColorMap(p->xAxis, p->yAxis);
     map->setName(tr("Best layout's samples/s per cell (empty: none)"));
     map->data()->setSize(nx, ny);
@@ -118,50 +118,69 @@ void HeatmapChart::rebuild()
     mScale->setGradient(gradient);
     mScale->setDataRange(QCPRange(lo == hi ? 0 : lo, hi));
 
-    // 2. Cell values as text when the grid is small enough to read them.
-    if (nx <= 14 && ny <= 14)
-        for (int row = 0; row < ny; ++row)
-            for (int column = 0; column < nx; ++column) {
-                const auto &hit = mData.cell(static_cast<std::size_t>(row), static_cast<std::size_t>(column));
-                if (!hit)
-                    continue;
-                auto *text = new QCPItemText(p);
-                text->position->setCoords(column, row);
-                text->setText(shortRate(hit->stats.sample_rate));
-                const double t = map->dataRange().size() > 0 ? (hit->stats.sample_rate - lo) / (hi - lo) : 1;
-                text->setColor(t > 0.6 ? Qt::black : Qt::white);
-                text->setFont(QFont(font().family(), 8));
-            }
+    if (nx <= 14 && ny <= 14) // cell values as text when the grid is small enough to read them
+        labelCells(lo, hi, map->dataRange().size());
+    if (!mData.exhaustive && mData.threshold > 0)
+        greyCellsNotKept();
+    outlineBest(*best);
+    markDesign();
+    setAxes();
+    setSubtitle(subtitleText(*best));
+    replot();
+}
 
-    // 3. Without an exhaustive search, cells with no layout among the kept hits are greyed: their
-    //    layouts, if any, are at most as fast as the last hit kept.
-    if (!mData.exhaustive && mData.threshold > 0) {
-        const QColor grey(0xD9, 0xD9, 0xD9);
-        for (int row = 0; row < ny; ++row)
-            for (int column = 0; column < nx; ++column) {
-                if (mData.cell(static_cast<std::size_t>(row), static_cast<std::size_t>(column)))
-                    continue;
-                auto *rect = new QCPItemRect(p);
-                rect->topLeft->setCoords(column - 0.5, row + 0.5);
-                rect->bottomRight->setCoords(column + 0.5, row - 0.5);
-                rect->setPen(QPen(Qt::white));
-                rect->setBrush(grey);
-                auto *text = new QCPItemText(p);
-                text->position->setCoords(column, row);
-                text->setText(QStringLiteral("≤ ") + shortRate(mData.threshold));
-                text->setColor(QColor(0x70, 0x70, 0x70));
-                text->setFont(QFont(font().family(), 8));
-            }
-        auto *belowEntry = p->addGraph();
-        belowEntry->setName(tr("Not among the top %1 (at most %2 samples/s, or none valid)")
-                                .arg(mData.hitsKept)
-                                .arg(shortRate(mData.threshold)));
-        belowEntry->setLineStyle(QCPGraph::lsNone);
-        belowEntry->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(grey), QBrush(grey), 10));
-    }
+void HeatmapChart::labelCells(double lo, double hi, double rangeSize)
+{
+    QCustomPlot *p = plot();
+    const int nx = static_cast<int>(mData.tps.size());
+    const int ny = static_cast<int>(mData.pps.size());
+    for (int row = 0; row < ny; ++row)
+        for (int column = 0; column < nx; ++column) {
+            const auto &hit = mData.cell(static_cast<std::size_t>(row), static_cast<std::size_t>(column));
+            if (!hit)
+                continue;
+            auto *text = new QCPItemText(p);
+            text->position->setCoords(column, row);
+            text->setText(shortRate(hit->stats.sample_rate));
+            const double t = rangeSize > 0 ? (hit->stats.sample_rate - lo) / (hi - lo) : 1;
+            text->setColor(t > 0.6 ? Qt::black : Qt::white);
+            text->setFont(QFont(font().family(), 8));
+        }
+}
 
-    // 4. The best cell, outlined; a legend entry for the outline.
-    const double bx = static_cast<double>(best->second), by = static_cast<double>(best->first);
+void HeatmapChart::greyCellsNotKept()
+{
+    QCustomPlot *p = plot();
+    const int nx = static_cast<int>(mData.tps.size());
+    const int ny = static_cast<int>(mData.pps.size());
+    const QColor grey(0xD9, 0xD9, 0xD9);
+    for (int row = 0; row < ny; ++row)
+        for (int column = 0; column < nx; ++column) {
+            if (mData.cell(static_cast<std::size_t>(row), static_cast<std::size_t>(column)))
+                continue;
+            auto *rect = new QCPItemRect(p);
+            rect->topLeft->setCoords(column - 0.5, row + 0.5);
+            rect->bottomRight->setCoords(column + 0.5, row - 0.5);
+            rect->setPen(QPen(Qt::white));
+            rect->setBrush(grey);
+            auto *text = new QCPItemText(p);
+            text->position->setCoords(column, row);
+            text->setText(QStringLiteral("≤ ") + shortRate(mData.threshold));
+            text->setColor(QColor(0x70, 0x70, 0x70));
+            text->setFont(QFont(font().family(), 8));
+        }
+    auto *belowEntry = p->addGraph();
+    belowEntry->setName(tr("Not among the top %1 (at most %2 samples/s, or none valid)")
+                            .arg(mData.hitsKept)
+                            .arg(shortRate(mData.threshold)));
+    belowEntry->setLineStyle(QCPGraph::lsNone);
+    belowEntry->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(grey), QBrush(grey), 10));
+}
+
+void HeatmapChart::outlineBest(const std::pair<std::size_t, std::size_t> &best)
+{
+    QCustomPlot *p = plot();
+    const double bx = static_cast<double>(best.second), by = static_cast<double>(best.first);
     auto *outline = new QCPItemRect(p);
     outline->topLeft->setCoords(bx - 0.5, by + 0.5);
     outline->bottomRight->setCoords(bx + 0.5, by - 0.5);
@@ -171,36 +190,44 @@ void HeatmapChart::rebuild()
     bestEntry->setLineStyle(QCPGraph::lsNone);
     bestEntry->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(QColor(0xE15759), 3), Qt::NoBrush, 10));
+}
 
-    // 5. This design's own cell, dashed, with its own throughput (its layout may differ from the
-    //    cell's best in microbatch, recompute, interleaving, ...).
-    if (mDesign && mDesign->layout) {
-        const model::Execution &e = *mDesign->layout;
-        const auto column = std::find(mData.tps.begin(), mData.tps.end(), e.tensorPar);
-        const auto row = std::find(mData.pps.begin(), mData.pps.end(), e.pipelinePar);
-        const QColor green(0x3B7A34);
-        if (column != mData.tps.end() && row != mData.pps.end()) {
-            const double x = static_cast<double>(column - mData.tps.begin());
-            const double y = static_cast<double>(row - mData.pps.begin());
-            auto *mine = new QCPItemRect(p);
-            mine->topLeft->setCoords(x - 0.42, y + 0.42);
-            mine->bottomRight->setCoords(x + 0.42, y - 0.42);
-            mine->setPen(QPen(green, 2.5, Qt::DashLine));
-        }
-        auto *designEntry = p->addGraph();
-        designEntry->setName(
-            mDesign->evaluation.ok
-                ? tr("This design (TP %1 x PP %2): %3 samples/s")
-                      .arg(e.tensorPar)
-                      .arg(e.pipelinePar)
-                      .arg(cf::number(mDesign->evaluation.stats.sample_rate, 2))
-                : tr("This design (TP %1 x PP %2): not feasible").arg(e.tensorPar).arg(e.pipelinePar));
-        designEntry->setLineStyle(QCPGraph::lsNone);
-        designEntry->setScatterStyle(
-            QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(green, 2.5, Qt::DashLine), Qt::NoBrush, 10));
+void HeatmapChart::markDesign()
+{
+    QCustomPlot *p = plot();
+    // Its layout may differ from the cell's best in microbatch, recompute, interleaving, ...
+    if (!mDesign || !mDesign->layout)
+        return;
+    const model::Execution &e = *mDesign->layout;
+    const auto column = std::find(mData.tps.begin(), mData.tps.end(), e.tensorPar);
+    const auto row = std::find(mData.pps.begin(), mData.pps.end(), e.pipelinePar);
+    const QColor green(0x3B7A34);
+    if (column != mData.tps.end() && row != mData.pps.end()) {
+        const double x = static_cast<double>(column - mData.tps.begin());
+        const double y = static_cast<double>(row - mData.pps.begin());
+        auto *mine = new QCPItemRect(p);
+        mine->topLeft->setCoords(x - 0.42, y + 0.42);
+        mine->bottomRight->setCoords(x + 0.42, y - 0.42);
+        mine->setPen(QPen(green, 2.5, Qt::DashLine));
     }
+    auto *designEntry = p->addGraph();
+    designEntry->setName(
+        mDesign->evaluation.ok
+            ? tr("This design (TP %1 x PP %2): %3 samples/s")
+                  .arg(e.tensorPar)
+                  .arg(e.pipelinePar)
+                  .arg(cf::number(mDesign->evaluation.stats.sample_rate, 2))
+            : tr("This design (TP %1 x PP %2): not feasible").arg(e.tensorPar).arg(e.pipelinePar));
+    designEntry->setLineStyle(QCPGraph::lsNone);
+    designEntry->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(green, 2.5, Qt::DashLine), Qt::NoBrush, 10));
+}
 
-    // 6. Axes: TP across, PP up, labelled with the degrees.
+void HeatmapChart::setAxes()
+{
+    QCustomPlot *p = plot();
+    const int nx = static_cast<int>(mData.tps.size());
+    const int ny = static_cast<int>(mData.pps.size());
     QSharedPointer<QCPAxisTickerText> xTicks(new QCPAxisTickerText), yTicks(new QCPAxisTickerText);
     for (int column = 0; column < nx; ++column)
         xTicks->addTick(column, QString::number(mData.tps[static_cast<std::size_t>(column)]));
@@ -214,8 +241,11 @@ void HeatmapChart::rebuild()
     p->yAxis->setRange(-0.5, ny - 0.5);
     p->xAxis->grid()->setVisible(false);
     p->yAxis->grid()->setVisible(false);
+}
 
-    const model::SearchHit &top = *mData.cell(best->first, best->second);
+QString HeatmapChart::subtitleText(const std::pair<std::size_t, std::size_t> &best) const
+{
+    const model::SearchHit &top = *mData.cell(best.first, best.second);
     QString note = tr("%1 GPUs; best TP %2 x PP %3 (DP %4): %5 samples/s, MFU %6")
                        .arg(mData.numProcs)
                        .arg(top.execution.tensorPar)
@@ -228,8 +258,7 @@ void HeatmapChart::rebuild()
                                      "have none among them")
                                       .arg(mData.hitsKept)
                                       .arg(mData.valid));
-    setSubtitle(note);
-    replot();
+    return note;
 }
 
 QString HeatmapChart::toolTipAt(const QPointF &pos) const

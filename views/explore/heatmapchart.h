@@ -50,7 +50,21 @@ protected:
     void onCleared() override;
 
 private:
+    /// The map of each (TP, PP) cell's best samples/s, then the parts below on it.
     void rebuild();
+    /// Each cell's value as text (small grids), dark on light colours.
+    void labelCells(double lo, double hi, double rangeSize);
+    /// Without an exhaustive search, the cells with no layout among the hits kept, greyed: their
+    /// layouts, if any, are at most as fast as the last hit kept.
+    void greyCellsNotKept();
+    /// The best cell (row, column), outlined, with its legend entry.
+    void outlineBest(const std::pair<std::size_t, std::size_t> &best);
+    /// This design's own cell, dashed, with its own throughput in the legend.
+    void markDesign();
+    /// TP across, PP up, labelled with the degrees.
+    void setAxes();
+    /// The GPU count, the best cell's layout and what the search covered.
+    [[nodiscard]] QString subtitleText(const std::pair<std::size_t, std::size_t> &best) const;
 
     explore::HeatmapData mData;
     std::optional<model::SweepPoint> mDesign;
