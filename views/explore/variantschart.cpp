@@ -45,6 +45,126 @@ QString elided(const QString &text, qsizetype length = 110)
     return text.size() <= length ? text : text.left(length - 1) + QStringLiteral("…");
 }
 
+/// The variants by group, each group in the design's order; on a full-flat design the full-flat
+/// variant is the design itself and is left out; in the fabric group, as designed comes first.
+using Groups = std::array<std::vector<const model::SweepPoint *>, GroupCount>;
+
+Groups groupsOf(const std::vector<model::SweepPoint> &points, bool flat)
+{
+    Groups groups;
+    for (const model::SweepPoint &point : points)
+        if (!(flat && point.label == "full-flat fabric"))
+            groups[groupOf(point)].push_back(&point);
+    std::stable_sort(
+        groups[Fabric].begin(), groups[Fabric].end(),
+        [](const model::SweepPoint *a, const model::SweepPoint *) { return a->label == "as designed"; });
+    return groups;
+}
+
+/// Each group's header, naming the design's fabric and the datatypes compared.
+std::array<QString, GroupCount> groupHeaders(const Groups &groups, const QString &fabric)
+{
+    QStringList types;
+    for (const model::SweepPoint *point : groups[DatatypeGroup])
+        types << QString::fromStdString(point->label);
+    return {
+        groups[Fabric].size() > 1 ? QObject::tr("Fabric: %1 (as designed) vs full-flat").arg(fabric)
+        : fabric.isEmpty()        ? QObject::tr("Fabric: as designed")
+                                  : QObject::tr("Fabric: %1 (as designed)").arg(fabric),
+        QObject::tr("Collectives: hardware (in-network) vs software (ring)"),
+        QObject::tr("Overlap: compute/communication on vs off"),
+        QObject::tr("Datatype: %1").arg(types.join(QStringLiteral(", "))),
+        QObject::tr("Other"),
+    };
+}
+
+/// Bars down the left axis (key axis = yAxis), values along the bottom.
+QCPBars *newBars(QCustomPlot *p, const QString &name, QColor colour)
+{
+    auto *bars = new QCPBars(p->yAxis, p->xAxis);
+    bars->setName(name);
+    bars->setPen(Qt::NoPen);
+    bars->setBrush(colour);
+    bars->setWidth(0.62);
+    return bars;
+}
+
+/// The dotted line at the design's own value, labelled at the top.
+void addReferenceLine(QCustomPlot *p, double reference, const QString &text)
+{
+    auto *line = new QCPItemStraightLine(p);
+    line->point1->setCoords(reference, 0);
+    line->point2->setCoords(reference, 1);
+    line->setPen(QPen(QColor(0x30, 0x30, 0x30), 1.2, Qt::DotLine));
+    auto *label = new QCPItemText(p);
+    label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(reference, 0.0);
+    label->setPositionAlignment(Qt::AlignTop | Qt::AlignHCenter);
+    label->setText(text);
+    label->setColor(QColor(0x30, 0x30, 0x30));
+    label->setPadding(QMargins(4, 2, 4, 2));
+    label->setBrush(QColor(255, 255, 255, 220));
+}
+
+/// A group's header, at the left of the plot area on the group's first row.
+void addGroupHeader(QCustomPlot *p, double key, const QFont &font, const QString &text)
+{
+    auto *header = new QCPItemText(p);
+    header->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    header->position->setTypeY(QCPItemPosition::ptPlotCoords);
+    header->position->setCoords(0.005, key);
+    header->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    header->setFont(font);
+    header->setColor(QColor(0x30, 0x30, 0x30));
+    header->setText(text);
+    header->setPadding(QMargins(2, 0, 2, 0));
+}
+
+/// Why a variant is infeasible, in a few words.
+QString infeasibleText(const model::SweepPoint &point)
+{
+    const QString why = point.evaluation.diagnostics.empty()
+                            ? QObject::tr("no diagnostic")
+                            : QString::fromStdString(point.evaluation.diagnostics.front().message);
+    return QObject::tr("infeasible: %1").arg(elided(why));
+}
+
+/// The value a bar shows: samples/s, or the step time.
+double metricOf(const model::SweepPoint &point, bool rate)
+{
+    return rate ? point.evaluation.stats.sample_rate : point.evaluation.stats.total_time;
+}
+
+/// The value axis' length: the largest value and room for its label.
+double extentOf(const std::vector<model::SweepPoint> &points, bool rate)
+{
+    double extent = 0;
+    for (const model::SweepPoint &point : points)
+        if (point.evaluation.ok)
+            extent = std::max(extent, metricOf(point, rate));
+    return extent > 0 ? extent * 1.42 : 1;
+}
+
+/// The label beside a bar (its value, or why the variant is infeasible), outside the plot area
+/// where it must.
+QCPItemText *newValueLabel(QCustomPlot *p)
+{
+    auto *text = new QCPItemText(p);
+    text->setClipToAxisRect(false);
+    text->setPadding(QMargins(5, 0, 5, 0));
+    text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    return text;
+}
+
+QString pointTip(const QString &label, const model::SweepPoint &point)
+{
+    return QObject::tr("%1: %2 samples/s, step %3, MFU %4")
+        .arg(label, cf::number(point.evaluation.stats.sample_rate, 2),
+             timeText(point.evaluation.stats.total_time),
+             cf::percent(point.evaluation.stats.total_efficiency));
+}
+
 } // namespace
 
 VariantsChart::VariantsChart(QWidget *parent)
@@ -100,9 +220,7 @@ void VariantsChart::rebuild()
     }
     QCustomPlot *p = plot();
     const bool rate = mMetric == Metric::SampleRate;
-    const auto valueOf = [rate](const model::SweepPoint &point) {
-        return rate ? point.evaluation.stats.sample_rate : point.evaluation.stats.total_time;
-    };
+    const auto valueOf = [rate](const model::SweepPoint &point) { return metricOf(point, rate); };
     const auto valueText = [rate](double v) { return rate ? rateText(v) : timeText(v); };
 
     // The design as it is: the reference of every other bar.
@@ -116,64 +234,18 @@ void VariantsChart::rebuild()
                       : tr("Step time (shorter is better)"))
                 + tr(" with one thing changed per bar; the dotted line is the design as it is"));
 
-    // Categories run down the left axis (key axis = yAxis), values along the bottom.
-    const auto makeBars = [p](const QString &name, QColor colour) {
-        auto *bars = new QCPBars(p->yAxis, p->xAxis);
-        bars->setName(name);
-        bars->setPen(Qt::NoPen);
-        bars->setBrush(colour);
-        bars->setWidth(0.62);
-        return bars;
-    };
-    QCPBars *same = makeBars(tr("As designed (or the same)"), QColor(0x4E79A7));
-    QCPBars *better = makeBars(rate ? tr("Faster than as designed") : tr("Shorter step than as designed"),
-                               QColor(0x59A14F));
-    QCPBars *worse = makeBars(rate ? tr("Slower than as designed") : tr("Longer step than as designed"),
-                              QColor(0xE15759));
+    QCPBars *same = newBars(p, tr("As designed (or the same)"), QColor(0x4E79A7));
+    QCPBars *better = newBars(p, rate ? tr("Faster than as designed") : tr("Shorter step than as designed"),
+                              QColor(0x59A14F));
+    QCPBars *worse = newBars(p, rate ? tr("Slower than as designed") : tr("Longer step than as designed"),
+                             QColor(0xE15759));
 
-    std::array<std::vector<const model::SweepPoint *>, GroupCount> groups;
-    for (const model::SweepPoint &point : mPoints)
-        if (!(mFlat && point.label == "full-flat fabric")) // on a full-flat design: the design itself
-            groups[groupOf(point)].push_back(&point);
-    // Fabric: as designed first, then full-flat.
-    std::stable_sort(groups[Fabric].begin(), groups[Fabric].end(),
-                     [](const model::SweepPoint *a, const model::SweepPoint *) { return a->label == "as designed"; });
-
-    QStringList types;
-    for (const model::SweepPoint *point : groups[DatatypeGroup])
-        types << QString::fromStdString(point->label);
-    const std::array<QString, GroupCount> headers {
-        groups[Fabric].size() > 1 ? tr("Fabric: %1 (as designed) vs full-flat").arg(mFabric)
-        : mFabric.isEmpty()       ? tr("Fabric: as designed")
-                                  : tr("Fabric: %1 (as designed)").arg(mFabric),
-        tr("Collectives: hardware (in-network) vs software (ring)"),
-        tr("Overlap: compute/communication on vs off"),
-        tr("Datatype: %1").arg(types.join(QStringLiteral(", "))),
-        tr("Other"),
-    };
-
-    double extent = 0;
-    for (const model::SweepPoint &point : mPoints)
-        if (point.evaluation.ok)
-            extent = std::max(extent, valueOf(point));
-    extent = extent > 0 ? extent * 1.42 : 1;
+    const Groups groups = groupsOf(mPoints, mFlat);
+    const std::array<QString, GroupCount> headers = groupHeaders(groups, mFabric);
 
     // The reference line first: the value labels are drawn over it.
-    if (haveReference) {
-        auto *line = new QCPItemStraightLine(p);
-        line->point1->setCoords(reference, 0);
-        line->point2->setCoords(reference, 1);
-        line->setPen(QPen(QColor(0x30, 0x30, 0x30), 1.2, Qt::DotLine));
-        auto *label = new QCPItemText(p);
-        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
-        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(reference, 0.0);
-        label->setPositionAlignment(Qt::AlignTop | Qt::AlignHCenter);
-        label->setText(tr("as designed: %1").arg(valueText(reference)));
-        label->setColor(QColor(0x30, 0x30, 0x30));
-        label->setPadding(QMargins(4, 2, 4, 2));
-        label->setBrush(QColor(255, 255, 255, 220));
-    }
+    if (haveReference)
+        addReferenceLine(p, reference, tr("as designed: %1").arg(valueText(reference)));
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     QFont headerFont = font();
     headerFont.setBold(true);
@@ -182,36 +254,16 @@ void VariantsChart::rebuild()
         if (groups[g].empty())
             continue;
         key += key > 0 ? 1.5 : 1; // a gap between groups
-        auto *header = new QCPItemText(p);
-        header->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-        header->position->setTypeY(QCPItemPosition::ptPlotCoords);
-        header->position->setCoords(0.005, key);
-        header->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-        header->setFont(headerFont);
-        header->setColor(QColor(0x30, 0x30, 0x30));
-        header->setText(headers[g]);
-        header->setPadding(QMargins(2, 0, 2, 0));
+        addGroupHeader(p, key, headerFont, headers[g]);
         for (const model::SweepPoint *point : groups[g]) {
             key += 1;
             const QString label = QString::fromStdString(point->label);
             mKeys.insert(label, key);
-            QString tick = label;
-            if (point->label == "as designed")
-                tick = mFabric.isEmpty() ? tr("as designed") : tr("%1 (as designed)").arg(mFabric);
-            else if (g == DatatypeGroup && label == designedType)
-                tick = tr("%1 (as designed)").arg(label);
-            ticker->addTick(key, tick);
-
-            auto *text = new QCPItemText(p);
-            text->setClipToAxisRect(false);
-            text->setPadding(QMargins(5, 0, 5, 0));
-            text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+            ticker->addTick(key, tickText(*point, g == DatatypeGroup && label == designedType));
+            QCPItemText *text = newValueLabel(p);
             if (!point->evaluation.ok) {
-                const QString why = point->evaluation.diagnostics.empty()
-                                        ? tr("no diagnostic")
-                                        : QString::fromStdString(point->evaluation.diagnostics.front().message);
                 text->position->setCoords(0, key);
-                text->setText(tr("infeasible: %1").arg(elided(why)));
+                text->setText(infeasibleText(*point));
                 text->setColor(QColor(0x80, 0x80, 0x80));
                 continue;
             }
@@ -228,27 +280,37 @@ void VariantsChart::rebuild()
             text->setText(value);
             text->setColor(QColor(0x20, 0x20, 0x20));
             text->setBrush(QColor(255, 255, 255, 210));
-            setToolTip(bars, key,
-                       tr("%1: %2 samples/s, step %3, MFU %4")
-                           .arg(label, cf::number(point->evaluation.stats.sample_rate, 2),
-                                timeText(point->evaluation.stats.total_time),
-                                cf::percent(point->evaluation.stats.total_efficiency)));
+            setToolTip(bars, key, pointTip(label, *point));
         }
     }
     for (QCPBars *bars : { same, better, worse })
         if (bars->data()->isEmpty())
             bars->removeFromLegend();
 
+    setAxes(ticker, key, rate);
+    fitLabels();
+    replot();
+}
+
+QString VariantsChart::tickText(const model::SweepPoint &point, bool designedDatatype) const
+{
+    const QString label = QString::fromStdString(point.label);
+    if (point.label == "as designed")
+        return mFabric.isEmpty() ? tr("as designed") : tr("%1 (as designed)").arg(mFabric);
+    return designedDatatype ? tr("%1 (as designed)").arg(label) : label;
+}
+
+void VariantsChart::setAxes(const QSharedPointer<QCPAxisTickerText> &ticker, double lastKey, bool rate)
+{
+    QCustomPlot *p = plot();
     p->yAxis->setTicker(ticker);
     p->yAxis->setRangeReversed(true); // the first group on top
-    p->yAxis->setRange(0.4, key + 0.6);
+    p->yAxis->setRange(0.4, lastKey + 0.6);
     p->yAxis->grid()->setVisible(false);
     p->yAxis->setTickLength(0, 0);
     p->xAxis->setLabel(rate ? tr("Samples per second") : tr("Step time (s)"));
-    p->xAxis->setRange(0, extent);
-    mExtent = extent;
-    fitLabels();
-    replot();
+    mExtent = extentOf(mPoints, rate);
+    p->xAxis->setRange(0, mExtent);
 }
 
 void VariantsChart::resizeEvent(QResizeEvent *event)

@@ -15,6 +15,8 @@
 #include <optional>
 #include <vector>
 
+class QCPAxisTickerText;
+
 namespace gapstudio::views {
 
 class VariantsChart final : public ExploreChart {
@@ -51,6 +53,10 @@ protected:
 
 private:
     void rebuild();
+    /// A bar's name on the axis: "as designed" names the fabric, the designed datatype says so.
+    [[nodiscard]] QString tickText(const model::SweepPoint &point, bool designedDatatype) const;
+    /// The variants down the left axis (first group on top), their values along the bottom.
+    void setAxes(const QSharedPointer<QCPAxisTickerText> &ticker, double lastKey, bool rate);
     /// Widens the value axis so that every value label beside its bar stays inside the plot
     /// (a narrow dock once cut them off).
     void fitLabels();
