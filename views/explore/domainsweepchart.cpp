@@ -44,29 +44,6 @@ QString subtitleOf(const model::SweepPoint &first)
         .arg(layout);
 }
 
-/// The three series: step time (left axis), MFU (right axis) and the infeasible sizes.
-struct Series {
-    QCPGraph *step, *mfu, *invalid;
-};
-
-Series addSeries(QCustomPlot *p)
-{
-    auto *step = p->addGraph(p->xAxis, p->yAxis);
-    step->setName(QObject::tr("Step time (ms)"));
-    step->setPen(QPen(QColor(0x4E79A7), 2.2));
-    step->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(0x4E79A7), Qt::white, 7));
-    auto *mfu = p->addGraph(p->xAxis, p->yAxis2);
-    mfu->setName(QObject::tr("MFU (%)"));
-    mfu->setPen(QPen(QColor(0xF28E2B), 2.0));
-    mfu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QColor(0xF28E2B), QColor(0xF28E2B), 7));
-    auto *invalid = p->addGraph(p->xAxis, p->yAxis);
-    invalid->setName(QObject::tr("Infeasible (hover for the reason)"));
-    invalid->setLineStyle(QCPGraph::lsNone);
-    invalid->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0xE15759), 2.5), Qt::NoBrush, 11));
-    return { step, mfu, invalid };
-}
-
 } // namespace
 
 DomainSweepChart::DomainSweepChart(QWidget *parent)
@@ -105,7 +82,12 @@ void DomainSweepChart::rebuild()
     }
     QCustomPlot *p = plot();
     setSubtitle(subtitleOf(mPoints.front()));
-    const auto [step, mfu, invalid] = addSeries(p);
+    auto *step = p->addGraph(p->xAxis, p->yAxis);
+    step->setName(tr("Step time (ms)"));
+    step->setPen(QPen(QColor(0x4E79A7), 2.2));
+    step->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(0x4E79A7), Qt::white, 7));
+    QCPGraph *mfu = addMfuGraph();
+    QCPGraph *invalid = addInfeasibleGraph(tr("Infeasible (hover for the reason)"));
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double maxMs = 0, maxMfu = 0;

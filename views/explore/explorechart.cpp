@@ -153,10 +153,23 @@ void ExploreChart::resizeEvent(QResizeEvent *event)
     rewrapMessage();
 }
 
-void ExploreChart::showEvent(QShowEvent *event)
+QCPGraph *ExploreChart::addMfuGraph()
 {
-    QWidget::showEvent(event);
-    rewrapMessage();
+    auto *mfu = mPlot->addGraph(mPlot->xAxis, mPlot->yAxis2);
+    mfu->setName(tr("MFU (%)"));
+    mfu->setPen(QPen(QColor(0xF28E2B), 2.0));
+    mfu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QColor(0xF28E2B), QColor(0xF28E2B), 7));
+    return mfu;
+}
+
+QCPGraph *ExploreChart::addInfeasibleGraph(const QString &name)
+{
+    auto *invalid = mPlot->addGraph(mPlot->xAxis, mPlot->yAxis);
+    invalid->setName(name);
+    invalid->setLineStyle(QCPGraph::lsNone);
+    invalid->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0xE15759), 2.5), Qt::NoBrush, 11));
+    return invalid;
 }
 
 void ExploreChart::setToolTip(QCPAbstractPlottable *plottable, double key, const QString &text)

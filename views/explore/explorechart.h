@@ -18,11 +18,11 @@
 
 class QCustomPlot;
 class QCPAbstractPlottable;
+class QCPGraph;
 class QCPItemText;
 class QCPTextElement;
 class QMouseEvent;
 class QResizeEvent;
-class QShowEvent;
 
 namespace gapstudio::views {
 
@@ -63,6 +63,11 @@ public:
 protected:
     ExploreChart(QString id, QString title, QWidget *parent);
 
+    /// The MFU curve (percent, on the right axis), as every sweep chart draws it.
+    QCPGraph *addMfuGraph();
+    /// Crosses on the bottom axis for the points without a valid design, named `name` (hover
+    /// gives the reason).
+    QCPGraph *addInfeasibleGraph(const QString &name);
     /// Empties the plot (plottables, items, axis settings) before drawing new data.
     void clearPlot();
     /// Called at the end of clearPlot() for the chart's own layout elements.
@@ -75,9 +80,6 @@ protected:
     void markCurrent(double x);
     void replot();
     void resizeEvent(QResizeEvent *event) override;
-    /// A chart on a tab behind another gets its message while hidden: it is wrapped again to the
-    /// width it is shown at.
-    void showEvent(QShowEvent *event) override;
 
 private:
     void onMouseMove(QMouseEvent *event);

@@ -17,13 +17,8 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-/// The chart's series: throughput and its linear scaling, MFU, throughput with failures, and the
-/// counts without a valid layout.
-struct Series {
-    QCPGraph *throughput, *linear, *mfu, *effective, *invalid;
-};
-
-Series addSeries(QCustomPlot *p)
+/// Throughput (samples/s) and its linear scaling from the smallest count.
+std::pair<QCPGraph *, QCPGraph *> addThroughputGraphs(QCustomPlot *p)
 {
     auto *throughput = p->addGraph(p->xAxis, p->yAxis);
     throughput->setName(QObject::tr("Throughput (samples/s; tokens/s on the outer axis)"));
@@ -32,20 +27,17 @@ Series addSeries(QCustomPlot *p)
     auto *linear = p->addGraph(p->xAxis, p->yAxis);
     linear->setName(QObject::tr("Linear scaling from the smallest count"));
     linear->setPen(QPen(QColor(0x9A9A9A), 1.4, Qt::DashLine));
-    auto *mfu = p->addGraph(p->xAxis, p->yAxis2);
-    mfu->setName(QObject::tr("MFU (%)"));
-    mfu->setPen(QPen(QColor(0xF28E2B), 2.0));
-    mfu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QColor(0xF28E2B), QColor(0xF28E2B), 7));
+    return { throughput, linear };
+}
+
+/// Throughput with failures (throughput x goodput).
+QCPGraph *addEffectiveGraph(QCustomPlot *p)
+{
     auto *effective = p->addGraph(p->xAxis, p->yAxis);
     effective->setName(QObject::tr("Effective throughput with failures (throughput x goodput)"));
     effective->setPen(QPen(QColor(0x4E79A7), 1.8, Qt::DashLine));
     effective->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QColor(0x4E79A7), Qt::white, 6));
-    auto *invalid = p->addGraph(p->xAxis, p->yAxis);
-    invalid->setName(QObject::tr("No valid layout"));
-    invalid->setLineStyle(QCPGraph::lsNone);
-    invalid->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0xE15759), 2.5), Qt::NoBrush, 11));
-    return { throughput, linear, mfu, effective, invalid };
+    return effective;
 }
 
 } // namespace
@@ -96,7 +88,10 @@ void ScalingChart::rebuild()
     QCustomPlot *p = plot();
     setSubtitle(mNote);
 
-    const auto [throughput, linear, mfu, effective, invalid] = addSeries(p);
+    const auto [throughput, linear] = addThroughputGraphs(p); // in the legend's order
+    QCPGraph *mfu = addMfuGraph();
+    QCPGraph *effective = addEffectiveGraph(p);
+    QCPGraph *invalid = addInfeasibleGraph(tr("No valid layout"));
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     double maxRate = 0, maxMfu = 0;
