@@ -213,6 +213,9 @@ for i in "${!names[@]}"; do
         compile=$(ninja -C "$build" -t commands "$object" | tail -1)
         compile=${compile/" -c $source"/" -c $work/src/${source#"$root"/}"}
         compile=${compile//" -I$root/model/"/" -I$work/src/model/"}
+        # the views' and the app's headers from the copy too (a mutated header is found there)
+        compile=${compile//" -I$root/views "/" -I$work/src/views "}
+        compile=${compile//" -I$root/app "/" -I$work/src/app "}
         compile=${compile/" -o $object"/" -o $work/mutant$n.o"}
         compile=$(sed -E 's/ -MD -MT [^ ]+ -MF [^ ]+//' <<<"$compile")
         compile=$(mutant_flags "$compile")
