@@ -39,8 +39,8 @@ void MainWindow::createCostAndRoadmap(QDockWidget *tabbedWith, QMenu *file, QAct
     mExporter->addChart(cost->chart(), cost->chart()->id(), cost->chart()->interaction());
     mExporter->addChart(mRoadmap->chart(), mRoadmap->chart()->id(), mRoadmap->chart()->interaction());
     connect(mRecalculator, &Recalculator::resultsReady, cost, &CostPanel::setResults);
-    // The cost chart compares with the same pin as the other charts.
-    connect(mPinned, &PinnedScenarios::changed, cost, [this, cost] { cost->setBaseline(mPinned->first()); });
+    // The cost chart draws the same pins as the other charts.
+    connect(mPinned, &PinnedScenarios::changed, cost, [this, cost] { cost->setPins(mPinned->pins()); });
     addRoadmapActions(file, before, mRoadmap, docks[1]);
 }
 

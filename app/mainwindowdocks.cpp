@@ -157,11 +157,11 @@ void MainWindow::connectPanels(const Panels &p)
         p.bestLayout->setResults(results);
     });
     p.bestLayout->showIn(mCharts, p.keyResults);
-    // Pinned designs side by side: Key results columns; the charts compare with the first.
+    // Pinned designs side by side: Key results columns and the charts' overlays.
     mPinned = new PinnedScenarios(this);
     connect(mPinned, &PinnedScenarios::changed, this, [this, p] {
         p.keyResults->setPinned(mPinned->pins());
-        mCharts->setBaseline(mPinned->first());
+        mCharts->setPins(mPinned->pins());
     });
     // "Apply this layout" from a search: one undoable edit of the layout.
     connect(mExplore, &ExplorePanel::layoutApplied, this, [this](const model::Execution &applied) {

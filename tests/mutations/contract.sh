@@ -106,3 +106,33 @@ mutation "a zoomed chart draws labels of bars out of view" views/charts/chartint
     'label->setVisible(!zoomed || area.contains(label->position->pixelPosition()));' \
     'label->setVisible(area.isValid() || !area.isValid());' \
     "tst_charts:zoomedLabelsStayInView"
+# Overlays of every pin: the charts dock, the runs a chart draws, their places and fills, the
+# legend's names of the pins, the headline wrapped to the plot
+mutation "the charts draw the first pin only" app/mainwindowdocks.cpp \
+    'mCharts->setPins(mPinned->pins());' \
+    'mCharts->setPins(mPinned->pins().mid(0, 1));' \
+    "tst_pinoverlays:everyChartOverlaysEveryPin"
+mutation "a chart draws no pin after the first" views/charts/chartview.cpp \
+    'if (!shows(pin.results))' \
+    'if (i > 0 || !shows(pin.results))' \
+    "tst_pinoverlays:everyChartOverlaysEveryPin"
+mutation "the legend does not say which design a pin is" views/charts/chartview.cpp \
+    'if (mPins.size() < 2)' \
+    'if (mPins.size() < 99)' \
+    "tst_pinoverlays:everyChartOverlaysEveryPin"
+mutation "the pins are filled alike" views/charts/chartformat.h \
+    'return QBrush(color, kHatches[(pin - 2) % std::size(kHatches)]);' \
+    'return QBrush(baselineShade(color), kHatches[0] == Qt::NoBrush ? Qt::NoBrush : Qt::SolidPattern);' \
+    "tst_pinoverlays:everyChartOverlaysEveryPin"
+mutation "the runs' bars are drawn on top of each other" views/charts/chartformat.h \
+    'return { -0.42 + (index + 0.5) * pitch, pitch - 0.04 };' \
+    'return { 0.0 * index, pitch - 0.04 };' \
+    "tst_pinoverlays:everyChartOverlaysEveryPin"
+mutation "a long headline runs past the plot" views/charts/chartview.cpp \
+    'if (text == mHeadline->text())' \
+    'if (true)' \
+    "tst_pinoverlays:everyChartOverlaysEveryPin"
+mutation "the report's charts draw the first pin only" views/report/report.cpp \
+    'writeCharts(out, section, current, pinned); // every pin overlaid' \
+    'writeCharts(out, section, current, { pinned.begin(), pinned.begin() + std::min<std::size_t>(1, pinned.size()) });' \
+    "tst_report:reportComparesSeveralPinnedDesigns"

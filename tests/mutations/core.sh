@@ -237,8 +237,8 @@ mutation "every software stack counted as calibrated" model/src/scenario/calibra
     'a.softwareHasEntry = true;' \
     "tst_calibrationtext:typicalError"
 mutation "the cost chart never compares with a pin" app/mainwindowcost.cpp \
-    'cost->setBaseline(mPinned->first());' \
-    'cost->setBaseline(nullptr);' \
+    'cost->setPins(mPinned->pins());' \
+    'cost->setPins({});' \
     "tst_mainwindow:pinnedScenariosSideBySide"
 # The command-line tool and the studio's headless runs (the programs are relinked with the mutant)
 mutation "calibrate may write over one of its inputs" app/cli/calibrate.cpp \

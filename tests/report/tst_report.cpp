@@ -388,7 +388,8 @@ private slots:
         image.save(path(QStringLiteral("icon.png")));
     }
     // N-way comparison: two pinned designs and the current one, each column its own design's
-    // pipeline result (run here separately); the report names both pins.
+    // pipeline result (run here separately); the report names both pins, and its charts overlay
+    // them.
     void reportComparesSeveralPinnedDesigns()
     {
         const auto library = io::loadPresetLibrary(PRESETS_DIR);
@@ -424,7 +425,9 @@ private slots:
         for (const QString &needle :
              { QStringLiteral("4 Comparison with the pinned designs"), QStringLiteral("Pinned 2"),
                QStringLiteral("1. GPT-4-class MoE on 4096 H100"), QStringLiteral("2. GPT-3 175B"),
-               QStringLiteral("5 Design"), QStringLiteral("6 Charts") })
+               QStringLiteral("5 Design"), QStringLiteral("6 Charts"),
+               // the charts overlay both pins, their legends naming each
+               QStringLiteral("current against the 2 pinned designs"), QStringLiteral("pin 2: GPT-3 175B") })
             QVERIFY2(text.contains(needle),
                      qPrintable(QStringLiteral("missing \"%1\" in %2").arg(needle, text.left(3000))));
     }

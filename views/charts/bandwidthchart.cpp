@@ -33,15 +33,37 @@ QString tierUsers(const model::TierUsage &tier)
     return open < 0 ? QString() : label.mid(open + 2).chopped(1);
 }
 
-/// Tier names of both runs, current order first (the runs' tiers are matched by name).
-QStringList tierNames(const model::Analysis &current, const model::Analysis *baseline)
+/// A run drawn per tier: one bullet (peak behind, achieved in front), side by side with the pins'.
+struct Run {
+    ChartRun run;
+    double offset;
+    double width;
+};
+
+/// Every pin's run, then the current one, each at its place in a tier's category.
+std::vector<Run> runsOf(const ChartRun &current, const std::vector<ChartRun> &pins)
+{
+    std::vector<ChartRun> runs = pins;
+    runs.push_back(current);
+    std::vector<Run> placed;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const cf::GroupSlot slot = cf::groupSlot(int(i), int(runs.size()));
+        placed.push_back({ runs[i], slot.offset, slot.width });
+    }
+    return placed;
+}
+
+/// Tier names of every run, current order first (the runs' tiers are matched by name).
+QStringList tierNames(const std::vector<Run> &runs)
 {
     QStringList names;
-    for (const model::Analysis *analysis : {&current, baseline})
-        if (analysis)
-            for (const model::TierUsage &tier : analysis->tiers)
-                if (!names.contains(tierName(tier)))
-                    names << tierName(tier);
+    const auto add = [&names](const Run &run) {
+        for (const model::TierUsage &tier : run.run.analysis->tiers)
+            if (!names.contains(tierName(tier)))
+                names << tierName(tier);
+    };
+    add(runs.back()); // the current run
+    std::for_each(runs.begin(), runs.end() - 1, add);
     return names;
 }
 
@@ -55,18 +77,21 @@ const model::TierUsage *findTier(const model::Analysis *analysis, const QString 
     return nullptr;
 }
 
-/// The category label: the tier's name, its users in the current run, and the baseline's if
-/// they differ.
-QString tickLabel(const QString &name, const model::Analysis &current, const model::Analysis *baseline)
+/// The category label: the tier's name, its users in the current run, and each pin's where they
+/// differ.
+QString tickLabel(const QString &name, const model::Analysis &current, const std::vector<ChartRun> &pins)
 {
     QString text = name;
     const model::TierUsage *now = findTier(&current, name);
-    const model::TierUsage *before = findTier(baseline, name);
     if (now && !tierUsers(*now).isEmpty())
         text += QObject::tr("\nused by %1").arg(tierUsers(*now));
-    if (before && (!now || tierUsers(*before) != tierUsers(*now)))
-        text += QObject::tr("\nbaseline: %1").arg(tierUsers(*before).isEmpty() ? QObject::tr("none")
-                                                                               : tierUsers(*before));
+    for (const ChartRun &pin : pins) {
+        const model::TierUsage *before = findTier(pin.analysis, name);
+        if (before && (!now || tierUsers(*before) != tierUsers(*now)))
+            text
+                += QObject::tr("\n%1: %2")
+                       .arg(pin.run, tierUsers(*before).isEmpty() ? QObject::tr("none") : tierUsers(*before));
+    }
     return text;
 }
 
@@ -90,22 +115,6 @@ QCPScatterStyle dashStyle(const QColor &color)
     return QCPScatterStyle(path, QPen(color, 0.8, Qt::SolidLine, Qt::FlatCap), Qt::NoBrush, 26);
 }
 
-/// A run drawn per tier: one bullet (peak behind, achieved in front), two with a baseline.
-struct Run {
-    const model::Analysis *analysis;
-    QString name;
-    double offset;
-    bool isBaseline;
-};
-
-std::vector<Run> runsOf(const model::Analysis &current, const model::Analysis *baseline)
-{
-    if (baseline)
-        return { { baseline, QStringLiteral("baseline"), -0.21, true },
-                 { &current, QStringLiteral("current"), 0.21, false } };
-    return { { &current, QStringLiteral("current"), 0.0, false } };
-}
-
 /// The value axis: a log scale when tiers differ by more than 30x (HBM next to a scale-out
 /// network), its bars then rising from `floor`.
 struct ValueScale {
@@ -117,7 +126,7 @@ ValueScale scaleOf(const std::vector<Run> &runs)
 {
     double lo = std::numeric_limits<double>::max(), hi = 0;
     for (const Run &run : runs)
-        for (const model::TierUsage &tier : run.analysis->tiers)
+        for (const model::TierUsage &tier : run.run.analysis->tiers)
             for (double v : {tier.peak_Bps, tier.achieved_Bps, tier.requiredToHide_Bps})
                 if (v > 0) {
                     lo = std::min(lo, v / cf::kBpsPerGBps);
@@ -139,17 +148,47 @@ void setValueAxis(QCustomPlot *p, const ValueScale &scale)
     }
 }
 
-/// A tier's tooltip in `run`; for the current run against a baseline, the differences.
-QString tierTip(const model::TierUsage &tier, const Run &run, const model::Analysis *baseline,
+/// A tier's tooltip in `run`; for the current run, the differences from every pin.
+QString tierTip(const model::TierUsage &tier, const ChartRun &run, const std::vector<ChartRun> &pins,
                 const QString &name)
 {
-    QString text = describe(tier, run.name);
-    if (!run.isBaseline && baseline)
-        if (const model::TierUsage *base = findTier(baseline, name))
-            text += QObject::tr("\nvs baseline: achieved %1 GB/s, busy %2 points")
-                        .arg(cf::signedNumber((tier.achieved_Bps - base->achieved_Bps) / cf::kBpsPerGBps),
+    QString text = describe(tier, run.longName());
+    if (run.isPin())
+        return text;
+    for (const ChartRun &pin : pins)
+        if (const model::TierUsage *base = findTier(pin.analysis, name))
+            text += QObject::tr("\nvs %1: achieved %2 GB/s, busy %3 points")
+                        .arg(pin.run,
+                             cf::signedNumber((tier.achieved_Bps - base->achieved_Bps) / cf::kBpsPerGBps),
                              cf::signedNumber((tier.busyFraction - base->busyFraction) * cf::kPercent));
     return text;
+}
+
+/// A run's series: peak behind, achieved in front, the "needed to hide" dashes.
+struct Series {
+    QCPBars *peak, *achieved;
+    QCPGraph *required;
+};
+
+Series newSeries(QCustomPlot *p, const ChartRun &run, double width, const QString &suffix, double floor)
+{
+    auto *peak = new QCPBars(p->xAxis, p->yAxis);
+    peak->setName(QObject::tr("Peak bandwidth") + suffix);
+    peak->setWidth(width);
+    peak->setPen(QPen(QColor(0x9A, 0x9A, 0x9A), 1));
+    peak->setBrush(run.isPin() ? kPeak.lighter(110) : kPeak);
+    auto *achieved = new QCPBars(p->xAxis, p->yAxis);
+    achieved->setName(QObject::tr("Achieved bandwidth") + suffix);
+    achieved->setWidth(width * 0.55);
+    achieved->setPen(run.pin > 1 ? QPen(kAchieved, 0.8) : QPen(Qt::NoPen)); // a hatch needs its outline
+    achieved->setBrush(cf::pinBrush(kAchieved, run.pin));
+    auto *required = new QCPGraph(p->xAxis, p->yAxis);
+    required->setName(QObject::tr("Needed to hide its comm.") + suffix);
+    required->setLineStyle(QCPGraph::lsNone);
+    required->setScatterStyle(dashStyle(run.isPin() ? cf::baselineShade(kRequired) : kRequired));
+    for (QCPBars *bars : { peak, achieved })
+        bars->setBaseValue(floor);
+    return { peak, achieved, required };
 }
 
 } // namespace
@@ -159,42 +198,35 @@ BandwidthChart::BandwidthChart(QWidget *parent)
 {
 }
 
-void BandwidthChart::rebuild(const model::Analysis &current, const model::Analysis *baseline)
+void BandwidthChart::rebuild(const model::Analysis &current, const std::vector<ChartRun> &pins)
 {
     QCustomPlot *p = plot();
-    const QStringList labels = tierNames(current, baseline);
-
-    const std::vector<Run> runs = runsOf(current, baseline);
-    const double width = baseline ? 0.38 : 0.6;
+    const std::vector<Run> runs = runsOf(currentRun(), pins);
+    const QStringList labels = tierNames(runs);
     const ValueScale scale = scaleOf(runs);
     const bool logScale = scale.log;
     const double floor = scale.floor;
+    // One pin: each series twice, "(baseline)" and "(current)". Several: the current run's series,
+    // and one key per pin (its hatch).
+    const bool keyed = this->pins().size() > 1;
 
     for (const Run &run : runs) {
-        const QString suffix = baseline ? tr(" (%1)").arg(run.name) : QString();
-        auto *peak = new QCPBars(p->xAxis, p->yAxis);
-        peak->setName(tr("Peak bandwidth") + suffix);
-        peak->setWidth(width);
-        peak->setPen(QPen(QColor(0x9A, 0x9A, 0x9A), 1));
-        peak->setBrush(run.isBaseline ? kPeak.lighter(110) : kPeak);
-        auto *achieved = new QCPBars(p->xAxis, p->yAxis);
-        achieved->setName(tr("Achieved bandwidth") + suffix);
-        achieved->setWidth(width * 0.55);
-        achieved->setPen(Qt::NoPen);
-        achieved->setBrush(run.isBaseline ? cf::baselineShade(kAchieved) : kAchieved);
-        auto *required = new QCPGraph(p->xAxis, p->yAxis);
-        required->setName(tr("Needed to hide its comm.") + suffix);
-        required->setLineStyle(QCPGraph::lsNone);
-        required->setScatterStyle(dashStyle(run.isBaseline ? cf::baselineShade(kRequired) : kRequired));
-        for (QCPBars *bars : {peak, achieved})
-            bars->setBaseValue(floor);
+        const ChartRun &r = run.run;
+        const QString suffix = pins.empty() || keyed ? QString() : tr(" (%1)").arg(r.run);
+        const Series series = newSeries(p, r, run.width, suffix, floor);
+        QCPBars *peak = series.peak, *achieved = series.achieved;
+        QCPGraph *required = series.required;
+        if (keyed && r.isPin())
+            for (QCPAbstractPlottable *plottable :
+                 std::initializer_list<QCPAbstractPlottable *> { peak, achieved, required })
+                plottable->removeFromLegend();
 
         for (int i = 0; i < labels.size(); ++i) {
-            const model::TierUsage *tier = findTier(run.analysis, labels[i]);
+            const model::TierUsage *tier = findTier(r.analysis, labels[i]);
             if (!tier)
                 continue;
             const double key = i + 1 + run.offset;
-            const QString text = tierTip(*tier, run, baseline, labels[i]);
+            const QString text = tierTip(*tier, r, pins, labels[i]);
             // A log axis cannot show a zero-height bar: leave it out.
             if (!logScale || tier->peak_Bps > 0)
                 peak->addData(key, tier->peak_Bps / cf::kBpsPerGBps);
@@ -209,22 +241,26 @@ void BandwidthChart::rebuild(const model::Analysis &current, const model::Analys
             const double top = std::max(tier->peak_Bps, tier->requiredToHide_Bps) / cf::kBpsPerGBps;
             QCPItemText *busy = addLabel(key, std::max(top, floor), tr("busy\n%1").arg(cf::percent(tier->busyFraction, 0)),
                                          Qt::AlignHCenter | Qt::AlignBottom);
-            busy->setFont(QFont(font().family(), 8));
+            busy->setFont(QFont(font().family(), runs.size() > 3 ? 7 : 8));
             busy->setPadding(QMargins(2, 0, 2, 6)); // clear of the "needed to hide" dash
         }
         if (required->dataCount() == 0)
             p->removePlottable(required);
     }
+    addPinKeys(pins, [](const ChartRun &pin) { return cf::pinBrush(kAchieved, pin.pin); });
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     for (int i = 0; i < labels.size(); ++i)
-        ticker->addTick(i + 1, tickLabel(labels[i], current, baseline));
+        ticker->addTick(i + 1, tickLabel(labels[i], current, pins));
     p->xAxis->setTicker(ticker);
     p->xAxis->grid()->setVisible(false);
     p->xAxis->setRange(0.4, labels.size() + 0.6);
     setValueAxis(p, scale);
-    setHeadline(tr("Bandwidth per tier") + (baseline ? tr(": current vs baseline") : QString()) +
-                (logScale ? tr(" (log scale)") : QString()));
+    const QString compared = pins.empty() ? QString()
+                             : this->pins().size() == 1
+                                 ? tr(": current vs baseline")
+                                 : tr(": current vs %n pins", nullptr, int(pins.size()));
+    setHeadline(tr("Bandwidth per tier") + compared + (logScale ? tr(" (log scale)") : QString()));
 }
 
 QList<QStringList> BandwidthChart::csvRows() const
@@ -235,17 +271,13 @@ QList<QStringList> BandwidthChart::csvRows() const
     const model::Analysis *current = currentAnalysis();
     if (!current)
         return csv;
-    const model::Analysis *baseline = baselineAnalysis();
-    for (const auto &[analysis, run] : {std::pair{baseline, QStringLiteral("baseline")},
-                                        std::pair{current, QStringLiteral("current")}}) {
-        if (!analysis)
-            continue;
-        for (const model::TierUsage &t : analysis->tiers)
-            csv.append({run, cf::qs(t.label), cf::exact(t.bytesPerStep), cf::exact(t.busySeconds * cf::kMsPerSecond),
-                        cf::exact(t.busyFraction * cf::kPercent), cf::exact(t.peak_Bps / cf::kBpsPerGBps),
-                        cf::exact(t.achieved_Bps / cf::kBpsPerGBps),
-                        cf::exact(t.requiredToHide_Bps / cf::kBpsPerGBps)});
-    }
+    for (const Run &run : runsOf(currentRun(), pinRuns()))
+        for (const model::TierUsage &t : run.run.analysis->tiers)
+            csv.append({ run.run.run, cf::qs(t.label), cf::exact(t.bytesPerStep),
+                         cf::exact(t.busySeconds * cf::kMsPerSecond),
+                         cf::exact(t.busyFraction * cf::kPercent), cf::exact(t.peak_Bps / cf::kBpsPerGBps),
+                         cf::exact(t.achieved_Bps / cf::kBpsPerGBps),
+                         cf::exact(t.requiredToHide_Bps / cf::kBpsPerGBps) });
     return csv;
 }
 

@@ -7,6 +7,7 @@
 
 #include "gapstudio/model/units.h"
 
+#include <QBrush>
 #include <QColor>
 #include <QFont>
 #include <QFontMetrics>
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <string>
 
 namespace gapstudio::views::chartformat {
@@ -139,6 +141,30 @@ inline constexpr double kPercent = 100.0;
 [[nodiscard]] inline QColor baselineShade(const QColor &color)
 {
     return color.lighter(145);
+}
+
+/// The fill of pin `pin` (1-based) in a chart that draws the runs side by side in one category:
+/// pin 1 as the baseline (lighter), later pins hatched in the hue, so that pins tell apart.
+[[nodiscard]] inline QBrush pinBrush(const QColor &color, int pin)
+{
+    static constexpr Qt::BrushStyle kHatches[]
+        = { Qt::Dense4Pattern, Qt::BDiagPattern, Qt::CrossPattern, Qt::FDiagPattern };
+    if (pin <= 1)
+        return QBrush(pin == 1 ? baselineShade(color) : color);
+    return QBrush(color, kHatches[(pin - 2) % std::size(kHatches)]);
+}
+
+/// Where run `index` of `count` sits in a category of side-by-side bars: its offset from the
+/// category's centre and its width (in category units); one run fills 0.6, more share 0.84.
+struct GroupSlot {
+    double offset = 0, width = 0.6;
+};
+[[nodiscard]] inline GroupSlot groupSlot(int index, int count)
+{
+    if (count <= 1)
+        return {};
+    const double pitch = 0.84 / count;
+    return { -0.42 + (index + 0.5) * pitch, pitch - 0.04 };
 }
 
 } // namespace gapstudio::views::chartformat

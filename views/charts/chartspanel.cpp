@@ -101,7 +101,7 @@ ChartView *ChartsPanel::enlargeCurrentChart()
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(chart);
     chart->setResults(mResults);
-    chart->setBaseline(mBaseline);
+    chart->setPins(mPins);
     if (auto *gap = qobject_cast<EfficiencyGapChart *>(chart))
         gap->setBestLayout(mBestOwn, mBestLayout);
     mEnlarged << chart;
@@ -129,11 +129,19 @@ QList<ChartView *> ChartsPanel::allCharts() const
     return charts;
 }
 
+void ChartsPanel::setPins(const QList<PinnedScenario> &pins)
+{
+    mPins = pins;
+    for (ChartView *chart : allCharts())
+        chart->setPins(pins);
+}
+
 void ChartsPanel::setBaseline(ResultsPtr baseline)
 {
-    mBaseline = baseline;
-    for (ChartView *chart : allCharts())
-        chart->setBaseline(baseline);
+    QList<PinnedScenario> pins;
+    if (baseline)
+        pins.append({ QString::fromStdString(baseline->scenario.info.name), std::move(baseline) });
+    setPins(pins);
 }
 
 void ChartsPanel::setBestLayout(ResultsPtr own, ResultsPtr best)

@@ -2,11 +2,12 @@
 /**
  * @file chartspanel.h
  * The studio's four charts in tabs (step time, bandwidth, efficiency gap, memory), all showing
- * the same results and the same baseline. The tab bar's corner names the calibration that produced
+ * the same results and the same pins. The tab bar's corner names the calibration that produced
  * the results (calibrationtext.h), shortened with "…" to the room the tabs leave (every tab stays
  * in view; the whole text is its tooltip and the status bar's).
  */
 
+#include "results/pinnedscenarios.h"
 #include "results/scenarioresults.h"
 
 #include <QList>
@@ -27,7 +28,9 @@ public:
     explicit ChartsPanel(QWidget *parent = nullptr);
 
     void setResults(ResultsPtr results);
-    /// Compares every chart with `baseline`; nullptr clears the comparison.
+    /// Draws every pin in every chart beside the current results (ChartView::setPins).
+    void setPins(const QList<PinnedScenario> &pins);
+    /// Compares every chart with `baseline` alone; nullptr clears the comparison.
     void setBaseline(ResultsPtr baseline);
     /// The design `own` at its best layout ("judge at best layout"): the efficiency gap gains the
     /// layout-choice loss; nullptr clears it.
@@ -39,7 +42,7 @@ public:
     [[nodiscard]] ChartView *chart(const QString &id) const;
     [[nodiscard]] ChartView *currentChart() const;
     /// Opens the chart shown in a window of its own ("Enlarge"), over the studio's window and at
-    /// its size, which the window manager can maximise; it shows the same results, baseline and
+    /// its size, which the window manager can maximise; it shows the same results, pins and
     /// best layout as the docked charts and follows their changes. Returns its chart.
     ChartView *enlargeCurrentChart();
     /// The calibration shown in the tab bar's corner (empty before results that were evaluated).
@@ -61,7 +64,8 @@ private:
     QWidget *mDollars = nullptr;
     QWidget *mEnlarge = nullptr;
     QList<QPointer<ChartView>> mEnlarged;
-    ResultsPtr mResults, mBaseline, mBestOwn, mBestLayout; ///< what an enlarged chart opens with
+    ResultsPtr mResults, mBestOwn, mBestLayout; ///< what an enlarged chart opens with
+    QList<PinnedScenario> mPins;
     QList<ChartView *> mCharts;
 };
 

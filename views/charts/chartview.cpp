@@ -16,6 +16,8 @@ namespace gapstudio::views {
 ChartView::ChartView(QString id, QString title, QWidget *parent)
     : QWidget(parent), mId(std::move(id)), mTitle(std::move(title)), mPlot(new QCustomPlot(this))
 {
+    // First of the layout's listeners: the headline wraps before labels are fitted to the plot.
+    connect(mPlot, &QCustomPlot::afterLayout, this, &ChartView::wrapHeadline);
     mInteraction = new ChartInteraction(
         mPlot, [this] { return exportSource(); }, this);
     setObjectName(mId + QStringLiteral("_chart"));
@@ -44,7 +46,22 @@ ChartView::~ChartView() = default;
 
 QString ChartView::headline() const
 {
-    return mHeadline->text();
+    return mHeadlineText;
+}
+
+void ChartView::wrapHeadline()
+{
+    if (!mHeadline)
+        return;
+    // The plot's width as drawn: the widget's on screen, an export's own while it renders.
+    const QString text = chartformat::wrapped(mHeadlineText, mHeadline->font(),
+                                              std::max(200, mPlot->viewport().width() - 20));
+    if (text == mHeadline->text())
+        return;
+    mHeadline->setText(text);
+    for (const auto phase :
+         { QCPLayoutElement::upPreparation, QCPLayoutElement::upMargins, QCPLayoutElement::upLayout })
+        mPlot->plotLayout()->update(phase);
 }
 
 QSize ChartView::exportSize() const
@@ -66,10 +83,23 @@ void ChartView::setResults(ResultsPtr current)
     refresh();
 }
 
+void ChartView::setPins(QList<PinnedScenario> pins)
+{
+    mPins = std::move(pins);
+    refresh();
+}
+
 void ChartView::setBaseline(ResultsPtr baseline)
 {
-    mBaseline = std::move(baseline);
-    refresh();
+    QList<PinnedScenario> pins;
+    if (baseline)
+        pins.append({ QString::fromStdString(baseline->scenario.info.name), std::move(baseline) });
+    setPins(std::move(pins));
+}
+
+QString ChartRun::longName() const
+{
+    return name.isEmpty() ? run : QStringLiteral("%1 (%2)").arg(run, name);
 }
 
 bool ChartView::shows(const ResultsPtr &results) const
@@ -84,14 +114,46 @@ const model::Analysis *ChartView::currentAnalysis() const
     return shows(mCurrent) ? &*mCurrent->analysis : nullptr;
 }
 
-const model::Analysis *ChartView::baselineAnalysis() const
+std::vector<ChartRun> ChartView::pinRuns() const
 {
-    return shows(mBaseline) ? &*mBaseline->analysis : nullptr;
+    std::vector<ChartRun> runs;
+    if (!currentAnalysis())
+        return runs;
+    for (int i = 0; i < mPins.size(); ++i) {
+        const PinnedScenario &pin = mPins[i];
+        if (!shows(pin.results))
+            continue;
+        const QString run
+            = mPins.size() == 1 ? QStringLiteral("baseline") : QStringLiteral("pin %1").arg(i + 1);
+        runs.push_back({ run, pin.name, &*pin.results->analysis, pin.results.get(), i + 1 });
+    }
+    return runs;
+}
+
+ChartRun ChartView::currentRun() const
+{
+    return { QStringLiteral("current"), {}, currentAnalysis(), mCurrent.get(), 0 };
+}
+
+void ChartView::addPinKeys(const std::vector<ChartRun> &pins,
+                           const std::function<QBrush(const ChartRun &)> &brushOf)
+{
+    if (mPins.size() < 2)
+        return;
+    for (const ChartRun &pin : pins) {
+        auto *key = new QCPBars(mPlot->yAxis, mPlot->xAxis); // no data: a legend entry only
+        key->setObjectName(QStringLiteral("pinKey"));
+        key->setName(QStringLiteral("%1: %2").arg(pin.run, pin.name));
+        const QBrush brush = brushOf(pin);
+        key->setBrush(brush);
+        key->setPen(brush.style() == Qt::NoBrush ? QPen(Qt::NoPen) : QPen(brush.color().darker(120), 0.8));
+    }
 }
 
 void ChartView::setHeadline(const QString &text)
 {
-    mHeadline->setText(text);
+    mHeadlineText = text;
+    mHeadline->setText(text); // wrapped to the plot's width when laid out (wrapHeadline)
 }
 
 void ChartView::setToolTip(QCPAbstractPlottable *plottable, double key, const QString &text)
@@ -117,7 +179,7 @@ void ChartView::refresh()
     if (!mCurrent) {
         showMessage(tr("No results"));
     } else if (const model::Analysis *current = currentAnalysis()) {
-        rebuild(*current, baselineAnalysis());
+        rebuild(*current, pinRuns());
         // Legend items clip to their own rectangle, which is exactly one text line: leave room
         // for descenders when the painter's font metrics differ slightly from the screen's.
         for (int i = 0; i < mPlot->legend->elementCount(); ++i) // cells of a wrapped grid may be empty
@@ -191,7 +253,7 @@ void ChartView::clearPlot()
     mPlot->yAxis->setVisible(true);
     mPlot->xAxis2->setVisible(false);
     mPlot->yAxis2->setVisible(false);
-    mHeadline->setText(mTitle);
+    setHeadline(mTitle);
 }
 
 void ChartView::showMessage(const QString &text)

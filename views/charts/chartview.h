@@ -2,12 +2,16 @@
 /**
  * @file chartview.h
  * The common base of the studio's charts: one QCustomPlot showing one set of results, optionally
- * against a baseline, with a title, a legend below the plot, hover tool tips and CSV rows of
- * exactly what is plotted. Charts read views::ScenarioResults (model::Analysis); they compute no
- * model formula. They go by the results' status: a design that is not Ok is never drawn as a
- * result; the chart shows the reason instead (except the memory chart for OverCapacity).
+ * beside every pinned design (an overlay of the pins), with a title, a legend below the plot, hover
+ * tool tips and CSV rows of exactly what is plotted. With one pin the chart calls it "baseline";
+ * with several, "pin 1", "pin 2", ... in pin order. The headline and the current run's labels give
+ * the difference from the first pin; the current run's tool tips give it from every pin. Charts read
+ * views::ScenarioResults (model::Analysis); they compute no model formula. They go by the results' status: a
+ * design that is not Ok is never drawn as a result; the chart shows the reason instead (except the memory
+ * chart for OverCapacity).
  */
 
+#include "results/pinnedscenarios.h"
 #include "results/scenarioresults.h"
 
 #include <QHash>
@@ -20,8 +24,12 @@
 
 #include "charts/chartexport.h"
 
+#include <functional>
+#include <vector>
+
 class QCustomPlot;
 class QCPAbstractPlottable;
+class QBrush;
 class QCPAxis;
 class QCPTextElement;
 class QCPItemText;
@@ -31,6 +39,20 @@ class QResizeEvent;
 namespace gapstudio::views {
 
 class ChartInteraction;
+
+/// A run a chart draws: the current design, or a pinned one drawn beside it.
+struct ChartRun {
+    /// What CSV rows, axis labels and tool tips call it: "current"; "baseline" when it is the only
+    /// pin; else "pin K", K counting the pins from 1 in pin order.
+    QString run;
+    QString name; ///< the pin's own name ("GPT-3 175B on 4096 H100"); empty for the current run
+    const model::Analysis *analysis = nullptr;
+    const ScenarioResults *results = nullptr;
+    int pin = 0; ///< K for pin K, 0 for the current run
+    [[nodiscard]] bool isPin() const { return pin > 0; }
+    /// The run and, for a pin, its name: "pin 2 (GPT-3 175B on 4096 H100)"; for tool tips.
+    [[nodiscard]] QString longName() const;
+};
 
 class ChartView : public QWidget {
     Q_OBJECT
@@ -46,7 +68,8 @@ public:
     [[nodiscard]] QString id() const { return mId; }
     /// Human name of the chart, e.g. "Step time".
     [[nodiscard]] QString title() const { return mTitle; }
-    /// The headline shown above the plot (title plus the key number), or the title alone.
+    /// The headline shown above the plot (title plus the key number), or the title alone; drawn
+    /// wrapped to the plot's width.
     [[nodiscard]] QString headline() const;
     /// The centered message shown instead of data ("No results: ..."), empty when data is shown.
     [[nodiscard]] QString message() const { return mMessage; }
@@ -65,21 +88,34 @@ public:
     [[nodiscard]] ChartInteraction *interaction() const { return mInteraction; }
 
     void setResults(ResultsPtr current);
-    /// Shows `baseline` next to the current results with the differences; nullptr clears it.
+    /// Draws every pin beside the current results, in pin order, with the differences; an empty
+    /// list clears the comparison. A pin this chart cannot show (not Ok) is left out; the others
+    /// keep their numbers.
+    void setPins(QList<PinnedScenario> pins);
+    /// The one-pin case: compares with `baseline` alone ("baseline"); nullptr clears it.
     void setBaseline(ResultsPtr baseline);
     [[nodiscard]] ResultsPtr results() const { return mCurrent; }
-    [[nodiscard]] ResultsPtr baseline() const { return mBaseline; }
+    [[nodiscard]] const QList<PinnedScenario> &pins() const { return mPins; }
+    /// The first pin's results (the one differences are taken from); nullptr without pins.
+    [[nodiscard]] ResultsPtr baseline() const { return mPins.isEmpty() ? nullptr : mPins.front().results; }
 
 protected:
     ChartView(QString id, QString title, QWidget *parent);
 
-    /// Draws the current analysis (never null here) and the baseline (may be null) into the
-    /// cleared plot. Called after every setResults / setBaseline.
-    virtual void rebuild(const model::Analysis &current, const model::Analysis *baseline) = 0;
+    /// Draws the current analysis (never null here) and the pins it shows (pinRuns(), maybe none)
+    /// into the cleared plot. Called after every setResults / setPins.
+    virtual void rebuild(const model::Analysis &current, const std::vector<ChartRun> &pins) = 0;
 
-    /// Current and baseline analyses when this chart may show them (shows()), else nullptr.
+    /// The current analysis when this chart may show it (shows()), else nullptr.
     [[nodiscard]] const model::Analysis *currentAnalysis() const;
-    [[nodiscard]] const model::Analysis *baselineAnalysis() const;
+    /// The pins this chart shows, in pin order (empty without a current analysis).
+    [[nodiscard]] std::vector<ChartRun> pinRuns() const;
+    /// The current run (its analysis null when the chart does not show it).
+    [[nodiscard]] ChartRun currentRun() const;
+    /// With several pins, one legend entry per pin saying which design "pin K" is, its key
+    /// `brushOf(pin)` (Qt::NoBrush when the axis labels tell the runs apart). Nothing with one pin.
+    void addPinKeys(const std::vector<ChartRun> &pins,
+                    const std::function<QBrush(const ChartRun &)> &brushOf);
     /// Whether the chart draws a design over memory capacity (the memory chart does: the overflow
     /// is its point). The others show why not instead: such a design never runs, so its times,
     /// bandwidths and MFU are not results.
@@ -103,6 +139,9 @@ private:
     void clearPlot();
     void showMessage(const QString &text);
     void onMouseMove(QMouseEvent *event);
+    /// Wraps the headline to the plot's width as laid out (on screen or for an export) and lays
+    /// the plot out again when that changed its lines.
+    void wrapHeadline();
 
     QString mId;
     QString mTitle;
@@ -110,9 +149,10 @@ private:
     QCustomPlot *mPlot = nullptr;
     ChartInteraction *mInteraction = nullptr;
     QCPTextElement *mHeadline = nullptr;
+    QString mHeadlineText; ///< the headline, unwrapped
     QCPItemText *mMessageItem = nullptr;
     ResultsPtr mCurrent;
-    ResultsPtr mBaseline;
+    QList<PinnedScenario> mPins;
     QHash<QCPAbstractPlottable *, QMap<double, QString>> mToolTips;
 };
 

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -39,17 +40,19 @@ struct Step {
 };
 
 /// Losses that are not zero in at least one of the runs (only these are drawn and listed).
-QSet<QString> shownLosses(const model::Analysis &current, const model::Analysis *baseline)
+QSet<QString> shownLosses(const model::Analysis &current, const std::vector<ChartRun> &pins)
 {
+    std::vector<const model::Analysis *> analyses { &current };
+    for (const ChartRun &pin : pins)
+        analyses.push_back(pin.analysis);
     QSet<QString> keys;
-    for (const model::Analysis *analysis : {&current, baseline})
-        if (analysis) {
-            for (const model::TimeComponent &loss : analysis->gap.losses)
-                if (loss.seconds != 0)
-                    keys.insert(cf::qs(loss.key));
-            if (analysis->gap.failures != 0)
-                keys.insert(QStringLiteral("failures"));
-        }
+    for (const model::Analysis *analysis : analyses) {
+        for (const model::TimeComponent &loss : analysis->gap.losses)
+            if (loss.seconds != 0)
+                keys.insert(cf::qs(loss.key));
+        if (analysis->gap.failures != 0)
+            keys.insert(QStringLiteral("failures"));
+    }
     return keys;
 }
 
@@ -163,27 +166,27 @@ std::vector<Step> currentSteps(const model::Analysis &current, const Scale &scal
     return steps;
 }
 
-/// A baseline's waterfall (in percent of peak).
-std::vector<Step> baselineSteps(const model::Analysis &baseline, const QSet<QString> &shown)
+/// A pin's waterfall (in percent of peak).
+std::vector<Step> pinSteps(const model::Analysis &pin, const QSet<QString> &shown)
 {
-    std::vector<Step> steps = stepsOf(percentScale(baseline.gap), shown);
-    addFailures(steps, baseline.gap, shown);
+    std::vector<Step> steps = stepsOf(percentScale(pin.gap), shown);
+    addFailures(steps, pin.gap, shown);
     return steps;
 }
 
-/// Category order: the current run's steps, each of the baseline's extra steps before the next
-/// step both runs have (its losses before the MFU).
-QStringList categoryKeys(const std::vector<Step> &current, const std::vector<Step> *baseline)
+/// Category order: the current run's steps, then each pin's extra steps before the next step
+/// already there (its losses before the MFU).
+QStringList categoryKeys(const std::vector<Step> &current, const std::vector<std::vector<Step>> &pins)
 {
     QStringList keys;
     for (const Step &step : current)
         keys << step.key;
-    if (baseline)
-        for (auto step = baseline->begin(); step != baseline->end(); ++step) {
+    for (const std::vector<Step> &steps : pins)
+        for (auto step = steps.begin(); step != steps.end(); ++step) {
             if (keys.contains(step->key))
                 continue;
             qsizetype at = keys.size();
-            for (auto next = step + 1; next != baseline->end() && at == keys.size(); ++next)
+            for (auto next = step + 1; next != steps.end() && at == keys.size(); ++next)
                 if (const qsizetype index = keys.indexOf(next->key); index >= 0)
                     at = index;
             keys.insert(at, step->key);
@@ -199,22 +202,22 @@ const Step *findStep(const std::vector<Step> &steps, const QString &key)
     return nullptr;
 }
 
-/// A run drawn per step: the current one, and the baseline's beside it when there is one.
+/// A run drawn per step: every pin's and the current one, side by side.
 struct Run {
     const std::vector<Step> *steps;
-    QString name;
-    double offset;
-    bool isBaseline;
+    ChartRun run;
+    QString name; ///< for tool tips
+    double offset, width;
 };
 
-/// One series of a run's waterfall (peak, loss, gain or MFU), its colour shaded for the baseline.
-QCPBars *newSeries(QCustomPlot *p, const QString &name, const QColor &color, double width, bool isBaseline)
+/// One series of a run's waterfall (peak, loss, gain or MFU), its fill the pin's (cf::pinBrush).
+QCPBars *newSeries(QCustomPlot *p, const QString &name, const QColor &color, double width, int pin)
 {
     auto *bars = new QCPBars(p->yAxis, p->xAxis);
     bars->setName(name);
     bars->setWidth(width);
-    const QColor fill = isBaseline ? cf::baselineShade(color) : color;
-    bars->setPen(QPen(fill.darker(120), 0.8));
+    const QBrush fill = cf::pinBrush(color, pin);
+    bars->setPen(QPen(fill.color().darker(120), 0.8));
     bars->setBrush(fill);
     return bars;
 }
@@ -236,20 +239,25 @@ QString stepTip(const Step &step, const Run &run, const Scale &scale, const QStr
     return tip;
 }
 
-/// The current run's step against the baseline's: the difference of the signed numbers shown
-/// (a smaller loss reads "+", as MFU gained), added to the label `text` and the tooltip `tip`.
-void compareStep(const Step &step, const std::vector<Step> &before, bool isMfu, QString &text, QString &tip)
+/// The current run's step against a pin's: the difference of the signed numbers shown (a smaller
+/// loss reads "+", as MFU gained), and its tool tip line.
+struct StepDifference {
+    double shown = 0; ///< percentage points, as the label shows it
+    QString tip;
+};
+StepDifference compareStep(const Step &step, const std::vector<Step> &pin, const QString &pinRun, bool isMfu)
 {
-    const Step *base = findStep(before, step.key);
+    const Step *base = findStep(pin, step.key);
     const auto signedValue = [](const Step *s) { return s ? (s->gain ? -s->value() : s->value()) : 0.0; };
     const double delta
         = isMfu ? step.value() - (base ? base->value() : 0.0) : signedValue(&step) - signedValue(base);
     const bool lossLike = !isMfu;
-    text += QStringLiteral("  (%1 pp)").arg(cf::signedNumber(lossLike ? -delta : delta));
-    tip += QObject::tr("\nbaseline %1: %2 percentage points %3")
-               .arg(cf::percent((base ? base->value() : 0.0) / cf::kPercent), cf::number(std::abs(delta), 2),
-                    delta >= 0 ? (lossLike ? QObject::tr("more lost") : QObject::tr("higher"))
-                               : (lossLike ? QObject::tr("less lost") : QObject::tr("lower")));
+    const QString tip = QObject::tr("\n%1 %2: %3 percentage points %4")
+                            .arg(pinRun, cf::percent((base ? base->value() : 0.0) / cf::kPercent),
+                                 cf::number(std::abs(delta), 2),
+                                 delta >= 0 ? (lossLike ? QObject::tr("more lost") : QObject::tr("higher"))
+                                            : (lossLike ? QObject::tr("less lost") : QObject::tr("lower")));
+    return { lossLike ? -delta : delta, tip };
 }
 
 /// Steps down the left axis (first on top), percent of peak or dollars along the bottom.
@@ -269,8 +277,8 @@ void setAxes(QCustomPlot *p, const QSharedPointer<QCPAxisTickerText> &ticker, qs
 }
 
 /// The headline: MFU (or the useful share of a run's cost), the goodput's over the wall time,
-/// unpriced parts, the baseline and the best layout.
-QString headlineOf(const model::Analysis &current, const model::Analysis *baseline,
+/// unpriced parts, the first pin and the best layout.
+QString headlineOf(const model::Analysis &current, const std::vector<ChartRun> &pins,
                    const ScenarioResults &results, const ScenarioResults *best, const Scale &scale,
                    const std::vector<Step> &now)
 {
@@ -285,13 +293,99 @@ QString headlineOf(const model::Analysis &current, const model::Analysis *baseli
     if (scale.dollars)
         if (const std::string warning = model::unpricedWarning(results.cost->bom); !warning.empty())
             headline += QStringLiteral("  \u26a0 ") + cf::qs(warning);
-    if (baseline)
-        headline += QObject::tr("  (baseline %1, %2 pp)")
-                        .arg(cf::percent(baseline->gap.mfu),
-                             cf::signedNumber((current.gap.mfu - baseline->gap.mfu) * cf::kPercent));
+    if (!pins.empty()) {
+        const model::EfficiencyGap &first = pins.front().analysis->gap;
+        headline += QObject::tr("  (%1 %2, %3 pp)")
+                        .arg(pins.front().run, cf::percent(first.mfu),
+                             cf::signedNumber((current.gap.mfu - first.mfu) * cf::kPercent));
+    }
     if (best)
         headline += QObject::tr("; best layout %1").arg(cf::percent(best->analysis->gap.mfu));
     return headline;
+}
+
+/// Every pin's run (its steps in `pinSteps`), then the current one, each at its place in a step's
+/// category.
+std::vector<Run> runsOf(const std::vector<ChartRun> &pins, const std::vector<std::vector<Step>> &pinSteps,
+                        const ChartRun &current, const std::vector<Step> &now, const QString &currentName)
+{
+    std::vector<Run> runs;
+    const int count = int(pins.size()) + 1;
+    for (std::size_t i = 0; i < pins.size(); ++i) {
+        const cf::GroupSlot slot = cf::groupSlot(int(i), count);
+        runs.push_back({ &pinSteps[i], pins[i], pins[i].longName(), slot.offset, slot.width });
+    }
+    const cf::GroupSlot slot = cf::groupSlot(count - 1, count);
+    runs.push_back({ &now, current, currentName, slot.offset, slot.width });
+    return runs;
+}
+
+/// What a run's bars need from the chart: its tool tips and labels (ChartView's).
+struct Marks {
+    std::function<void(QCPAbstractPlottable *, double, const QString &)> tip;
+    std::function<QCPItemText *(double, double, const QString &)> label;
+};
+
+/// One run's waterfall: a bar per step at its category (`keys`), its amount beside it; for the
+/// current run against pins, the difference from the first pin on the label and from every pin in
+/// the tool tip. `suffix` names the run's series in the legend (empty: unnamed; `inLegend` false:
+/// not listed).
+void drawRun(QCustomPlot *p, const Run &run, const QStringList &keys, const Scale &scale,
+             const std::vector<Run> &pins, const QString &suffix, bool inLegend, const Marks &marks,
+             QCPAxisTickerText &ticker)
+{
+    // A loss floats: an invisible spacer bar up to its lower end, the loss stacked on it.
+    auto *spacer = new QCPBars(p->yAxis, p->xAxis);
+    spacer->setWidth(run.width);
+    spacer->setPen(Qt::NoPen);
+    spacer->setBrush(Qt::NoBrush);
+    spacer->removeFromLegend();
+    auto makeBars = [&](const QString &name, const QColor &color) {
+        QCPBars *bars = newSeries(p, name + suffix, color, run.width, run.run.pin);
+        if (!inLegend)
+            bars->removeFromLegend();
+        return bars;
+    };
+    QCPBars *peak = makeBars(QObject::tr("Peak"), kPeak);
+    QCPBars *loss = makeBars(QObject::tr("Loss"), kLoss);
+    loss->moveAbove(spacer);
+    QCPBars *gain = nullptr;
+    if (std::any_of(run.steps->begin(), run.steps->end(), [](const Step &s) { return s.gain; })) {
+        gain = makeBars(QObject::tr("Gain"), kGain); // floats on the same spacer as the losses
+        gain->moveAbove(spacer);
+    }
+    QCPBars *mfu = makeBars(QObject::tr("MFU"), kMfu);
+
+    for (const Step &step : *run.steps) {
+        const int index = int(keys.indexOf(step.key));
+        const double key = index + 1 + run.offset;
+        ticker.addTick(index + 1, step.label);
+        const bool isPeak = step.key == QLatin1String("peak"), isMfu = isMfuKey(step.key);
+        QCPBars *bars = isPeak ? peak : isMfu ? mfu : step.gain ? gain : loss;
+        if (bars == loss || bars == gain)
+            spacer->addData(key, step.lower());
+        bars->addData(key, step.value());
+
+        const bool isLoss = bars == loss;
+        const int decimals = step.value() < 1 ? 2 : 1; // small losses stay visible as numbers
+        const QString amount = amountText(scale, step.value(), decimals);
+        QString text = isLoss      ? QStringLiteral("\u2212") + amount
+                       : step.gain ? QStringLiteral("+") + amount
+                                   : amount;
+        QString tip = stepTip(step, run, scale, text, isLoss);
+        if (!run.run.isPin() && !isPeak)
+            for (const Run &pin : pins) {
+                const StepDifference difference = compareStep(step, *pin.steps, pin.run.run, isMfu);
+                if (&pin == &pins.front())
+                    text += QStringLiteral("  (%1 pp)").arg(cf::signedNumber(difference.shown));
+                tip += difference.tip;
+            }
+        marks.tip(bars, key, tip);
+        QCPItemText *label = marks.label(step.upper(), key, text);
+        label->setFont(QFont(label->font().family(), pins.empty() ? 9 : pins.size() > 2 ? 7 : 8));
+        if (run.run.isPin())
+            label->setColor(QColor(0x70, 0x70, 0x70));
+    }
 }
 
 } // namespace
@@ -314,80 +408,43 @@ const ScenarioResults *EfficiencyGapChart::bestLayout() const
     return current && current == mBestFor && mBest && mBest->ok() && current->ok() ? mBest.get() : nullptr;
 }
 
-void EfficiencyGapChart::rebuild(const model::Analysis &current, const model::Analysis *baseline)
+void EfficiencyGapChart::rebuild(const model::Analysis &current, const std::vector<ChartRun> &pinned)
 {
     QCustomPlot *p = plot();
-    // In dollars the chart shows the current run alone: the baseline's run and the best layout's
-    // run have their own costs.
+    // In dollars the chart shows the current run alone: the pins' runs and the best layout's run
+    // have their own costs.
     const Scale scale = currentScale(current);
-    if (scale.dollars)
-        baseline = nullptr;
+    const std::vector<ChartRun> pins = scale.dollars ? std::vector<ChartRun> {} : pinned;
     const ScenarioResults *best = scale.dollars ? nullptr : bestLayout();
-    const QSet<QString> shown = shownLosses(best ? *best->analysis : current, baseline);
+    const QSet<QString> shown = shownLosses(best ? *best->analysis : current, pins);
     const std::vector<Step> now = currentSteps(current, scale, results().get(), best, shown);
-    const std::vector<Step> before = baseline ? baselineSteps(*baseline, shown) : std::vector<Step> {};
-    const QStringList keys = categoryKeys(now, baseline ? &before : nullptr);
+    std::vector<std::vector<Step>> before;
+    for (const ChartRun &pin : pins)
+        before.push_back(pinSteps(*pin.analysis, shown));
+    const QStringList keys = categoryKeys(now, before);
     // With a best layout, the losses shown are the best layout's, then your layout's choice.
     const QString currentName = best ? tr("best layout, then yours") : QStringLiteral("current");
+    const std::vector<Run> runs = runsOf(pins, before, currentRun(), now, currentName);
+    const std::vector<Run> pinRuns(runs.begin(), runs.end() - 1);
 
-    std::vector<Run> runs;
-    if (baseline)
-        runs = {{&before, QStringLiteral("baseline"), -0.21, true}, {&now, currentName, 0.21, false}};
-    else
-        runs = {{&now, currentName, 0.0, false}};
-    const double width = baseline ? 0.38 : 0.6;
-
+    // One pin: each series twice, "(baseline)" and "(current, ...)". Several: the current run's
+    // series, and one key per pin (its shade or hatch).
+    const bool keyed = this->pins().size() > 1;
+    const Marks marks { [this](QCPAbstractPlottable *bars, double key, const QString &tip) {
+                           setToolTip(bars, key, tip);
+                       },
+                        [this](double x, double y, const QString &text) {
+                            return addLabel(x, y, text, Qt::AlignLeft | Qt::AlignVCenter);
+                        } };
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
     for (const Run &run : runs) {
-        const QString suffix = baseline ? tr(" (%1)").arg(run.name) : QString();
-        // A loss floats: an invisible spacer bar up to its lower end, the loss stacked on it.
-        auto *spacer = new QCPBars(p->yAxis, p->xAxis);
-        spacer->setWidth(width);
-        spacer->setPen(Qt::NoPen);
-        spacer->setBrush(Qt::NoBrush);
-        spacer->removeFromLegend();
-        auto makeBars = [&](const QString &name, const QColor &color) {
-            return newSeries(p, name + suffix, color, width, run.isBaseline);
-        };
-        QCPBars *peak = makeBars(tr("Peak"), kPeak);
-        QCPBars *loss = makeBars(tr("Loss"), kLoss);
-        loss->moveAbove(spacer);
-        QCPBars *gain = nullptr;
-        if (std::any_of(run.steps->begin(), run.steps->end(), [](const Step &s) { return s.gain; })) {
-            gain = makeBars(tr("Gain"), kGain); // floats on the same spacer as the losses
-            gain->moveAbove(spacer);
-        }
-        QCPBars *mfu = makeBars(tr("MFU"), kMfu);
-
-        for (const Step &step : *run.steps) {
-            const int index = int(keys.indexOf(step.key));
-            const double key = index + 1 + run.offset;
-            ticker->addTick(index + 1, step.label);
-            const bool isPeak = step.key == QLatin1String("peak"), isMfu = isMfuKey(step.key);
-            QCPBars *bars = isPeak ? peak : isMfu ? mfu : step.gain ? gain : loss;
-            if (bars == loss || bars == gain)
-                spacer->addData(key, step.lower());
-            bars->addData(key, step.value());
-
-            const bool isLoss = bars == loss;
-            const int decimals = step.value() < 1 ? 2 : 1; // small losses stay visible as numbers
-            const QString amount = amountText(scale, step.value(), decimals);
-            QString text = isLoss      ? QStringLiteral("\u2212") + amount
-                           : step.gain ? QStringLiteral("+") + amount
-                                       : amount;
-            QString tip = stepTip(step, run, scale, text, isLoss);
-            if (baseline && !run.isBaseline && !isPeak)
-                compareStep(step, before, isMfu, text, tip);
-            setToolTip(bars, key, tip);
-            QCPItemText *label = addLabel(step.upper(), key, text, Qt::AlignLeft | Qt::AlignVCenter);
-            label->setFont(QFont(font().family(), baseline ? 8 : 9));
-            if (run.isBaseline)
-                label->setColor(QColor(0x70, 0x70, 0x70));
-        }
+        const QString suffix = pins.empty() || keyed ? QString() : tr(" (%1)").arg(run.name);
+        drawRun(p, run, keys, scale, pinRuns, suffix, !(keyed && run.run.isPin()), marks, *ticker);
     }
+    addPinKeys(pins, [](const ChartRun &pin) { return cf::pinBrush(kLoss, pin.pin); });
 
     setAxes(p, ticker, keys.size(), scale);
-    setHeadline(headlineOf(current, baseline, *results(), best, scale, now));
+    setHeadline(headlineOf(current, pins, *results(), best, scale, now));
 }
 
 void EfficiencyGapChart::setInDollars(bool dollars)
@@ -412,16 +469,15 @@ QList<QStringList> EfficiencyGapChart::csvRows() const
                             QStringLiteral("from") + unit, QStringLiteral("to") + unit, QStringLiteral("value") + unit}};
     if (!current)
         return csv;
-    const model::Analysis *baseline = dollars ? nullptr : baselineAnalysis();
+    const std::vector<ChartRun> pins = dollars ? std::vector<ChartRun> {} : pinRuns();
     const ScenarioResults *best = dollars ? nullptr : bestLayout();
-    const QSet<QString> shown = shownLosses(best ? *best->analysis : *current, baseline);
-    for (const auto &[analysis, run] : {std::pair{baseline, QStringLiteral("baseline")},
-                                        std::pair{current, QStringLiteral("current")}}) {
-        if (!analysis)
-            continue;
-        const std::vector<Step> steps = analysis == current ? currentSteps(*current, currentScale(*current),
-                                                                           results().get(), best, shown)
-                                                            : baselineSteps(*analysis, shown);
+    const QSet<QString> shown = shownLosses(best ? *best->analysis : *current, pins);
+    std::vector<std::pair<QString, std::vector<Step>>> runs;
+    for (const ChartRun &pin : pins)
+        runs.emplace_back(pin.run, pinSteps(*pin.analysis, shown));
+    runs.emplace_back(QStringLiteral("current"),
+                      currentSteps(*current, currentScale(*current), results().get(), best, shown));
+    for (const auto &[run, steps] : runs) {
         for (const Step &step : steps)
             csv.append({run, step.key, step.label, cf::exact(step.from), cf::exact(step.to), cf::exact(step.value())});
     }

@@ -5,8 +5,8 @@
  * floating bar down to the next level, down to the achieved MFU. The losses and the MFU add up to
  * 100%. In percent, a run with a goodput (failures, checkpoints and restarts, model/goodput.h)
  * goes on: "Failures and checkpoints" takes model::EfficiencyGap::failures off the MFU, and the
- * last bar is the effective MFU over the wall time. With a baseline, each step shows both runs and
- * the difference. In "judge at
+ * last bar is the effective MFU over the wall time. With pins, each step shows every pin beside the
+ * current run (pin 1 lighter, later pins hatched) and the difference. In "judge at
  * best layout" mode the losses are those of the design at its best layout, followed by the
  * "layout choice" loss (scenario::layoutChoiceLoss) down to your layout's MFU (in percent only).
  * In dollars (setInDollars), the waterfall starts at the cost of one training run of the token
@@ -45,7 +45,7 @@ public:
     };
 
 protected:
-    void rebuild(const model::Analysis &current, const model::Analysis *baseline) override;
+    void rebuild(const model::Analysis &current, const std::vector<ChartRun> &pinned) override;
 
 private:
     /// The best layout's results when they belong to the current results and both are Ok.

@@ -23,7 +23,7 @@ constexpr double kWidth = 0.6;
 
 /// One bar: a run's tier 1 or tier 2, drawn at `position`.
 struct Bar {
-    QString run;
+    ChartRun run;
     int tier; // 1 or 2
     double position;
     const model::MemoryUse *memory;
@@ -31,24 +31,28 @@ struct Bar {
     [[nodiscard]] double capacity_B() const { return tier == 1 ? memory->tier1Capacity_B : memory->tier2Capacity_B; }
 };
 
-std::vector<Bar> barsOf(const model::Analysis &current, const model::Analysis *baseline)
+/// Tier 1 of every pin and the current run (1, 2, ...), then their tier 2 when any run has one.
+std::vector<Bar> barsOf(const ChartRun &current, const std::vector<ChartRun> &pins)
 {
-    const bool tier2 = current.memory.tier2Capacity_B > 0 || (baseline && baseline->memory.tier2Capacity_B > 0);
+    std::vector<ChartRun> runs = pins;
+    runs.push_back(current);
+    const bool tier2 = std::any_of(runs.begin(), runs.end(), [](const ChartRun &run) {
+        return run.analysis->memory.tier2Capacity_B > 0;
+    });
     std::vector<Bar> bars;
     double position = 1;
     for (int tier = 1; tier <= (tier2 ? 2 : 1); ++tier) {
-        if (baseline)
-            bars.push_back({QStringLiteral("baseline"), tier, position++, &baseline->memory});
-        bars.push_back({QStringLiteral("current"), tier, position++, &current.memory});
+        for (const ChartRun &run : runs)
+            bars.push_back({ run, tier, position++, &run.analysis->memory });
         position += 0.4;
     }
     return bars;
 }
 
-QString barLabel(const Bar &bar, bool withBaseline)
+QString barLabel(const Bar &bar, bool compared)
 {
     QString text = bar.tier == 1 ? QObject::tr("Tier 1 (HBM)") : QObject::tr("Tier 2 (offload)");
-    return withBaseline ? text + QStringLiteral("\n(%1)").arg(bar.run) : text;
+    return compared ? text + QStringLiteral("\n(%1)").arg(bar.run.run) : text;
 }
 
 /// The tier-1 components of all bars, one stacked series each (current order first).
@@ -89,14 +93,16 @@ QCPBars *newTier2Series(QCustomPlot *p)
 }
 
 /// The label over a bar: need of capacity (over capacity: the reference's message in numbers) and,
-/// for the current run, the change from the baseline.
-QString barText(const Bar &bar, const model::Analysis *baseline)
+/// for the current run, the change from the first pin. `narrow`: more than two bars per tier, on two
+/// lines.
+QString barText(const Bar &bar, const model::Analysis *baseline, bool narrow)
 {
     QString text
         = bar.need_B() > bar.capacity_B()
               ? QObject::tr("needs %1,\nhas %2").arg(cf::gib(bar.need_B()), cf::gib(bar.capacity_B()))
-              : QObject::tr("%1 of %2").arg(cf::gib(bar.need_B()), cf::gib(bar.capacity_B()));
-    if (baseline && bar.run == QLatin1String("current")) {
+          : narrow ? QObject::tr("%1\nof %2").arg(cf::gib(bar.need_B()), cf::gib(bar.capacity_B()))
+                   : QObject::tr("%1 of %2").arg(cf::gib(bar.need_B()), cf::gib(bar.capacity_B()));
+    if (baseline && !bar.run.isPin()) {
         const double base = bar.tier == 1 ? baseline->memory.tier1Need_B : baseline->memory.tier2Need_B;
         text += QStringLiteral("\n(%1 GiB)").arg(cf::signedNumber((bar.need_B() - base) / cf::kBytesPerGiB));
     }
@@ -135,20 +141,21 @@ void addOverflow(QCustomPlot *p, const Bar &bar, QCPAxis *valueAxis, double need
     }
 }
 
-/// Tier 2's own scale on the right axis and a dotted line between the tiers' bars.
-void showTier2Axis(QCustomPlot *p, double top_GiB, bool withBaseline)
+/// Tier 2's own scale on the right axis and a dotted line between the tiers' bars, after `runs`
+/// bars of tier 1 (barsOf: 1, ..., runs | runs + 1.4, ...).
+void showTier2Axis(QCustomPlot *p, double top_GiB, int runs)
 {
     p->yAxis2->setVisible(true);
     p->yAxis2->setLabel(QObject::tr("Tier 2 per GPU (GiB, right scale)"));
     p->yAxis2->setRange(0, std::max(top_GiB, 1e-3) * 1.25);
     auto *divider = new QCPItemStraightLine(p);
-    const double x = withBaseline ? 2.7 : 1.7; // between the tiers' bars (barsOf: 1, 2 | 3.4, 4.4)
+    const double x = runs + 0.7;
     divider->point1->setCoords(x, 0);
     divider->point2->setCoords(x, 1);
     divider->setPen(QPen(QColor(0xA0, 0xA0, 0xA0), 1, Qt::DotLine));
 }
 
-QString headlineOf(const model::Analysis &current, const model::Analysis *baseline)
+QString headlineOf(const model::Analysis &current, const std::vector<ChartRun> &pins)
 {
     const model::MemoryUse &m = current.memory;
     QString headline
@@ -156,11 +163,12 @@ QString headlineOf(const model::Analysis &current, const model::Analysis *baseli
               ? QObject::tr("Memory: HBM over capacity, needs %1, has %2")
                     .arg(cf::gib(m.tier1Need_B), cf::gib(m.tier1Capacity_B))
               : QObject::tr("Memory: %1 of %2 HBM").arg(cf::gib(m.tier1Need_B), cf::gib(m.tier1Capacity_B));
-    if (baseline)
-        headline
-            += QObject::tr("  (baseline %1, %2 GiB)")
-                   .arg(cf::gib(baseline->memory.tier1Need_B),
-                        cf::signedNumber((m.tier1Need_B - baseline->memory.tier1Need_B) / cf::kBytesPerGiB));
+    if (!pins.empty()) {
+        const model::MemoryUse &first = pins.front().analysis->memory;
+        headline += QObject::tr("  (%1 %2, %3 GiB)")
+                        .arg(pins.front().run, cf::gib(first.tier1Need_B),
+                             cf::signedNumber((m.tier1Need_B - first.tier1Need_B) / cf::kBytesPerGiB));
+    }
     return headline;
 }
 
@@ -171,10 +179,11 @@ MemoryChart::MemoryChart(QWidget *parent)
 {
 }
 
-void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis *baseline)
+void MemoryChart::rebuild(const model::Analysis &current, const std::vector<ChartRun> &pins)
 {
     QCustomPlot *p = plot();
-    const std::vector<Bar> bars = barsOf(current, baseline);
+    const std::vector<Bar> bars = barsOf(currentRun(), pins);
+    const model::Analysis *baseline = pins.empty() ? nullptr : pins.front().analysis; // differences from it
 
     // Tier-1 components, one stacked series each (union of both runs, current order first).
     QCPBars *below = nullptr;
@@ -191,7 +200,8 @@ void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis 
             series->addData(bar.position, bytes / cf::kBytesPerGiB);
             setToolTip(series, bar.position,
                        tr("%1 (%2)\n%3 of %4 needed in tier 1")
-                           .arg(series->name(), bar.run, cf::gib(bytes), cf::gib(bar.memory->tier1Need_B)));
+                           .arg(series->name(), bar.run.longName(), cf::gib(bytes),
+                                cf::gib(bar.memory->tier1Need_B)));
         }
     }
     QCPBars *tier2 = newTier2Series(p);
@@ -207,20 +217,22 @@ void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis 
     double top_GiB[3] = {0, 0, 0}; // per tier
     for (const Bar &bar : bars) {
         QCPAxis *valueAxis = bar.tier == 1 ? p->yAxis : p->yAxis2;
-        ticker->addTick(bar.position, barLabel(bar, baseline != nullptr));
+        ticker->addTick(bar.position, barLabel(bar, !pins.empty()));
         const double need = bar.need_B() / cf::kBytesPerGiB, capacity = bar.capacity_B() / cf::kBytesPerGiB;
         if (bar.tier == 2) {
             tier2->addData(bar.position, need);
-            setToolTip(tier2, bar.position, tr("Tier 2 (%1)\nneeds %2, has %3").arg(bar.run, cf::gib(bar.need_B()),
-                                                                                   cf::gib(bar.capacity_B())));
+            setToolTip(tier2, bar.position,
+                       tr("Tier 2 (%1)\nneeds %2, has %3")
+                           .arg(bar.run.longName(), cf::gib(bar.need_B()), cf::gib(bar.capacity_B())));
         }
         addCapacityLine(p, bar, valueAxis, capacity, capacityPen);
 
         const bool overflow = bar.need_B() > bar.capacity_B();
         if (overflow) // the part above capacity, outlined in red
             addOverflow(p, bar, valueAxis, need, capacity, overflowKey);
-        QCPItemText *label = addLabel(bar.position, std::max(need, capacity), barText(bar, baseline),
-                                      Qt::AlignHCenter | Qt::AlignBottom, valueAxis);
+        QCPItemText *label
+            = addLabel(bar.position, std::max(need, capacity), barText(bar, baseline, pins.size() > 1),
+                       Qt::AlignHCenter | Qt::AlignBottom, valueAxis);
         label->setFont(QFont(font().family(), 8, overflow ? QFont::Bold : QFont::Normal));
         if (overflow)
             label->setColor(kOverflow);
@@ -229,7 +241,7 @@ void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis 
     if (tier2->dataCount() == 0) {
         p->removePlottable(tier2);
     } else {
-        showTier2Axis(p, top_GiB[2], baseline != nullptr);
+        showTier2Axis(p, top_GiB[2], int(pins.size()) + 1);
     }
 
     p->xAxis->setTicker(ticker);
@@ -238,7 +250,8 @@ void MemoryChart::rebuild(const model::Analysis &current, const model::Analysis 
     p->yAxis->setRange(0, std::max(top_GiB[1], 1e-3) * 1.25);
     p->yAxis->setLabel(p->yAxis2->visible() ? tr("Tier 1 (HBM) per GPU (GiB)") : tr("Memory per GPU (GiB)"));
 
-    setHeadline(headlineOf(current, baseline));
+    addPinKeys(pins, [](const ChartRun &) { return QBrush(Qt::NoBrush); }); // the axis names the runs
+    setHeadline(headlineOf(current, pins));
 }
 
 QList<QStringList> MemoryChart::csvRows() const
@@ -248,14 +261,17 @@ QList<QStringList> MemoryChart::csvRows() const
     const model::Analysis *current = currentAnalysis();
     if (!current)
         return csv;
-    for (const Bar &bar : barsOf(*current, baselineAnalysis())) {
+    for (const Bar &bar : barsOf(currentRun(), pinRuns())) {
         const QString tier = QString::number(bar.tier);
+        const QString &run = bar.run.run;
         if (bar.tier == 1)
             for (const model::TimeComponent &c : bar.memory->tier1)
-                csv.append({bar.run, tier, cf::qs(c.key), cf::qs(c.label), cf::exact(c.seconds / cf::kBytesPerGiB)});
-        csv.append({bar.run, tier, QStringLiteral("need"), tr("Needed"), cf::exact(bar.need_B() / cf::kBytesPerGiB)});
-        csv.append({bar.run, tier, QStringLiteral("capacity"), tr("Capacity"),
-                    cf::exact(bar.capacity_B() / cf::kBytesPerGiB)});
+                csv.append(
+                    { run, tier, cf::qs(c.key), cf::qs(c.label), cf::exact(c.seconds / cf::kBytesPerGiB) });
+        csv.append(
+            { run, tier, QStringLiteral("need"), tr("Needed"), cf::exact(bar.need_B() / cf::kBytesPerGiB) });
+        csv.append({ run, tier, QStringLiteral("capacity"), tr("Capacity"),
+                     cf::exact(bar.capacity_B() / cf::kBytesPerGiB) });
     }
     return csv;
 }

@@ -5,6 +5,7 @@
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 namespace gapstudio::views {
@@ -17,7 +18,7 @@ constexpr double kZero_s = 1e-15; // components below this are not drawn (and no
 
 /// One bar of the chart: a run's exposed or hidden components, drawn at `position`.
 struct Row {
-    QString run;  // "current" or "baseline"
+    ChartRun run;
     QString kind; // "exposed" or "hidden"
     QString label;
     double position;
@@ -25,23 +26,27 @@ struct Row {
     const std::vector<model::TimeComponent> *components;
 };
 
-std::vector<Row> rowsOf(const model::Analysis &current, const model::Analysis *baseline)
+/// The exposed bars of every pin and the current run (1, 2, ...), then their hidden bars.
+std::vector<Row> rowsOf(const ChartRun &current, const std::vector<ChartRun> &pins)
 {
+    std::vector<ChartRun> runs = pins;
+    runs.push_back(current);
+    const bool compared = !pins.empty();
     std::vector<Row> rows;
-    if (baseline) {
-        rows.push_back({QStringLiteral("baseline"), QStringLiteral("exposed"), QObject::tr("Step time\n(baseline)"),
-                        1.0, &baseline->step, &baseline->step.exposed});
-        rows.push_back({QStringLiteral("current"), QStringLiteral("exposed"), QObject::tr("Step time\n(current)"),
-                        2.0, &current.step, &current.step.exposed});
-        rows.push_back({QStringLiteral("baseline"), QStringLiteral("hidden"),
-                        QObject::tr("Hidden comm.\n(baseline)"), 3.4, &baseline->step, &baseline->step.hidden});
-        rows.push_back({QStringLiteral("current"), QStringLiteral("hidden"), QObject::tr("Hidden comm.\n(current)"),
-                        4.4, &current.step, &current.step.hidden});
-    } else {
-        rows.push_back({QStringLiteral("current"), QStringLiteral("exposed"), QObject::tr("Step time"), 1.0,
-                        &current.step, &current.step.exposed});
-        rows.push_back({QStringLiteral("current"), QStringLiteral("hidden"),
-                        QObject::tr("Hidden (overlapped)\ncommunication"), 2.0, &current.step, &current.step.hidden});
+    double position = 1.0;
+    for (const bool hidden : { false, true }) {
+        for (const ChartRun &run : runs) {
+            const model::StepBreakdown &step = run.analysis->step;
+            QString label = !hidden    ? QObject::tr("Step time")
+                            : compared ? QObject::tr("Hidden comm.")
+                                       : QObject::tr("Hidden (overlapped)\ncommunication");
+            if (compared)
+                label += QStringLiteral("\n(%1)").arg(run.run);
+            rows.push_back({ run, hidden ? QStringLiteral("hidden") : QStringLiteral("exposed"), label,
+                             position, &step, hidden ? &step.hidden : &step.exposed });
+            position += 1.0;
+        }
+        position += compared ? 0.4 : 0.0;
     }
     return rows;
 }
@@ -75,6 +80,57 @@ double share(double seconds, const model::StepBreakdown &step)
     return step.total_s > 0 ? seconds / step.total_s : 0.0;
 }
 
+double secondsOf(const std::vector<model::TimeComponent> &components, const std::string &key)
+{
+    const model::TimeComponent *found = findComponent(components, key);
+    return found ? found->seconds : 0.0;
+}
+
+/// A component's tool tip in `row`; for the current run, its difference from every pin.
+QString componentTip(const QString &name, const std::string &key, const Row &row,
+                     const std::vector<ChartRun> &pins)
+{
+    const double seconds = secondsOf(*row.components, key);
+    QString text
+        = QStringLiteral("%1 (%2)\n%3 \u2014 %4 of the step")
+              .arg(name, row.run.longName(), cf::ms(seconds), cf::percent(share(seconds, *row.step)));
+    if (row.run.isPin())
+        return text;
+    for (const ChartRun &pin : pins) {
+        const model::StepBreakdown &step = pin.analysis->step;
+        const double pin_s = secondsOf(row.kind == QLatin1String("hidden") ? step.hidden : step.exposed, key);
+        const double difference_ms = (seconds - pin_s) * cf::kMsPerSecond;
+        text += QObject::tr("\n%1 %2, difference %3 ms")
+                    .arg(pin.run, cf::ms(pin_s),
+                         cf::signedNumber(difference_ms, cf::msDecimals(difference_ms)));
+    }
+    return text;
+}
+
+/// Each bar's end: its total, and for the current run the difference from the first pin. Returns
+/// the longest bar (ms).
+double labelBarEnds(const std::vector<Row> &rows, const std::vector<ChartRun> &pins,
+                    const std::function<void(double, double, const QString &)> &addEndLabel)
+{
+    double maxEnd_ms = 0;
+    for (const Row &row : rows) {
+        double end_s = 0;
+        for (const model::TimeComponent &component : *row.components)
+            end_s += component.seconds;
+        const bool exposed = row.kind == QLatin1String("exposed");
+        if (exposed)
+            end_s = row.step->total_s; // the step time itself (the exposed parts add up to it)
+        maxEnd_ms = std::max(maxEnd_ms, end_s * cf::kMsPerSecond);
+        QString text = cf::ms(end_s);
+        if (!pins.empty() && !row.run.isPin() && exposed)
+            text += QStringLiteral("  (%1 ms)")
+                        .arg(cf::signedNumber((row.step->total_s - pins.front().analysis->step.total_s)
+                                              * cf::kMsPerSecond));
+        addEndLabel(end_s * cf::kMsPerSecond, row.position, text);
+    }
+    return maxEnd_ms;
+}
+
 } // namespace
 
 StepTimeChart::StepTimeChart(QWidget *parent)
@@ -82,10 +138,10 @@ StepTimeChart::StepTimeChart(QWidget *parent)
 {
 }
 
-void StepTimeChart::rebuild(const model::Analysis &current, const model::Analysis *baseline)
+void StepTimeChart::rebuild(const model::Analysis &current, const std::vector<ChartRun> &pins)
 {
     QCustomPlot *p = plot();
-    const std::vector<Row> rows = rowsOf(current, baseline);
+    const std::vector<Row> rows = rowsOf(currentRun(), pins);
 
     // Axes: categories on the left (first row on top), milliseconds along the bottom.
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
@@ -99,7 +155,6 @@ void StepTimeChart::rebuild(const model::Analysis &current, const model::Analysi
 
     // One stacked series per component; exposed and hidden components are separate series.
     int colorIndex = 0;
-    double maxEnd_ms = 0;
     for (const QString &kind : {QStringLiteral("exposed"), QStringLiteral("hidden")}) {
         QCPBars *below = nullptr;
         for (const model::TimeComponent *component : seriesOf(rows, kind)) {
@@ -116,47 +171,26 @@ void StepTimeChart::rebuild(const model::Analysis &current, const model::Analysi
             for (const Row &row : rows) {
                 if (row.kind != kind)
                     continue;
-                const model::TimeComponent *value = findComponent(*row.components, component->key);
-                const double seconds = value ? value->seconds : 0.0;
-                bars->addData(row.position, seconds * cf::kMsPerSecond);
-                QString text = QStringLiteral("%1 (%2)\n%3 — %4 of the step")
-                                   .arg(bars->name(), row.run, cf::ms(seconds), cf::percent(share(seconds, *row.step)));
-                if (baseline && row.run == QLatin1String("current")) {
-                    const model::TimeComponent *base = findComponent(kind == QLatin1String("hidden") ? baseline->step.hidden
-                                                                                            : baseline->step.exposed,
-                                                            component->key);
-                    const double base_s = base ? base->seconds : 0.0;
-                    text += tr("\nbaseline %1, difference %2 ms")
-                                .arg(cf::ms(base_s),
-                                     cf::signedNumber((seconds - base_s) * cf::kMsPerSecond,
-                                                      cf::msDecimals((seconds - base_s) * cf::kMsPerSecond)));
-                }
-                setToolTip(bars, row.position, text);
+                bars->addData(row.position, secondsOf(*row.components, component->key) * cf::kMsPerSecond);
+                setToolTip(bars, row.position, componentTip(bars->name(), component->key, row, pins));
             }
         }
     }
+    addPinKeys(pins, [](const ChartRun &) { return QBrush(Qt::NoBrush); }); // the axis names the runs
 
-    // Each bar's end: its total, and for the current run the difference from the baseline.
-    for (const Row &row : rows) {
-        double end_s = 0;
-        for (const model::TimeComponent &component : *row.components)
-            end_s += component.seconds;
-        if (row.kind == QLatin1String("exposed"))
-            end_s = row.step->total_s; // the step time itself (the exposed parts add up to it)
-        maxEnd_ms = std::max(maxEnd_ms, end_s * cf::kMsPerSecond);
-        QString text = cf::ms(end_s);
-        if (baseline && row.run == QLatin1String("current") && row.kind == QLatin1String("exposed"))
-            text += QStringLiteral("  (%1 ms)").arg(cf::signedNumber((row.step->total_s - baseline->step.total_s) *
-                                                                     cf::kMsPerSecond));
-        addLabel(end_s * cf::kMsPerSecond, row.position, text, Qt::AlignLeft | Qt::AlignVCenter);
-    }
-    p->xAxis->setRange(0, std::max(maxEnd_ms, 1e-3) * (baseline ? 1.3 : 1.18));
+    const double maxEnd_ms = labelBarEnds(rows, pins, [this](double x, double y, const QString &text) {
+        addLabel(x, y, text, Qt::AlignLeft | Qt::AlignVCenter);
+    });
+    p->xAxis->setRange(0, std::max(maxEnd_ms, 1e-3) * (pins.empty() ? 1.18 : 1.3));
 
     QString headline = tr("Step time: %1").arg(cf::ms(current.step.total_s));
-    if (baseline)
-        headline += tr("  (baseline %1, %2 ms)")
-                        .arg(cf::ms(baseline->step.total_s),
-                             cf::signedNumber((current.step.total_s - baseline->step.total_s) * cf::kMsPerSecond));
+    if (!pins.empty()) {
+        const model::Analysis &first = *pins.front().analysis;
+        headline
+            += tr("  (%1 %2, %3 ms)")
+                   .arg(pins.front().run, cf::ms(first.step.total_s),
+                        cf::signedNumber((current.step.total_s - first.step.total_s) * cf::kMsPerSecond));
+    }
     setHeadline(headline);
 }
 
@@ -168,10 +202,11 @@ QList<QStringList> StepTimeChart::csvRows() const
     const model::Analysis *current = currentAnalysis();
     if (!current)
         return csv;
-    for (const Row &row : rowsOf(*current, baselineAnalysis()))
+    for (const Row &row : rowsOf(currentRun(), pinRuns()))
         for (const model::TimeComponent &c : *row.components)
-            csv.append({row.run, row.kind, cf::qs(c.key), cf::qs(c.label), cf::exact(c.seconds * cf::kMsPerSecond),
-                        cf::exact(share(c.seconds, *row.step) * cf::kPercent)});
+            csv.append({ row.run.run, row.kind, cf::qs(c.key), cf::qs(c.label),
+                         cf::exact(c.seconds * cf::kMsPerSecond),
+                         cf::exact(share(c.seconds, *row.step) * cf::kPercent) });
     return csv;
 }
 

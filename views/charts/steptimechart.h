@@ -3,7 +3,8 @@
  * @file steptimechart.h
  * Where one training step's time goes: a stacked horizontal bar of the exposed components of
  * model::Analysis::step (they add up to the step time) and a second bar of the communication
- * hidden behind compute. With a baseline, each bar is shown for both runs with the difference.
+ * hidden behind compute. With pins, each bar is shown for every pin and the current run, with the
+ * difference.
  */
 
 #include "charts/chartview.h"
@@ -19,7 +20,7 @@ public:
     [[nodiscard]] QList<QStringList> csvRows() const override;
 
 protected:
-    void rebuild(const model::Analysis &current, const model::Analysis *baseline) override;
+    void rebuild(const model::Analysis &current, const std::vector<ChartRun> &pins) override;
 };
 
 } // namespace gapstudio::views

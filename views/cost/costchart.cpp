@@ -4,7 +4,9 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
 #include <optional>
+#include <vector>
 
 namespace gapstudio::views {
 
@@ -34,6 +36,39 @@ std::optional<double> valueOf(const std::vector<model::CostShare> &shares, const
     return std::nullopt;
 }
 
+/// A bar of the chart: a run's cost at `position`, pins first (those with a cost), the current run last.
+struct CostBar {
+    ChartRun run;
+    const model::CostResult *cost;
+    double position;
+    QString label;
+};
+
+std::vector<CostBar> barsOf(const ChartRun &current, const std::vector<ChartRun> &pins, bool severalPins)
+{
+    std::vector<CostBar> bars;
+    double position = 1;
+    for (const ChartRun &pin : pins)
+        if (pin.results->cost)
+            bars.push_back({ pin, &*pin.results->cost, position++,
+                             severalPins ? QObject::tr("Pin %1").arg(pin.pin) : QObject::tr("Baseline") });
+    bars.push_back({ current, &*current.results->cost, position,
+                     bars.empty() ? QObject::tr("This design") : QObject::tr("Current") });
+    return bars;
+}
+
+/// The shares by key, the current run's first: a design with hot spares or storage has shares
+/// another may lack.
+std::vector<model::CostShare> sharesOf(const std::vector<CostBar> &bars)
+{
+    std::vector<model::CostShare> shares = bars.back().cost->usdPerHour;
+    for (const CostBar &bar : bars)
+        for (const model::CostShare &other : bar.cost->usdPerHour)
+            if (!valueOf(shares, other.key))
+                shares.push_back({ other.key, other.label, 0 });
+    return shares;
+}
+
 } // namespace
 
 CostChart::CostChart(QWidget *parent)
@@ -49,71 +84,68 @@ QCPBars *CostChart::share(const QString &key) const
     return nullptr;
 }
 
-void CostChart::rebuild(const model::Analysis &, const model::Analysis *baseline)
+void CostChart::rebuild(const model::Analysis &, const std::vector<ChartRun> &pins)
 {
     // rebuild() runs only for results this chart shows (Ok): their cost is the pipeline's.
-    const model::CostResult *now = results() && results()->cost ? &*results()->cost : nullptr;
-    const model::CostResult *before
-        = baseline && this->baseline() && this->baseline()->cost ? &*this->baseline()->cost : nullptr;
-    if (!now)
+    const ChartRun current = currentRun();
+    if (!current.results || !current.results->cost)
         return;
+    const std::vector<CostBar> bars = barsOf(current, pins, this->pins().size() > 1);
+    const model::CostResult &now = *bars.back().cost;
     QCustomPlot *p = plot();
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    const double currentKey = before ? 2 : 1;
-    ticker->addTick(currentKey, before ? tr("Current") : tr("This design"));
-    if (before)
-        ticker->addTick(1, tr("Baseline"));
-    // The shares by key: a design with hot spares or storage has shares the other may lack.
-    std::vector<model::CostShare> shares = now->usdPerHour;
-    if (before)
-        for (const model::CostShare &old : before->usdPerHour)
-            if (!valueOf(shares, old.key))
-                shares.push_back({ old.key, old.label, 0 });
+    for (const CostBar &bar : bars)
+        ticker->addTick(bar.position, bar.label);
     QCPBars *below = nullptr;
+    const std::vector<model::CostShare> shares = sharesOf(bars);
     for (std::size_t i = 0; i < shares.size(); ++i) {
         const model::CostShare &share = shares[i];
-        const double old = before ? valueOf(before->usdPerHour, share.key).value_or(0) : 0;
-        if (share.value == 0 && old == 0)
+        if (std::all_of(bars.begin(), bars.end(), [&](const CostBar &bar) {
+                return valueOf(bar.cost->usdPerHour, share.key).value_or(0) == 0;
+            }))
             continue; // e.g. no facility charge: not drawn, not in the legend
-        auto *bars = new QCPBars(p->yAxis, p->xAxis);
-        bars->setObjectName(cf::qs(share.key));
-        bars->setName(cf::qs(share.label));
-        bars->setWidth(0.5);
+        auto *series = new QCPBars(p->yAxis, p->xAxis);
+        series->setObjectName(cf::qs(share.key));
+        series->setName(cf::qs(share.label));
+        series->setWidth(0.5);
         const QColor color = shareColor(share.key, int(i));
-        bars->setPen(QPen(color.darker(120), 0.8));
-        bars->setBrush(color);
+        series->setPen(QPen(color.darker(120), 0.8));
+        series->setBrush(color);
         if (below)
-            bars->moveAbove(below);
-        below = bars;
-        bars->addData(currentKey, share.value);
-        setToolTip(
-            bars, currentKey,
-            tr("%1: %2 per hour (%3 of the total)")
-                .arg(cf::qs(share.label), cf::usd(share.value),
-                     cf::percent(now->clusterUsdPerHour > 0 ? share.value / now->clusterUsdPerHour : 0)));
-        if (before) {
-            bars->addData(1, old);
-            setToolTip(bars, 1, tr("%1 (baseline): %2 per hour").arg(cf::qs(share.label), cf::usd(old)));
+            series->moveAbove(below);
+        below = series;
+        for (const CostBar &bar : bars) {
+            const double value = valueOf(bar.cost->usdPerHour, share.key).value_or(0);
+            series->addData(bar.position, value);
+            setToolTip(
+                series, bar.position,
+                bar.run.isPin()
+                    ? tr("%1 (%2): %3 per hour").arg(series->name(), bar.run.longName(), cf::usd(value))
+                    : tr("%1: %2 per hour (%3 of the total)")
+                          .arg(series->name(), cf::usd(value),
+                               cf::percent(now.clusterUsdPerHour > 0 ? value / now.clusterUsdPerHour : 0)));
         }
     }
-    const double high = std::max(now->clusterUsdPerHour, before ? before->clusterUsdPerHour : 0.0);
-    addLabel(now->clusterUsdPerHour, currentKey, QStringLiteral("  ") + cf::usd(now->clusterUsdPerHour),
-             Qt::AlignLeft | Qt::AlignVCenter);
-    if (before)
-        addLabel(before->clusterUsdPerHour, 1, QStringLiteral("  ") + cf::usd(before->clusterUsdPerHour),
+    addPinKeys(pins, [](const ChartRun &) { return QBrush(Qt::NoBrush); }); // the axis names the runs
+    double high = 0;
+    for (const CostBar &bar : bars) {
+        high = std::max(high, bar.cost->clusterUsdPerHour);
+        addLabel(bar.cost->clusterUsdPerHour, bar.position,
+                 QStringLiteral("  ") + cf::usd(bar.cost->clusterUsdPerHour),
                  Qt::AlignLeft | Qt::AlignVCenter);
+    }
     p->yAxis->setTicker(ticker);
-    p->yAxis->setRange(0.4, (before ? 2 : 1) + 0.6);
+    p->yAxis->setRange(0.4, bars.back().position + 0.6);
     p->yAxis->grid()->setVisible(false);
     p->xAxis->setRange(0, high > 0 ? high * 1.25 : 1);
     p->xAxis->setLabel(
         tr("Cost of the cluster per hour ($): capital spread over %1 years, energy at $%2/kWh, PUE %3")
-            .arg(cf::number(now->assumptions.depreciationYears, 1), cf::number(now->assumptions.usdPerKWh, 3),
-                 cf::number(now->assumptions.pue, 2)));
+            .arg(cf::number(now.assumptions.depreciationYears, 1), cf::number(now.assumptions.usdPerKWh, 3),
+                 cf::number(now.assumptions.pue, 2)));
     QString headline
-        = tr("Cost per hour: %1 for %2 GPUs").arg(cf::usd(now->clusterUsdPerHour)).arg(now->bom.gpus);
-    if (before)
-        headline += tr("  (baseline %1)").arg(cf::usd(before->clusterUsdPerHour));
+        = tr("Cost per hour: %1 for %2 GPUs").arg(cf::usd(now.clusterUsdPerHour)).arg(now.bom.gpus);
+    if (bars.size() > 1)
+        headline += tr("  (%1 %2)").arg(bars.front().run.run, cf::usd(bars.front().cost->clusterUsdPerHour));
     setHeadline(headline);
 }
 
@@ -121,13 +153,12 @@ QList<QStringList> CostChart::csvRows() const
 {
     QList<QStringList> rows { { QStringLiteral("run"), QStringLiteral("share_key"), QStringLiteral("share"),
                                 QStringLiteral("usd_per_hour") } };
-    for (const auto &[results, run] : { std::pair { baseline(), QStringLiteral("baseline") },
-                                        std::pair { this->results(), QStringLiteral("current") } }) {
-        if (!results || !results->ok() || !results->cost || !currentAnalysis())
-            continue;
-        for (const model::CostShare &share : results->cost->usdPerHour)
-            rows.append({ run, cf::qs(share.key), cf::qs(share.label), cf::exact(share.value) });
-    }
+    const ChartRun current = currentRun();
+    if (!current.analysis || !current.results->cost)
+        return rows;
+    for (const CostBar &bar : barsOf(current, pinRuns(), pins().size() > 1))
+        for (const model::CostShare &share : bar.cost->usdPerHour)
+            rows.append({ bar.run.run, cf::qs(share.key), cf::qs(share.label), cf::exact(share.value) });
     return rows;
 }
 

@@ -3,7 +3,8 @@
  * @file costchart.h
  * What an hour of the cluster costs, as one stacked bar: capital by part (GPUs, servers, scale-up
  * and scale-out network, spread over the depreciation period) and energy (and the facility charge
- * when one is set), the shares of model::CostResult::usdPerHour. With a baseline, a second bar.
+ * when one is set), the shares of model::CostResult::usdPerHour. With pins, a bar per
+ * pin above the current design's.
  * Only a design that runs (status Ok) has a cost; otherwise the chart says why.
  */
 
@@ -24,7 +25,7 @@ public:
     [[nodiscard]] QCPBars *share(const QString &key) const;
 
 protected:
-    void rebuild(const model::Analysis &current, const model::Analysis *baseline) override;
+    void rebuild(const model::Analysis &current, const std::vector<ChartRun> &pins) override;
 };
 
 } // namespace gapstudio::views

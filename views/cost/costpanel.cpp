@@ -182,9 +182,9 @@ void CostPanel::setResults(ResultsPtr results)
     }
 }
 
-void CostPanel::setBaseline(ResultsPtr baseline)
+void CostPanel::setPins(const QList<PinnedScenario> &pins)
 {
-    mChart->setBaseline(std::move(baseline));
+    mChart->setPins(pins);
 }
 
 QString CostPanel::figureText(const QString &key) const

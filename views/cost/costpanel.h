@@ -9,6 +9,7 @@
  * run (over capacity, infeasible, malformed) shows no cost figures, only why.
  */
 
+#include "results/pinnedscenarios.h"
 #include "results/scenarioresults.h"
 
 #include <QHash>
@@ -30,7 +31,8 @@ public:
     explicit CostPanel(ScenarioDocument *document, QWidget *parent = nullptr);
 
     void setResults(ResultsPtr results);
-    void setBaseline(ResultsPtr baseline);
+    /// The cost chart draws every pin beside the current design.
+    void setPins(const QList<PinnedScenario> &pins);
 
     [[nodiscard]] CostChart *chart() const { return mChart; }
     /// The field of override `key` ("cost.usd_per_kWh", ...), or nullptr.

@@ -78,22 +78,25 @@ void writeIntro(report::ReportPainter &out, const ScenarioResults &current, cons
 }
 
 void writeCharts(report::ReportPainter &out, int section, const ScenarioResults &current,
-                 const ScenarioResults *baseline)
+                 const std::vector<const ScenarioResults *> &pinned)
 {
     ChartsPanel panel;
     panel.setResults(std::make_shared<const ScenarioResults>(current));
-    if (baseline)
-        panel.setBaseline(std::make_shared<const ScenarioResults>(*baseline));
+    QList<PinnedScenario> pins;
+    for (const ScenarioResults *pin : pinned)
+        pins.append({ designName(pin->scenario), std::make_shared<const ScenarioResults>(*pin) });
+    panel.setPins(pins);
     out.heading(QObject::tr("%1  Charts").arg(section));
+    const QString against = pinned.empty() ? QString()
+                            : pinned.size() == 1
+                                ? QObject::tr(", current against baseline")
+                                : QObject::tr(", current against the %1 pinned designs").arg(pinned.size());
     int figure = 1;
     for (const ChartView *chart : panel.charts()) {
-        out.chart(*chart,
-                  QObject::tr("Figure %1. %2%3.")
-                      .arg(figure++)
-                      .arg(chart->title(), baseline ? QObject::tr(", current against baseline") : QString()),
-                  // a baseline doubles the legend entries: lay out wider (as the charts' own exports)
-                  baseline ? report::ReportPainter::kWideChartWidth_px
-                           : report::ReportPainter::kChartWidth_px);
+        out.chart(*chart, QObject::tr("Figure %1. %2%3.").arg(figure++).arg(chart->title(), against),
+                  // pins add legend entries: lay out wider (as the charts' own exports)
+                  pinned.empty() ? report::ReportPainter::kChartWidth_px
+                                 : report::ReportPainter::kWideChartWidth_px);
     }
 }
 
@@ -243,7 +246,7 @@ bool paintReport(QIODevice &device, const ScenarioResults &current,
 
     if (options.roadmap)
         writeRoadmap(out, section++, *options.roadmap);
-    writeCharts(out, section, current, pinned.empty() ? nullptr : pinned.front()); // against the first pin
+    writeCharts(out, section, current, pinned); // every pin overlaid
     out.finish();
     if (!painter.end()) {
         if (error)

@@ -6,7 +6,8 @@
  * 2 diagnostics; 3 comparison with the baseline, or with every pinned design when there are several (only
  * when one is given); 4 the design (blocks
  * with their sources, then every parameter of each block, the layout and the GPU count);
- * 5 the roadmap, when one is given (its steps' table and chart); the four charts of the studio, as vectors. The scenario JSON and the GapStudio version are in
+ * 5 the roadmap, when one is given (its steps' table and chart); the four charts of the studio, as vectors,
+ * every pinned design overlaid. The scenario JSON and the GapStudio version are in
  * the PDF's XMP metadata, where readProvenance() and restoreScenario() find them.
  *
  * Needs a QApplication (the charts are widgets); works under QT_QPA_PLATFORM=offscreen.

@@ -3,7 +3,7 @@
  * @file pinnedscenarios.h
  * The scenarios pinned for comparison: any number of earlier designs, each with its name and its own
  * pipeline result, kept side by side with the current design (Key results columns, the charts, the
- * report). The first pin plays the part the single baseline used to: the charts compare with it.
+ * report). The charts draw every pin; differences are taken from the first.
  */
 
 #include "results/scenarioresults.h"
@@ -35,8 +35,6 @@ public:
     [[nodiscard]] int count() const { return static_cast<int>(mPins.size()); }
     /// The results of every pin, in pin order (for the report and exports).
     [[nodiscard]] std::vector<const ScenarioResults *> results() const;
-    /// The first pin's results, which the charts compare with; nullptr without pins.
-    [[nodiscard]] ResultsPtr first() const { return mPins.isEmpty() ? nullptr : mPins.front().results; }
 
 signals:
     void changed();
