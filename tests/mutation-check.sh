@@ -169,7 +169,7 @@ dependents()
 
 # The mutants' flags change no result: the bit-exact parity suite passes with the layer costs
 # (an unmutated layers.cpp) compiled as a mutant is.
-guard_object=$(object_of model/src/layers.cpp)
+guard_object=$(object_of model/src/engine/layers.cpp)
 guard_compile=$(ninja -C "$build" -t commands "$guard_object" | tail -1)
 guard_compile=${guard_compile/" -o $guard_object"/" -o $work/guard.o"}
 guard_compile=$(mutant_flags "$(sed -E 's/ -MD -MT [^ ]+ -MF [^ ]+//' <<<"$guard_compile")")

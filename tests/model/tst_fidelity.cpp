@@ -9,8 +9,8 @@
 #include "gapstudio/model/analysis.h"
 #include "gapstudio/model/evaluate.h"
 
-#include "layers.h"
-#include "network.h"
+#include "engine/layers.h"
+#include "network/network.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
 // Network operation cost, one row per textbook collective (calculon-model.md §4.1;
 // calculon-moe-model.md §5.2 for the all-to-all).
-#include "network.h"
+#include "network/network.h"
 
 #include <QTest>
 

@@ -7,11 +7,11 @@ mutation "contract: a whole override of 2^53 + 1 is rounded" model/src/scenario/
     '    const bool inexact = k->integer && last == text.c_str() + text.size()' \
     '    const bool inexact = false && last == text.c_str() + text.size()' \
     "tst_cli_grid:badArguments"
-mutation "contract: a CSV cell outside its override's range is accepted" model/src/scenario/runs_csv.cpp \
+mutation "contract: a CSV cell outside its override's range is accepted" model/src/io/runs_csv.cpp \
     'if (const auto problem = scenario::overrideTextProblem(key.key, text, value))' \
     'if (const auto problem = scenario::overrideTextProblem(key.key, text, value); problem && false)' \
     "tst_runs_csv:errorsNameLineAndColumn"
-mutation "contract: the CSV of runs has no size limit" model/src/scenario/runs_csv.cpp \
+mutation "contract: the CSV of runs has no size limit" model/src/io/runs_csv.cpp \
     'return parseRunsCsv(readInputFile(path), path, current);' \
     'return parseRunsCsv(readInputFile(path, ~std::uintmax_t { 0 }), path, current);' \
     "tst_runs_csv:endlessAndHugeFilesAreRefused"
@@ -24,7 +24,7 @@ mutation "contract: calibrate takes any --gpu and --software" app/cli/calibrate.
     'requireKnownIds(args, library, measurements);' \
     '(void)&requireKnownIds;' \
     "tst_cli_validate:badOptionsAndCalibrations"
-mutation "contract: calibration efficiencies down to 0" model/src/scenario/calibration_json.cpp \
+mutation "contract: calibration efficiencies down to 0" model/src/io/calibration_json.cpp \
     'const model::Range &r = model::limits::kEfficiency;' \
     'const model::Range r { 0, true, 1, true };' \
     "tst_cli_validate:badOptionsAndCalibrations"
@@ -45,7 +45,7 @@ mutation "contract: import-hf writes an id that is not UTF-8" app/cli/import_hf.
     '(void)nlohmann::json(*text).dump();' \
     '(void)text;' \
     "tst_cli_robust:unclearErrorsAreClear"
-mutation "contract: a preset folder's entry that cannot be examined throws" model/src/scenario/preset_files.cpp \
+mutation "contract: a preset folder's entry that cannot be examined throws" model/src/io/preset_files.cpp \
     'if (it->is_regular_file(ec) && it->path().extension() == ".json")' \
     'if (it->is_regular_file() && it->path().extension() == ".json")' \
     "tst_cli_robust:unclearErrorsAreClear"

@@ -2,36 +2,36 @@
 # tests/mutation-check.sh; see its header for the format).
 # shellcheck shell=bash
 # analysis.cpp: the charts' data (model::analyze)
-mutation "memory loss halved" model/src/analysis.cpp \
+mutation "memory loss halved" model/src/engine/analysis.cpp \
     '{"memory", "Memory-bound time", memory / total},' \
     '{"memory", "Memory-bound time", memory / total / 2},' \
     "tst_analysis:efficiencyGapByHand"
-mutation "DP bytes without the sharded all-gather" model/src/analysis.cpp \
+mutation "DP bytes without the sharded all-gather" model/src/engine/analysis.cpp \
     'lp * o.block_dp_size * (exe.optimizerSharding ? 2.0 : 1.0), o.dp_comm_link_time,' \
     'lp * o.block_dp_size, o.dp_comm_link_time,' \
     "tst_analysis:tierTrafficByHand"
-mutation "hidden TP communication ignores the exposed part" model/src/analysis.cpp \
+mutation "hidden TP communication ignores the exposed part" model/src/engine/analysis.cpp \
     'hidden(o.tp_comm_link_time, o.tp_comm_exposed_time)' \
     'hidden(o.tp_comm_link_time, 0.0)' \
     "tst_analysis:stepBreakdownByHand"
-mutation "HBM traffic without the optimizer step" model/src/analysis.cpp \
+mutation "HBM traffic without the optimizer step" model/src/engine/analysis.cpp \
     'lp * o.block_optim_mem_accessed;' \
     '0.0;' \
     "tst_analysis:tierTrafficByHand"
-mutation "tokens per second are samples per second" model/src/analysis.cpp \
+mutation "tokens per second are samples per second" model/src/engine/analysis.cpp \
     'a.tokensPerSecond = o.sample_rate * static_cast<double>(app.seqSize);' \
     'a.tokensPerSecond = o.sample_rate;' \
     "tst_analysis:stepBreakdownByHand"
-mutation "MoE host sync not a loss of its own" model/src/analysis.cpp \
+mutation "MoE host sync not a loss of its own" model/src/engine/analysis.cpp \
     '{"moe_sync", "MoE dispatcher host sync (fitted)", o.moe_sync_time / total},' \
     '{"moe_sync", "MoE dispatcher host sync (fitted)", 0.0},' \
     "tst_fidelity:softwareOverheadsNamedInTheGap"
 # block_stats.cpp and stages.cpp: the software stack's fixed costs counted per block and pass
-mutation "software overheads counted for the forward pass only" model/src/block_stats.cpp \
+mutation "software overheads counted for the forward pass only" model/src/engine/block_stats.cpp \
     'o.block_software_overhead_time = passes * ctx.calibration->blockOverhead_s;' \
     'o.block_software_overhead_time = ctx.calibration->blockOverhead_s;' \
     "tst_fidelity:softwareOverheadsNamedInTheGap"
-mutation "software overheads of the embedding and LM head left out" model/src/stages.cpp \
+mutation "software overheads of the embedding and LM head left out" model/src/engine/stages.cpp \
     'o.software_overhead_time += M * critical.ends.software;' \
     'o.software_overhead_time += 0;' \
     "tst_fidelity:softwareOverheadsNamedInTheGap"
@@ -52,83 +52,83 @@ mutation "goodput shown as a fraction, not a percentage" views/results/goodputte
     'const QString percent = locale.toString(g.goodput,' \
     "tst_calibrationtext:goodputInKeyResultsAndReport"
 # sweep.cpp: sweeps and sensitivity
-mutation "HBM bandwidth not scaled" model/src/sweep.cpp \
+mutation "HBM bandwidth not scaled" model/src/search/sweep.cpp \
     's.mem1.bandwidth_Bps *= factor;' \
     's.mem1.bandwidth_Bps *= 1.0;' \
     "tst_sweep:scaledChangesExactlyItsField"
-mutation "scale-out scales the scale-up tier" model/src/sweep.cpp \
+mutation "scale-out scales the scale-up tier" model/src/search/sweep.cpp \
     's.networks.back().bandwidth_Bps *= factor;' \
     's.networks.front().bandwidth_Bps *= factor;' \
     "tst_sweep:scaledChangesExactlyItsField"
-mutation "latency scaled on no tier" model/src/sweep.cpp \
+mutation "latency scaled on no tier" model/src/search/sweep.cpp \
     'n.latency_s *= factor;' \
     'n.latency_s *= 1.0;' \
     "tst_sweep:scaledChangesExactlyItsField"
-mutation "scale-out value read from tier 0" model/src/sweep.cpp \
+mutation "scale-out value read from tier 0" model/src/search/sweep.cpp \
     'return s.networks.empty() ? 0 : s.networks.back().bandwidth_Bps;' \
     'return s.networks.empty() ? 0 : s.networks.front().bandwidth_Bps;' \
     "tst_sweep:sweepPointsAreTheScaledValues"
-mutation "an unmoved parameter reported as elasticity 0" model/src/sweep.cpp \
+mutation "an unmoved parameter reported as elasticity 0" model/src/search/sweep.cpp \
     'if (upParam == downParam) {' \
     'if (false) {' \
     "tst_sweep:sensitivityFlagsAParameterThatDidNotMove"
 # network.h and the model core
-mutation "collective offset dropped" model/src/network.h \
+mutation "collective offset dropped" model/src/network/network.h \
     'size += chunk * cost.offset;' \
     'size += chunk;' \
     "tst_calculon_parity"
-mutation "an operation's own efficiency ignored" model/src/network.h \
+mutation "an operation's own efficiency ignored" model/src/network/network.h \
     'const double efficiency = cost.efficiency > 0 ? cost.efficiency : net.efficiency;' \
     'const double efficiency = net.efficiency;' \
     "tst_moe_parity:cases"
-mutation "pipeline bubble one stage short" model/src/batch_stats.cpp \
+mutation "pipeline bubble one stage short" model/src/engine/batch_stats.cpp \
     'o.bubble_time = dbl(exe.pipelinePar - 1) * chunkTime' \
     'o.bubble_time = dbl(exe.pipelinePar - 2) * chunkTime' \
     "tst_calculon_parity"
-mutation "Adam moments in 2 bytes" model/src/layer_memory.h \
+mutation "Adam moments in 2 bytes" model/src/engine/layer_memory.h \
     'const double moments = l.optimSpace * 4;' \
     'const double moments = l.optimSpace * 2;' \
     "tst_calculon_parity"
-mutation "eager RMSNorm forward one FP32 pass short" model/src/calibrated_cost.cpp \
+mutation "eager RMSNorm forward one FP32 pass short" model/src/engine/calibrated_cost.cpp \
     'return l.inputs * (fw ? 7 * f + 2 * b : 19 * f + 4 * b);' \
     'return l.inputs * (fw ? 6 * f + 2 * b : 19 * f + 4 * b);' \
     "tst_fidelity:eagerElementwiseKernels"
-mutation "every expert on every GPU" model/src/moe_block.cpp \
+mutation "every expert on every GPU" model/src/engine/moe_block.cpp \
     'const I localExperts = experts / ep; // e' \
     'const I localExperts = experts; // e' \
     "tst_moe_parity:cases"
 # The input limits (range_checks.cpp, result_guard.cpp)
-mutation "no count check" model/src/range_checks.cpp \
+mutation "no count check" model/src/engine/range_checks.cpp \
     'if (count.constant <= limits::kMaxCount)' \
     'if (true)' \
     "tst_limits:countsThatWouldOverflowNameTheLargestInput"
-mutation "HBM bandwidth unchecked" model/src/range_checks.cpp \
+mutation "HBM bandwidth unchecked" model/src/engine/range_checks.cpp \
     'c.require(sys.mem1.bandwidth_Bps, limits::kBandwidth, path("mem1/bandwidth"), "HBM bandwidth", "B/s");' \
     '(void)0;' \
     "tst_limits:systemRangesNameTheField"
-mutation "final guard lets NaN through" model/src/result_guard.cpp \
+mutation "final guard lets NaN through" model/src/engine/result_guard.cpp \
     'if (std::isfinite(sum) && minimum >= 0)' \
     'if (true)' \
     "tst_limits:guardCatchesWhatTheRangesMiss"
 # search.cpp
-mutation "divisors repeat the square root" model/src/search.cpp \
+mutation "divisors repeat the square root" model/src/search/search.cpp \
     'if (c != x / c)' \
     'if (true)' \
     "tst_search:upstream"
-mutation "hit positions not offset by their task" model/src/search.cpp \
+mutation "hit positions not offset by their task" model/src/search/search.cpp \
     'candidate.hit.index += offsets[candidate.task];' \
     'candidate.hit.index += 0;' \
     "tst_search:largeTopKeepsEveryValidLayoutInOrder"
-mutation "a design's search without its calibration" model/src/search.cpp \
+mutation "a design's search without its calibration" model/src/search/search.cpp \
     'options.calibration = design.calibration;' \
     'options.calibration = {};' \
     "tst_searchapply:appliedRowIsTheRow"
-mutation "a design's search forgets its other settings" model/src/search.cpp \
+mutation "a design's search forgets its other settings" model/src/search/search.cpp \
     'space.base = e;' \
     'space.base = Execution {};' \
     "tst_money_paths:bestLayoutWithContextParallelism,gpuCountSweepKeepsContextParallelism"
 # sweep.cpp, explorecompute.cpp: Explore's searches run the design's own model
-mutation "scaling counts ignore context parallelism" model/src/sweep.cpp \
+mutation "scaling counts ignore context parallelism" model/src/search/sweep.cpp \
     'space.numProcs = n / cp;' \
     'space.numProcs = n;' \
     "tst_money_paths:gpuCountSweepKeepsContextParallelism"
@@ -141,16 +141,16 @@ mutation "every fabric called two-tier in the variants chart" views/explore/vari
     'mFlat = false;' \
     "tst_exploredesign:variantsNameTheDesignsFabric"
 # stages.cpp: the memory of each pipeline stage
-mutation "dense blocks of an MoE model keep an MoE block's optimizer state" model/src/stages.cpp \
+mutation "dense blocks of an MoE model keep an MoE block's optimizer state" model/src/engine/stages.cpp \
     'run.stages.denseOptimizer_B = denseState.optimizer - moeState.optimizer;' \
     'run.stages.denseOptimizer_B = 0;' \
     "tst_real_runs:predictedMemoryFitsTheGpu"
-mutation "the first stage's dense blocks not counted" model/src/stages.cpp \
+mutation "the first stage's dense blocks not counted" model/src/engine/stages.cpp \
     'run.stages.firstDense = denseHere;' \
     'run.stages.firstDense = 0;' \
     "tst_moe_corrected:denseBlocksHoldTheirOwnOptimizerState"
 # search_bound.cpp: the bounded search's lower bound on the step time must stay a lower bound
-mutation "step-time bound 1.5x too high" model/src/search_bound.cpp \
+mutation "step-time bound 1.5x too high" model/src/search/search_bound.cpp \
     'perTier[t] = dbl(exe.batchSize) / (time * (1 - 1e-9));' \
     'perTier[t] = dbl(exe.batchSize) / (1.5 * time * (1 - 1e-9));' \
     "tst_search:boundedEqualsExhaustive"
@@ -228,11 +228,11 @@ mutation "variant labels cut off in a narrow chart" views/explore/variantschart.
     'upper = std::max(upper, label->position->coords().x() * width / (width - w));' \
     'upper = std::max(upper, w * 0);' \
     "tst_explorecharts:variantsAreSweepVariants"
-mutation "an FP8 run's 16-bit GEMMs left to the library's calibration" model/src/scenario/calibration_problem.cpp \
+mutation "an FP8 run's 16-bit GEMMs left to the library's calibration" model/src/calibration/calibration_problem.cpp \
     'c.gemmEfficiency[static_cast<std::size_t>(sixteen)] = value(x, b.gemm16);' \
     '(void)sixteen;' \
     "tst_real_runs:fitIgnoresTheLibrarysCalibration"
-mutation "every software stack counted as calibrated" model/src/scenario/calibration_lookup.cpp \
+mutation "every software stack counted as calibrated" model/src/calibration/calibration_lookup.cpp \
     'a.softwareHasEntry = find(set->software, r.software.info.id) != nullptr;' \
     'a.softwareHasEntry = true;' \
     "tst_calibrationtext:typicalError"
@@ -249,7 +249,7 @@ mutation "a screenshot may replace its scenario" app/main.cpp \
     'if (!gapstudio::views::isNotAnInput(parser.value(o.screenshot), { parser.value(o.scenario) },' \
     'if (false && !gapstudio::views::isNotAnInput(parser.value(o.screenshot), { parser.value(o.scenario) },' \
     "tst_headless_errors:screenshotNeverReplacesItsScenario"
-mutation "the optimizer sharded over DP only under context parallelism" model/src/evaluate.cpp \
+mutation "the optimizer sharded over DP only under context parallelism" model/src/engine/evaluate.cpp \
     'const double contextShards = features.attention ? dbl(exe.contextPar) : 1.0;' \
     'const double contextShards = features.attention ? 1.0 : 1.0;' \
     "tst_fidelity:optimizerShardsOverContextParallelRanks"

@@ -3,32 +3,32 @@
 # tests/mutation-check.sh; see its header for the format).
 # shellcheck shell=bash
 # cost.cpp: power and money per hour
-mutation "IT power without switches and optics" model/src/cost.cpp \
+mutation "IT power without switches and optics" model/src/cost/cost.cpp \
     'r.itPower_W = gpus_W + hosts_W + scaleUp_W + scaleOut_W + spares_W + storage_W;' \
     'r.itPower_W = gpus_W + hosts_W + spares_W + storage_W;' \
     "tst_money_paths:itPowerFromAHandCountedBom"
-mutation "facility power without the PUE" model/src/cost.cpp \
+mutation "facility power without the PUE" model/src/cost/cost.cpp \
     'r.facilityPower_W = r.itPower_W * assumptions.pue;' \
     'r.facilityPower_W = r.itPower_W;' \
     "tst_money_paths:itPowerFromAHandCountedBom"
-mutation "waiting GPUs draw nothing" model/src/cost.cpp \
+mutation "waiting GPUs draw nothing" model/src/cost/cost.cpp \
     '= static_cast<double>(bom.gpus) * gpuBoardPower_W * (idle + (1.0 - idle) * r.gpuActivity);' \
     '= static_cast<double>(bom.gpus) * gpuBoardPower_W * (0 * idle + r.gpuActivity);' \
     "tst_money_paths:itPowerFromAHandCountedBom"
-mutation "energy billed on IT power" model/src/cost.cpp \
+mutation "energy billed on IT power" model/src/cost/cost.cpp \
     'r.energyUsdPerHour = r.facilityPower_W / kWattsPerKilowatt * assumptions.usdPerKWh;' \
     'r.energyUsdPerHour = r.itPower_W / kWattsPerKilowatt * assumptions.usdPerKWh;' \
     "tst_money_paths:itPowerFromAHandCountedBom"
 # cost_bom.cpp: the bill of materials
-mutation "one optic per link" model/src/cost_bom.cpp \
+mutation "one optic per link" model/src/cost/cost_bom.cpp \
     'add("_optics", "optics (link ends)", 2.0 * static_cast<double>(count.links), cost.opticsPrice_USD,' \
     'add("_optics", "optics (link ends)", static_cast<double>(count.links), cost.opticsPrice_USD,' \
     "tst_money_paths:itPowerFromAHandCountedBom"
-mutation "spines of half radix" model/src/cost_bom.cpp \
+mutation "spines of half radix" model/src/cost/cost_bom.cpp \
     'out.switchesPerLevel.push_back(ceilDiv(uplinks, radix));' \
     'out.switchesPerLevel.push_back(ceilDiv(uplinks, half));' \
     "tst_money_paths:itPowerFromAHandCountedBom"
-mutation "a GPU without a price is not flagged" model/src/cost_bom.cpp \
+mutation "a GPU without a price is not flagged" model/src/cost/cost_bom.cpp \
     '        bom.unpriced.emplace_back("gpus");' \
     '        (void)bom;' \
     "tst_costpanel:unpricedPartsAreFlagged"
@@ -55,11 +55,11 @@ mutation "roadmap energy ratio is the cost ratio" model/src/scenario/roadmap.cpp
     'r.energyRatio = ratio(r.result.cost->usdPerMillionTokens, before.cost->usdPerMillionTokens);' \
     "tst_money_paths:roadmapGainsAreRatiosOfStepTimes"
 # search.cpp: the layout searches (a design's search space, the bounded search)
-mutation "best layout ignores context parallelism" model/src/search.cpp \
+mutation "best layout ignores context parallelism" model/src/search/search.cpp \
     'space.numProcs = e.numProcs / std::max<I>(1, e.contextPar);' \
     'space.numProcs = e.numProcs;' \
     "tst_money_paths:bestLayoutWithContextParallelism"
-mutation "bounded search for corrected-model features" model/src/search.cpp \
+mutation "bounded search for corrected-model features" model/src/search/search.cpp \
     'const bool bounded = bound && !options.features.any() && space.rankBy == RankBy::SampleRate &&' \
     'const bool bounded = bound && space.rankBy == RankBy::SampleRate &&' \
     "tst_search:correctedModelIsSearchedExhaustively"
@@ -74,11 +74,11 @@ mutation "error sign flipped" model/src/scenario/validation.cpp \
     "tst_published"
 # calibrate.cpp (folds), calibration_problem.cpp and calibration_parameters.h (objective, priors),
 # calibration_solver.cpp (standard errors)
-mutation "fold fitted with its own family" model/src/scenario/calibrate.cpp \
+mutation "fold fitted with its own family" model/src/calibration/calibrate.cpp \
     'const Problem without(prepare(measurements, library, held, out), held);' \
     'const Problem without(prepare(measurements, library, held, {}), held);' \
     "tst_calibrate_synthetic:leaveOneFamilyOutHoldsTheFamilyBack"
-mutation "generations folded by family" model/src/scenario/calibrate.cpp \
+mutation "generations folded by family" model/src/calibration/calibrate.cpp \
     '= foldEach(measurements, library, options, generationOf, generations, fit.generationLeftOut, step);' \
     '= foldEach(measurements, library, options, familyOf, generations, fit.generationLeftOut, step);' \
     "tst_real_runs:leaveOneGenerationOut"
@@ -90,31 +90,31 @@ mutation "--exclude keeps the runs it names" model/src/scenario/run_filter.cpp \
     'if (match == filter.exclude)' \
     'if (match != filter.exclude)' \
     "tst_cli_validate:crossGenerationByFilters"
-mutation "a projected GPU takes the best generation's error" model/src/scenario/calibration_lookup.cpp \
+mutation "a projected GPU takes the best generation's error" model/src/calibration/calibration_lookup.cpp \
     'if (!a.gpuHasEntry && error > a.unseenGenerationMeanAbsError) {' \
     'if (!a.gpuHasEntry && (a.unseenGeneration.empty() || error < a.unseenGenerationMeanAbsError)) {' \
     "tst_calibrationtext:typicalError"
-mutation "a fold over some families leaves out every family" model/src/scenario/calibrate.cpp \
+mutation "a fold over some families leaves out every family" model/src/calibration/calibrate.cpp \
     'if (options.foldFamilies.empty() || options.foldFamilies.count(family) == 1)' \
     'if (options.foldFamilies.empty() || true)' \
     "tst_real_runs:foldOverTwoFamilies"
-mutation "fold starts from the start calibration" model/src/scenario/calibrate.cpp \
+mutation "fold starts from the start calibration" model/src/calibration/calibrate.cpp \
     'held.start = nullptr;' \
     'held.start = options.start;' \
     "tst_calibrate_synthetic:foldsStartFromThePriors"
-mutation "standard errors without the transform's slope" model/src/scenario/calibration_solver.cpp \
+mutation "standard errors without the transform's slope" model/src/calibration/calibration_solver.cpp \
     'out.push_back({ p.name, v, slope(p.kind, v) * std::sqrt(std::max(0.0, variance)) });' \
     'out.push_back({ p.name, v, std::sqrt(std::max(0.0, variance)) });' \
     "tst_calibrate_synthetic:standardErrorsByTheDeltaMethod"
-mutation "objective without the measured time" model/src/scenario/calibration_problem.cpp \
+mutation "objective without the measured time" model/src/calibration/calibration_problem.cpp \
     '= std::isfinite(predicted) && predicted > 0 ? std::log(predicted / mRuns[r].measured) : 10.0;' \
     '= std::isfinite(predicted) && predicted > 0 ? std::log(predicted) : 10.0;' \
     "tst_calibrate_synthetic:recoversTheKnownParameters"
-mutation "priors ten times stronger" model/src/scenario/calibration_parameters.h \
+mutation "priors ten times stronger" model/src/calibration/calibration_parameters.h \
     'constexpr double kPriorWeight = 0.05;' \
     'constexpr double kPriorWeight = 0.5;' \
     "tst_calibrate_synthetic:recoversTheKnownParameters,standardErrorsByTheDeltaMethod"
-mutation "half-depth prior at 512" model/src/scenario/calibration_problem.cpp \
+mutation "half-depth prior at 512" model/src/calibration/calibration_problem.cpp \
     'b.halfDepth = add("gemm_half_depth", Kind::Positive, 128, 1.0, -1, start(s.gemmHalfDepth));' \
     'b.halfDepth = add("gemm_half_depth", Kind::Positive, 512, 1.0, -1, start(s.gemmHalfDepth));' \
     "tst_calibrate_synthetic:recoversTheKnownParameters"
@@ -128,59 +128,59 @@ mutation "MPI rounds advance by one rank's points" app/cli/grid_mpi.cpp \
     'for (std::uint64_t base = first; base < last; base += kPerRank) {' \
     "tst_cli_grid:mpiMatchesOneProcess"
 # goodput.cpp: failures, checkpoints and restarts
-mutation "Young's interval without the factor 2" model/src/goodput.cpp \
+mutation "Young's interval without the factor 2" model/src/cost/goodput.cpp \
     '= std::max(a.checkpointInterval_s > 0 ? a.checkpointInterval_s : std::sqrt(2 * delta * M), shortest);' \
     '= std::max(a.checkpointInterval_s > 0 ? a.checkpointInterval_s : std::sqrt(delta * M), shortest);' \
     "tst_goodput:youngAndDalyByHand"
-mutation "an asynchronous snapshot as slow as the write" model/src/goodput.cpp \
+mutation "an asynchronous snapshot as slow as the write" model/src/cost/goodput.cpp \
     '= a.asyncCheckpoint ? checkpoint_B / parts.gpus / a.snapshot_Bps : r.checkpointWrite_s;' \
     '= r.checkpointWrite_s;' \
     "tst_goodput:asynchronousCheckpointsByHand"
-mutation "an asynchronous checkpoint's write not lost on failure" model/src/goodput.cpp \
+mutation "an asynchronous checkpoint's write not lost on failure" model/src/cost/goodput.cpp \
     'r.rework_s = a.asyncCheckpoint ? r.checkpointWrite_s : 0;' \
     'r.rework_s = 0;' \
     "tst_goodput:asynchronousCheckpointsByHand"
-mutation "the next asynchronous checkpoint does not wait for the write" model/src/goodput.cpp \
+mutation "the next asynchronous checkpoint does not wait for the write" model/src/cost/goodput.cpp \
     'const double shortest = a.asyncCheckpoint ? r.checkpointWrite_s : 0;' \
     'const double shortest = 0;' \
     "tst_goodput:asynchronousCheckpointsByHand"
-mutation "the snapshot bandwidth is not PCIe 5.0 x16" model/src/goodput.cpp \
+mutation "the snapshot bandwidth is not PCIe 5.0 x16" model/src/cost/goodput.cpp \
     'constexpr double kPcie5x16_Bps = 32e9 * 16 * 128.0 / 130 / 8;' \
     'constexpr double kPcie5x16_Bps = 32e9 * 16 / 8;' \
     "tst_goodput:overridesSetTheAssumptions,cliAsynchronousCheckpoints"
-mutation "Daly's wall time without the restarts" model/src/goodput.cpp \
+mutation "Daly's wall time without the restarts" model/src/cost/goodput.cpp \
     '= tau > 0 ? M * std::exp(R / M) * std::expm1((tau + delta) / M) / tau : std::exp(R / M);' \
     '= tau > 0 ? M * std::expm1((tau + delta) / M) / tau : std::exp(R / M);' \
     "tst_goodput:youngAndDalyByHand"
-mutation "a restart reloads no checkpoint" model/src/goodput.cpp \
+mutation "a restart reloads no checkpoint" model/src/cost/goodput.cpp \
     'r.restart_s = a.jobRestart_s + checkpoint_B / a.storageRead_Bps.value_or(a.storage_Bps);' \
     'r.restart_s = a.jobRestart_s;' \
     "tst_goodput:youngAndDalyByHand"
-mutation "the job's failure rate does not grow with its GPUs" model/src/goodput.cpp \
+mutation "the job's failure rate does not grow with its GPUs" model/src/cost/goodput.cpp \
     'return { { "all", "All causes", parts.gpus, *a.interruptionsPerGpuHour * parts.gpus } };' \
     'return { { "all", "All causes", parts.gpus, *a.interruptionsPerGpuHour } };' \
     "tst_goodput:youngAndDalyByHand"
-mutation "the Llama 3 links counted without the cluster switches" model/src/goodput.cpp \
+mutation "the Llama 3 links counted without the cluster switches" model/src/cost/goodput.cpp \
     'constexpr double kLlama3LinksPerGpu = 1 + 1 + 1.0 / 7;' \
     'constexpr double kLlama3LinksPerGpu = 1 + 1.0 / 7;' \
     "tst_goodput:llama3Pretraining"
-mutation "HBM failures left out" model/src/goodput.cpp \
+mutation "HBM failures left out" model/src/cost/goodput.cpp \
     'source("hbm", "HBM", parts.gpus, a.hbmFit),' \
     'source("hbm", "HBM", 0, a.hbmFit),' \
     "tst_goodput:llama3Pretraining"
-mutation "servers counted as GPUs" model/src/goodput.cpp \
+mutation "servers counted as GPUs" model/src/cost/goodput.cpp \
     'parts.servers = static_cast<double>(bom.servers);' \
     'parts.servers = parts.gpus;' \
     "tst_goodput:pipelineHasItExactlyForRunnableDesigns"
-mutation "sharded optimizer state counted once per replica" model/src/goodput.cpp \
+mutation "sharded optimizer state counted once per replica" model/src/cost/goodput.cpp \
     'const double optimizerReplicas = exe.optimizerSharding ? 1.0 : weightReplicas;' \
     'const double optimizerReplicas = weightReplicas;' \
     "tst_goodput:checkpointCountedOnceOverReplicas"
-mutation "MoE weights divided over all data-parallel replicas" model/src/goodput.cpp \
+mutation "MoE weights divided over all data-parallel replicas" model/src/cost/goodput.cpp \
     '= exe.modelMoE ? static_cast<double>(std::max<std::int64_t>(1, exe.dataParExp)) : dataReplicas;' \
     '= dataReplicas;' \
     "tst_goodput:checkpointCountedOnceOverReplicas"
-mutation "effective cost ignores the goodput" model/src/goodput.cpp \
+mutation "effective cost ignores the goodput" model/src/cost/goodput.cpp \
     'r.effectiveUsdPerMillionTokens = usdPerMillionTokens / r.goodput;' \
     'r.effectiveUsdPerMillionTokens = usdPerMillionTokens;' \
     "tst_goodput:pipelineHasItExactlyForRunnableDesigns,cliPrintsItLast"
@@ -188,7 +188,7 @@ mutation "the scenario's reliability overrides ignored" model/src/scenario/cost_
     '= model::goodputOf(compiled.resolved.reliability, model::reliabilityParts(cost.bom),' \
     '= model::goodputOf(model::ReliabilityAssumptions {}, model::reliabilityParts(cost.bom),' \
     "tst_goodput:overridesSetTheAssumptions"
-mutation "effective MFU without the goodput" model/src/goodput.cpp \
+mutation "effective MFU without the goodput" model/src/cost/goodput.cpp \
     'r.effectiveMfu = mfu * r.goodput;' \
     'r.effectiveMfu = mfu;' \
     "tst_goodput:pipelineHasItExactlyForRunnableDesigns,cliPrintsItLast tst_charts:waterfallAddsUpToPeak"
@@ -200,7 +200,7 @@ mutation "the scaling chart's goodput counts the design's GPUs at every count" m
     '    spec.gpus = exe.numProcs;' \
     '' \
     "tst_exploredesign:thisDesignIsTheDesign"
-mutation "the gap in dollars prices failures at the failure-free run" model/src/cost.cpp \
+mutation "the gap in dollars prices failures at the failure-free run" model/src/cost/cost.cpp \
     'runUsd * gap.failures / (gap.mfu - gap.failures) });' \
     'runUsd * gap.failures });' \
     "tst_cost:gapInDollarsSumsToRun tst_costpanel:gapInDollarsIsTheModels"
@@ -232,27 +232,27 @@ mutation "roadmap's effective cost ratio without the goodput" model/src/scenario
     'r.effectiveCostRatio = ratio(r.result.goodput->effectiveUsdPerMillionTokens,' \
     'r.effectiveCostRatio = ratio(r.result.cost->usdPerMillionTokens,' \
     "tst_money_paths:roadmapGainsAreRatiosOfStepTimes"
-mutation "a failure without a spare waits for the second repaired server" model/src/goodput.cpp \
+mutation "a failure without a spare waits for the second repaired server" model/src/cost/goodput.cpp \
     '/ static_cast<double>(a.spareServers + 1);' \
     '/ static_cast<double>(a.spareServers + 2);' \
     "tst_goodput:hotSparesByHand"
-mutation "software interruptions take a server out" model/src/goodput.cpp \
+mutation "software interruptions take a server out" model/src/cost/goodput.cpp \
     'hardwarePerHour += s.key == "software" ? 0' \
     'hardwarePerHour += s.key == "software" ? s.perHour' \
     "tst_goodput:hotSparesByHand"
-mutation "the wait for a spare left out of Daly's restart time" model/src/goodput.cpp \
+mutation "the wait for a spare left out of Daly's restart time" model/src/cost/goodput.cpp \
     'R = r.restart_s + r.spareWait_s + r.rework_s;' \
     'R = r.restart_s + r.rework_s;' \
     "tst_goodput:hotSparesByHand"
-mutation "the Poisson tail one term short" model/src/goodput.cpp \
+mutation "the Poisson tail one term short" model/src/cost/goodput.cpp \
     'const double below = static_cast<double>(k) - 1;' \
     'const double below = static_cast<double>(k);' \
     "tst_goodput:poissonTail"
-mutation "hot spares without their GPUs" model/src/cost_bom.cpp \
+mutation "hot spares without their GPUs" model/src/cost/cost_bom.cpp \
     'bom.spareGpus = spec.spareServers * perServer;' \
     'bom.spareGpus = spec.spareServers;' \
     "tst_goodput:sparesInTheBillOfMaterials"
-mutation "idle spare GPUs at full power" model/src/cost.cpp \
+mutation "idle spare GPUs at full power" model/src/cost/cost.cpp \
     'static_cast<double>(bom.spareGpus) * gpuBoardPower_W * idle' \
     'static_cast<double>(bom.spareGpus) * gpuBoardPower_W' \
     "tst_goodput:sparesInTheBillOfMaterials"
@@ -260,11 +260,11 @@ mutation "a storage block's read bandwidth is its write bandwidth" model/src/sce
     'resolved.reliability.storageRead_Bps = storage->read_Bps;' \
     'resolved.reliability.storageRead_Bps = storage->write_Bps;' \
     "tst_goodput:storageBlock"
-mutation "unpriced storage counted as priced" model/src/cost_bom.cpp \
+mutation "unpriced storage counted as priced" model/src/cost/cost_bom.cpp \
     'bom.unpriced.emplace_back("storage");' \
     '(void)0;' \
     "tst_goodput:storageBlock tst_costpanel:storageBlockIsAnUndoableChoice"
-mutation "IT power without the checkpoint storage" model/src/cost.cpp \
+mutation "IT power without the checkpoint storage" model/src/cost/cost.cpp \
     'scaleOut_W + spares_W + storage_W;' \
     'scaleOut_W + spares_W;' \
     "tst_goodput:storageBlock"

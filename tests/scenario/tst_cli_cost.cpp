@@ -1,7 +1,7 @@
 // gapstudio-cli eval SCENARIO --cost, rank and cost-sweep (model/cost.h, scenario/costsearch.h),
 // run as a separate process. Expected figures are hand counts from the shipped presets' cost
 // blocks (presets/gpus/nvidia-h100-sxm-80gb.json, interconnects/nvlink4-nvls.json and
-// interconnects/infiniband-ndr.json) and the cited defaults of model/src/cost.cpp.
+// interconnects/infiniband-ndr.json) and the cited defaults of model/src/cost/cost.cpp.
 #include "gapstudio/io/preset_json.h"
 
 #include <QProcess>

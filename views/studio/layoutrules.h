@@ -5,7 +5,7 @@
  * count change (DP and expert DP follow), say which GPU counts a layout admits, and turn the
  * model's diagnostics into sentences that name the field the user can change.
  *
- * The rules are the model's own checks (model/src/checks.cpp: TP x CP x PP x DP = GPUs;
+ * The rules are the model's own checks (model/src/engine/checks.cpp: TP x CP x PP x DP = GPUs;
  * calculon-MoE's EP x ES x PP x expert DP = GPUs; the global batch splits over DP into whole
  * microbatches), solved for DP and expert DP; the model still decides what is valid.
  */

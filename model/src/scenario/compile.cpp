@@ -3,9 +3,9 @@
 // presets that hold a reference system's numbers compile to exactly that system.
 #include "gapstudio/scenario/scenario.h"
 
+#include "calibration/calibration_lookup.h"
 #include "gapstudio/model/limits.h"
 #include "gapstudio/scenario/locate.h"
-#include "scenario/calibration_lookup.h"
 
 #include <string>
 

@@ -1,6 +1,6 @@
 // The design's override keys (override_rules.h): memory, compute, the links, the topology, the
 // GPU count, the layout and the sequence.
-#include "override_rules.h"
+#include "scenario/override_rules.h"
 
 #include "gapstudio/scenario/override_keys.h"
 

@@ -1,6 +1,6 @@
 // The cost and goodput models' override keys (override_rules.h): economics, prices, failure
 // rates, storage and restarts.
-#include "override_rules.h"
+#include "scenario/override_rules.h"
 
 #include "gapstudio/model/cost.h"
 #include "gapstudio/model/goodput.h"

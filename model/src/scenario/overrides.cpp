@@ -1,6 +1,6 @@
 // Questions about the override keys (scenario.h): which there are, what a compiled design's value
 // is, whether a value or a text is one a key takes. The keys themselves: override_rules.h.
-#include "override_rules.h"
+#include "scenario/override_rules.h"
 
 #include <algorithm>
 #include <charconv>

@@ -2,7 +2,7 @@
 // (override_rules.h holds the single list of override keys; scenario.h documents the contract).
 #include "gapstudio/scenario/scenario.h"
 
-#include "override_rules.h"
+#include "scenario/override_rules.h"
 
 #include "gapstudio/model/cost.h"
 #include "gapstudio/model/goodput.h"

@@ -42,7 +42,10 @@ struct EfficiencyGap {
 
 /// Traffic of one network or memory tier over one training step.
 struct TierUsage {
-    std::string label;         ///< "Network tier 0 (TP, EP)", "HBM", "Tier-2 memory"
+    std::string label; ///< "Network tier 0 (TP, EP)", "HBM", "Tier-2 memory (offload)": name and users
+    std::string name;  ///< "Network tier 0", "HBM", "Tier-2 memory (offload)"
+    std::vector<std::string>
+        users;                 ///< the parallelisms communicating on a network tier ("TP", "EP"), in order
     double bytesPerStep = 0;   ///< bytes moved by this processor per step
     double busySeconds = 0;    ///< time the link is in use per step
     double peak_Bps = 0;       ///< the tier's peak bandwidth (per processor)

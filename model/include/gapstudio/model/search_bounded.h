@@ -22,7 +22,7 @@ struct BoundedSearchResult {
 
 /// searchLayouts() that skips every layout whose upper bound on the sample rate (a lower bound
 /// on its step time: compute at the layers' own efficiencies, the TP comm of its TP tier and
-/// the pipeline bubble; model/src/search_bound.cpp) is below the N-th best found so far. Only
+/// the pipeline bubble; model/src/search/search_bound.cpp) is below the N-th best found so far. Only
 /// the reference features ranked by sample rate are bounded; anything else (the corrected
 /// model's features, --rank mfu) is searched exhaustively, with `skipped` = 0.
 [[nodiscard]] BoundedSearchResult searchLayoutsBounded(const Application &app, const System &sys,

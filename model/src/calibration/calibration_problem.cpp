@@ -1,0 +1,205 @@
+// The least-squares problem of a calibration fit (calibration_problem.h): how each run binds the
+// parameters, their priors, the residuals, and the calibration preset a solution gives. Software
+// stacks are deviations from the "default" stack (a hierarchical prior), so a stack without runs,
+// or a new one, uses the default's values.
+#include "calibration/calibration_problem.h"
+
+#include "calibration/calibration_lookup.h"
+
+#include "gapstudio/scenario/run_filter.h"
+
+#include "gapstudio/model/evaluate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace gapstudio::scenario::fit {
+
+Problem::Problem(std::vector<Run> runs, const CalibrationFitOptions &options)
+    : mRuns(std::move(runs))
+    , mOptions(options)
+{
+    for (Run &run : mRuns)
+        bind(run);
+}
+
+Eigen::VectorXd Problem::start() const
+{
+    Eigen::VectorXd x(parameters());
+    for (int i = 0; i < parameters(); ++i)
+        x[i] = mStart[static_cast<std::size_t>(i)];
+    return x;
+}
+
+double Problem::value(const Eigen::VectorXd &x, int i) const
+{
+    const Parameter &p = mParams[static_cast<std::size_t>(i)];
+    return toValue(p.kind, x[i] + (p.parent >= 0 ? x[p.parent] : 0));
+}
+
+double Problem::predict(const Run &run, const Eigen::VectorXd &x) const
+{
+    const Binding &b = run.binding;
+    model::EvaluateOptions options = run.compiled.evaluateOptions(false, false);
+    model::Calibration &c = options.calibration;
+    c.gemmEfficiency[static_cast<std::size_t>(b.gemmType)] = value(x, b.gemm);
+    for (const model::Datatype sixteen : { model::Datatype::Bfloat16, model::Datatype::Float16 })
+        c.gemmEfficiency[static_cast<std::size_t>(sixteen)] = value(x, b.gemm16);
+    c.attentionEfficiency = value(x, b.attention);
+    c.hbmEfficiency = value(x, b.hbm);
+    c.gemmHalfDepth = value(x, b.halfDepth);
+    c.computeEfficiency = value(x, b.compute);
+    c.blockOverhead_s = value(x, b.overhead);
+    c.moeBlockOverhead_s = b.moeOverhead >= 0 ? value(x, b.moeOverhead) : 0;
+    c.overlapEfficiency = value(x, b.overlap);
+    model::System system = run.compiled.system;
+    for (std::size_t t = 0; t < system.networks.size(); ++t)
+        system.networks[t].efficiency = value(x, t == 0 ? b.scaleUp : b.scaleOut);
+    const model::Evaluation e
+        = model::evaluate(run.compiled.application, run.compiled.execution, system, options);
+    return e.stats.total_time;
+}
+
+void Problem::residuals(const Eigen::VectorXd &x, Eigen::VectorXd &out) const
+{
+    out.resize(residuals());
+    for (std::size_t r = 0; r < mRuns.size(); ++r) {
+        const double predicted = predict(mRuns[r], x);
+        out[static_cast<Eigen::Index>(r)]
+            = std::isfinite(predicted) && predicted > 0 ? std::log(predicted / mRuns[r].measured) : 10.0;
+    }
+    for (int i = 0; i < parameters(); ++i) {
+        const Parameter &p = mParams[static_cast<std::size_t>(i)];
+        const double centre = p.parent >= 0 ? 0 : toRaw(p.kind, p.prior);
+        out[static_cast<Eigen::Index>(mRuns.size()) + i] = kPriorWeight * (x[i] - centre) / p.sigma;
+    }
+}
+
+CalibrationSet Problem::calibration(const Eigen::VectorXd &x) const
+{
+    CalibrationSet set;
+    set.info.id = mOptions.id;
+    set.info.name = mOptions.name;
+    set.gemmHalfDepth = value(x, find("gemm_half_depth"));
+    for (const Run &run : mRuns) {
+        const Binding &b = run.binding;
+        GpuCalibration &gpu = set.gpus[b.gpuKey];
+        gpu.gemmEfficiency[static_cast<std::size_t>(b.gemmType)] = value(x, b.gemm);
+        const double gemm16 = value(x, b.gemm16);
+        gpu.gemmEfficiency[static_cast<std::size_t>(model::Datatype::Bfloat16)] = gemm16;
+        gpu.gemmEfficiency[static_cast<std::size_t>(model::Datatype::Float16)] = gemm16;
+        gpu.attentionEfficiency = value(x, b.attention);
+        gpu.hbmEfficiency = value(x, b.hbm);
+        SoftwareCalibration &software = set.software[b.softwareKey];
+        software.computeEfficiency = value(x, b.compute);
+        software.blockOverhead_s = value(x, b.overhead);
+        if (b.moeOverhead >= 0)
+            software.moeBlockOverhead_s = value(x, b.moeOverhead);
+    }
+    GpuCalibration &anyGpu = set.gpus["default"];
+    for (std::size_t t = 0; t < model::kDatatypeCount; ++t) {
+        const auto type = static_cast<model::Datatype>(t);
+        const std::string name = "gpus/default/gemm_efficiency/" + dtClass(type);
+        if (has(name))
+            anyGpu.gemmEfficiency[t] = value(x, find(name));
+    }
+    anyGpu.attentionEfficiency = value(x, find("gpus/default/attention_efficiency"));
+    anyGpu.hbmEfficiency = value(x, find("gpus/default/hbm_efficiency"));
+    SoftwareCalibration &fallback = set.software["default"];
+    fallback.computeEfficiency = value(x, find("software/default/compute_efficiency"));
+    fallback.blockOverhead_s = value(x, find("software/default/block_overhead"));
+    fallback.moeBlockOverhead_s = value(x, find("software/default/moe_block_overhead"));
+    fallback.overlapEfficiency = value(x, find("software/default/overlap_efficiency"));
+    set.networks["scale_up"].efficiency = value(x, find("network/scale_up/efficiency"));
+    set.networks["scale_out"].efficiency = value(x, find("network/scale_out/efficiency"));
+    return set;
+}
+
+int Problem::add(const std::string &name, Kind kind, double prior, double sigma, int parent,
+                 double startValue)
+{
+    for (std::size_t i = 0; i < mParams.size(); ++i)
+        if (mParams[i].name == name)
+            return static_cast<int>(i);
+    mParams.push_back({ name, kind, prior, sigma, parent });
+    double raw = toRaw(kind, startValue > 0 ? startValue : prior);
+    if (parent >= 0)
+        raw -= mStart[static_cast<std::size_t>(parent)];
+    mStart.push_back(raw);
+    return static_cast<int>(mParams.size()) - 1;
+}
+
+bool Problem::has(const std::string &name) const
+{
+    return std::any_of(mParams.begin(), mParams.end(), [&](const Parameter &p) { return p.name == name; });
+}
+
+int Problem::find(const std::string &name) const
+{
+    for (std::size_t i = 0; i < mParams.size(); ++i)
+        if (mParams[i].name == name)
+            return static_cast<int>(i);
+    throw std::logic_error("calibration parameter " + name + " was not registered");
+}
+
+model::Calibration Problem::startFor(const Run &run) const
+{
+    const ResolvedScenario &r = run.compiled.resolved;
+    return lookupCalibration(mOptions.start, r.gpu, r.software);
+}
+
+void Problem::bind(Run &run)
+{
+    const ResolvedScenario &r = run.compiled.resolved;
+    const model::Calibration s = startFor(run);
+    const bool haveStart = mOptions.start != nullptr;
+    const auto start = [&](double v) { return haveStart ? v : -1.0; };
+    Binding &b = run.binding;
+    b.gpuKey = !mOptions.gpu.empty() && r.gpu.info.id == mOptions.gpu ? mOptions.gpu : gpuGeneration(r.gpu);
+    b.softwareKey = mOptions.software.empty() ? r.software.info.id : mOptions.software;
+    const model::EvaluateOptions options = run.compiled.evaluateOptions();
+    // The GEMMs' datatype: the low-precision one of an FP8/FP4 run, else the run's.
+    b.gemmType = run.compiled.execution.datatype;
+    const auto gemmIndex = static_cast<std::size_t>(b.gemmType);
+    // GPU architectures are deviations from a "default" GPU, which a GPU without runs (another
+    // vendor, a projected part) falls back to.
+    const std::string dt = dtClass(b.gemmType);
+    const int gemmDefault = add("gpus/default/gemm_efficiency/" + dt, Kind::Efficiency, gemmPrior(b.gemmType),
+                                kKernelPriorSigma);
+    const int attentionDefault
+        = add("gpus/default/attention_efficiency", Kind::Efficiency, kAttentionPrior, kAttentionPriorSigma);
+    const int hbmDefault = add("gpus/default/hbm_efficiency", Kind::Efficiency, 0.8, 1.0);
+    b.gemm = add(b.gpuKey + "/gemm_efficiency/" + dt, Kind::Efficiency, 0, kDeviationSigma, gemmDefault,
+                 start(s.gemmEfficiency[gemmIndex]));
+    b.gemm16 = b.gemm;
+    if (dt != "16-bit") {
+        constexpr auto bf16 = model::Datatype::Bfloat16;
+        const int default16 = add("gpus/default/gemm_efficiency/16-bit", Kind::Efficiency, gemmPrior(bf16),
+                                  kKernelPriorSigma);
+        b.gemm16 = add(b.gpuKey + "/gemm_efficiency/16-bit", Kind::Efficiency, 0, kDeviationSigma, default16,
+                       start(s.gemmEfficiency[static_cast<std::size_t>(bf16)]));
+    }
+    b.attention = add(b.gpuKey + "/attention_efficiency", Kind::Efficiency, 0, kDeviationSigma,
+                      attentionDefault, start(s.attentionEfficiency));
+    b.hbm = add(b.gpuKey + "/hbm_efficiency", Kind::Efficiency, 0, kDeviationSigma, hbmDefault,
+                start(s.hbmEfficiency));
+    b.halfDepth = add("gemm_half_depth", Kind::Positive, 128, 1.0, -1, start(s.gemmHalfDepth));
+    const int compute = add("software/default/compute_efficiency", Kind::Efficiency, 0.9, 1.0);
+    const int overhead = add("software/default/block_overhead", Kind::Positive, 30e-6, 1.5);
+    const int moe = add("software/default/moe_block_overhead", Kind::Positive, 300e-6, 1.5);
+    b.overlap = add("software/default/overlap_efficiency", Kind::Efficiency, 0.8, 1.0, -1,
+                    start(s.overlapEfficiency));
+    const std::string stack = "software/" + b.softwareKey + "/";
+    b.compute
+        = add(stack + "compute_efficiency", Kind::Efficiency, 0, 0.5, compute, start(s.computeEfficiency));
+    b.overhead = add(stack + "block_overhead", Kind::Positive, 0, 1.0, overhead, start(s.blockOverhead_s));
+    if (run.compiled.execution.modelMoE)
+        b.moeOverhead
+            = add(stack + "moe_block_overhead", Kind::Positive, 0, 1.0, moe, start(s.moeBlockOverhead_s));
+    b.scaleUp = add("network/scale_up/efficiency", Kind::Efficiency, 0.8, 0.7);
+    b.scaleOut = add("network/scale_out/efficiency", Kind::Efficiency, 0.8, 0.7);
+    (void)options;
+}
+
+} // namespace gapstudio::scenario::fit
