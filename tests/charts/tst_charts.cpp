@@ -11,6 +11,7 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 
 using namespace gapstudio;
@@ -100,6 +101,37 @@ private slots:
             const QString busy = QStringLiteral("busy\n%1").arg(cf::percent(tiers[i].busyFraction, 0));
             QVERIFY2(itemTexts(chart.plot()).contains(busy), qPrintable(busy));
         }
+    }
+
+    // A tier's category names it and the parallelisms on it, from the analysis' fields (not from
+    // its label): a network tier nobody uses is named alone, and the offload tier whole (its
+    // label's "(offload)" is part of its name, not a user).
+    void bandwidthTicksNameTierAndUsers()
+    {
+        auto results = std::make_shared<views::ScenarioResults>(*mDense);
+        std::vector<model::TierUsage> &tiers = results->analysis->tiers;
+        QVERIFY(tiers.size() >= 2 && tiers[0].name == "Network tier 0" && !tiers[0].users.empty());
+        tiers[0].users.clear();
+        tiers[0].label = tiers[0].name + " (unused)";
+        model::TierUsage offload;
+        offload.name = offload.label = "Tier-2 memory (offload)";
+        offload.peak_Bps = 100e9;
+        tiers.push_back(offload);
+        views::BandwidthChart chart;
+        chart.setResults(results);
+        const auto ticker = qSharedPointerDynamicCast<QCPAxisTickerText>(chart.plot()->xAxis->ticker());
+        QVERIFY(ticker);
+        const QStringList ticks = ticker->ticks().values();
+        QVERIFY2(ticks.contains(QStringLiteral("Network tier 0")),
+                 qPrintable(ticks.join(QStringLiteral(" | "))));
+        QVERIFY2(ticks.contains(QStringLiteral("Tier-2 memory (offload)")),
+                 qPrintable(ticks.join(QStringLiteral(" | "))));
+        QStringList users;
+        for (const std::string &user : tiers[1].users)
+            users << QString::fromStdString(user);
+        QVERIFY2(ticks.contains(
+                     QStringLiteral("Network tier 1\nused by %1").arg(users.join(QStringLiteral(", ")))),
+                 qPrintable(ticks.join(QStringLiteral(" | "))));
     }
 
     void waterfallAddsUpToPeak_data() { addCases(); }

@@ -90,9 +90,9 @@ mutation "the Explore calibration note is not fitted beside the tabs" views/expl
     'mCalibration->fitBeside(mTabs);' \
     'mCalibration->setText(mCalibration->wholeText());' \
     "tst_smallscreen:everyChartTabShows"
-# explorechart.cpp: a placeholder message is centred on the whole chart, not on a plot area
+# plotchart.cpp: a placeholder message is centred on the whole chart, not on a plot area
 # narrowed by the empty legend
-mutation "an Explore placeholder is cut at its left edge" views/explore/explorechart.cpp \
+mutation "an Explore placeholder is cut at its left edge" views/charts/plotchart.cpp \
     'if (mPlot->legend->layout()) {' \
     'if (mPlot->legend->layout() && false) {' \
     "tst_cosmetics:explorePlaceholdersWhole"
@@ -128,7 +128,7 @@ mutation "the runs' bars are drawn on top of each other" views/charts/chartforma
     'return { -0.42 + (index + 0.5) * pitch, pitch - 0.04 };' \
     'return { 0.0 * index, pitch - 0.04 };' \
     "tst_pinoverlays:everyChartOverlaysEveryPin"
-mutation "a long headline runs past the plot" views/charts/chartview.cpp \
+mutation "a long headline runs past the plot" views/charts/plotchart.cpp \
     'if (text == mHeadline->text())' \
     'if (true)' \
     "tst_pinoverlays:everyChartOverlaysEveryPin"
@@ -136,3 +136,8 @@ mutation "the report's charts draw the first pin only" views/report/report.cpp \
     'writeCharts(out, section, current, pinned); // every pin overlaid' \
     'writeCharts(out, section, current, { pinned.begin(), pinned.begin() + std::min<std::size_t>(1, pinned.size()) });' \
     "tst_report:reportComparesSeveralPinnedDesigns"
+# bandwidthchart.cpp: a tier's category is named from the analysis' fields, not its label
+mutation "the bandwidth chart names a tier by its whole label" views/charts/bandwidthchart.cpp \
+    'return cf::qs(tier.name);' \
+    'return cf::qs(tier.label);' \
+    "tst_charts:bandwidthTicksNameTierAndUsers"

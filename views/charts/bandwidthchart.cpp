@@ -18,19 +18,19 @@ const QColor kPeak(0xD9, 0xD9, 0xD9);
 const QColor kAchieved(0x4E, 0x79, 0xA7);
 const QColor kRequired(0xE1, 0x57, 0x59);
 
-/// A tier's name without its users: "Network tier 0 (TP, EP)" -> "Network tier 0".
+/// A tier's name, without its users ("Network tier 0").
 QString tierName(const model::TierUsage &tier)
 {
-    const QString label = cf::qs(tier.label);
-    return label.left(label.indexOf(QStringLiteral(" (")));
+    return cf::qs(tier.name);
 }
 
-/// The users in a tier's label ("TP, EP"), or empty.
+/// The parallelisms communicating on a tier ("TP, EP"), or empty.
 QString tierUsers(const model::TierUsage &tier)
 {
-    const QString label = cf::qs(tier.label);
-    const qsizetype open = label.indexOf(QStringLiteral(" ("));
-    return open < 0 ? QString() : label.mid(open + 2).chopped(1);
+    QStringList users;
+    for (const std::string &user : tier.users)
+        users << cf::qs(user);
+    return users.join(QStringLiteral(", "));
 }
 
 /// A run drawn per tier: one bullet (peak behind, achieved in front), side by side with the pins'.

@@ -34,7 +34,7 @@ public:
 
     /// Registers a chart widget with its id and interaction (which sends Export… requests here).
     void addChart(QWidget *chart, const QString &id, ChartInteraction *interaction);
-    /// Registers every chart of a list (ChartView, ExploreChart, or any class with id() and
+    /// Registers every chart of a list (any PlotChart, or any class with id() and
     /// interaction()).
     template <typename Chart> void addCharts(const QList<Chart *> &charts)
     {

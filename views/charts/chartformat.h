@@ -171,7 +171,7 @@ struct GroupSlot {
 
 namespace gapstudio::views::chartformat {
 
-/// A stable colour for a step-time or memory component, by its key (model/src/analysis.cpp):
+/// A stable colour for a step-time or memory component, by its key (model/src/engine/analysis.cpp):
 /// compute in blues and greens, communication in warm colours, idle time in grey. Exposed and
 /// hidden communication of one parallelism share a colour ("tp_exposed", "tp_hidden" -> "tp").
 /// Unknown keys cycle a palette by `fallbackIndex`.

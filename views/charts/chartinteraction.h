@@ -2,8 +2,8 @@
 /**
  * @file chartinteraction.h
  * What every chart of the studio does with the mouse: zoom with the wheel, pan by dragging, and
- * a right-click menu with Copy image, Export… and Reset zoom. The chart bases (ChartView,
- * ExploreChart) own one each and call rememberHome() after drawing, so Reset zoom returns to
+ * a right-click menu with Copy image, Export… and Reset zoom. The chart base (PlotChart,
+ * plotchart.h) owns one per chart and calls rememberHome() after drawing, so Reset zoom returns to
  * what they drew. Export… is a request: ChartExporter (chartexporter.h) answers it with the
  * design's provenance and a file dialog. Zoomed or panned, a value label whose data point left the
  * view is hidden, and the others are cut at the plot area's edge: drawn beside the view, a label
