@@ -4,7 +4,7 @@
 // every cell of the TP x PP heatmap. On the studio's corrected model (the MoE default design and a
 // shipped dense example), and on a bare design with the reference's semantics. One best layout
 // everywhere: Explore's first row, the Best layout tab and `gapstudio-cli rank --by sample_rate`
-// name the same layout at the same rate.
+// name the same layout at the same rate, and the shipped best-layout roadmap's steps are at it.
 #include "mainwindow.h"
 
 #include "calculon_cases.h"
@@ -17,12 +17,14 @@
 #include "explore/searchdialog.h"
 #include "explore/searchresultsmodel.h"
 #include "settle.h"
-#include "test_home.h"
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
+#include "studio/studioengine.h"
+#include "test_home.h"
 
 #include "gapstudio/io/calculon_json.h"
 #include "gapstudio/io/preset_json.h"
+#include "gapstudio/io/roadmap_json.h"
 #include "gapstudio/scenario/pipeline.h"
 
 #include <QAction>
@@ -240,6 +242,37 @@ private slots:
         QCOMPARE(layoutJson(best->compiled->execution).dump(), layoutJson(ranked->execution).dump());
         QCOMPARE(explored.stats.sample_rate, ranked->sampleRate);
         QCOMPARE(best->evaluation.stats.sample_rate, ranked->sampleRate);
+    }
+
+    // The shipped roadmap of the paper's designs "each at its best layout" (File > Example
+    // roadmaps) names, for every step, the layout `gapstudio-cli rank --by sample_rate` ranks first
+    // for that step's design: the roadmap agrees with rank, and so with Explore and Best layout
+    // (oneBestLayoutEverywhere).
+    void roadmapStepsAreAtTheRankedBestLayout()
+    {
+        const io::Roadmap roadmap = io::loadRoadmap(
+            PRESETS_DIR "/roadmaps/paper-walk-gpt4-moe-4096-best-layouts.gapstudio-roadmap.json");
+        QVERIFY(roadmap.steps.size() >= 2);
+        const scenario::PresetLibrary library = loadStudioLibrary();
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (std::size_t i = 0; i < roadmap.steps.size(); ++i) {
+            const scenario::Scenario &design = roadmap.steps[i].scenario;
+            const QString file = dir.filePath(QStringLiteral("step%1.gapstudio.json").arg(i + 1));
+            QVERIFY(writeScenarioFile(design, file, nullptr));
+            QString error;
+            const std::optional<RankedFirst> ranked = rankFirst(file, &error);
+            QVERIFY2(ranked, qPrintable(error));
+            const scenario::PipelineResult own = scenario::runScenario(design, library);
+            QVERIFY2(own.ok(), own.statusText.c_str());
+            QVERIFY2(layoutJson(own.compiled->execution) == layoutJson(ranked->execution),
+                     qPrintable(QStringLiteral("step %1 (%2): the roadmap has %3, rank gives %4")
+                                    .arg(i + 1)
+                                    .arg(QString::fromStdString(roadmap.steps[i].name),
+                                         QString::fromStdString(layoutJson(own.compiled->execution).dump()),
+                                         QString::fromStdString(layoutJson(ranked->execution).dump()))));
+            QCOMPARE(own.evaluation.stats.sample_rate, ranked->sampleRate);
+        }
     }
 
     // Explore > Run sweeps on the default design: the best layout at each GPU count and each
