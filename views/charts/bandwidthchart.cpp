@@ -208,7 +208,7 @@ void BandwidthChart::rebuild(const model::Analysis &current, const std::vector<C
     const double floor = scale.floor;
     // One pin: each series twice, "(baseline)" and "(current)". Several: the current run's series,
     // and one key per pin (its hatch).
-    const bool keyed = this->pins().size() > 1;
+    const bool keyed = numbersPins();
 
     for (const Run &run : runs) {
         const ChartRun &r = run.run;
@@ -256,10 +256,9 @@ void BandwidthChart::rebuild(const model::Analysis &current, const std::vector<C
     p->xAxis->grid()->setVisible(false);
     p->xAxis->setRange(0.4, labels.size() + 0.6);
     setValueAxis(p, scale);
-    const QString compared = pins.empty() ? QString()
-                             : this->pins().size() == 1
-                                 ? tr(": current vs baseline")
-                                 : tr(": current vs %n pins", nullptr, int(pins.size()));
+    const QString compared = pins.empty()     ? QString()
+                             : !numbersPins() ? tr(": current vs baseline")
+                                              : tr(": current vs %n pins", nullptr, int(pins.size()));
     setHeadline(tr("Bandwidth per tier") + compared + (logScale ? tr(" (log scale)") : QString()));
 }
 

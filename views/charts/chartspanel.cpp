@@ -138,10 +138,7 @@ void ChartsPanel::setPins(const QList<PinnedScenario> &pins)
 
 void ChartsPanel::setBaseline(ResultsPtr baseline)
 {
-    QList<PinnedScenario> pins;
-    if (baseline)
-        pins.append({ QString::fromStdString(baseline->scenario.info.name), std::move(baseline) });
-    setPins(pins);
+    setPins(baselinePin(std::move(baseline)));
 }
 
 void ChartsPanel::setBestLayout(ResultsPtr own, ResultsPtr best)

@@ -24,10 +24,7 @@ void ChartView::setPins(QList<PinnedScenario> pins)
 
 void ChartView::setBaseline(ResultsPtr baseline)
 {
-    QList<PinnedScenario> pins;
-    if (baseline)
-        pins.append({ QString::fromStdString(baseline->scenario.info.name), std::move(baseline) });
-    setPins(std::move(pins));
+    setPins(baselinePin(std::move(baseline)));
 }
 
 QString ChartRun::longName() const
@@ -56,8 +53,7 @@ std::vector<ChartRun> ChartView::pinRuns() const
         const PinnedScenario &pin = mPins[i];
         if (!shows(pin.results))
             continue;
-        const QString run
-            = mPins.size() == 1 ? QStringLiteral("baseline") : QStringLiteral("pin %1").arg(i + 1);
+        const QString run = numbersPins() ? QStringLiteral("pin %1").arg(i + 1) : QStringLiteral("baseline");
         runs.push_back({ run, pin.name, &*pin.results->analysis, pin.results.get(), i + 1 });
     }
     return runs;
@@ -71,13 +67,13 @@ ChartRun ChartView::currentRun() const
 void ChartView::addPinKeys(const std::vector<ChartRun> &pins,
                            const std::function<QBrush(const ChartRun &)> &brushOf)
 {
-    if (mPins.size() < 2)
+    if (!numbersPins())
         return;
     for (const ChartRun &pin : pins) {
         auto *key = new QCPBars(plot()->yAxis, plot()->xAxis); // no data: a legend entry only
         key->setObjectName(QStringLiteral("pinKey"));
         key->setName(QStringLiteral("%1: %2").arg(pin.run, pin.name));
-        const QBrush brush = brushOf(pin);
+        const QBrush brush = brushOf ? brushOf(pin) : QBrush(Qt::NoBrush);
         key->setBrush(brush);
         key->setPen(brush.style() == Qt::NoBrush ? QPen(Qt::NoPen) : QPen(brush.color().darker(120), 0.8));
     }

@@ -50,6 +50,8 @@ public:
     void setBaseline(ResultsPtr baseline);
     [[nodiscard]] ResultsPtr results() const { return mCurrent; }
     [[nodiscard]] const QList<PinnedScenario> &pins() const { return mPins; }
+    /// Whether the pins are numbered ("pin 1", "pin 2", ...: several) rather than one "baseline".
+    [[nodiscard]] bool numbersPins() const { return mPins.size() > 1; }
     /// The first pin's results (the one differences are taken from); nullptr without pins.
     [[nodiscard]] ResultsPtr baseline() const { return mPins.isEmpty() ? nullptr : mPins.front().results; }
 
@@ -67,9 +69,10 @@ protected:
     /// The current run (its analysis null when the chart does not show it).
     [[nodiscard]] ChartRun currentRun() const;
     /// With several pins, one legend entry per pin saying which design "pin K" is, its key
-    /// `brushOf(pin)` (Qt::NoBrush when the axis labels tell the runs apart). Nothing with one pin.
+    /// `brushOf(pin)`; without brushOf, no key fill (the axis labels tell the runs apart). Nothing
+    /// with one pin.
     void addPinKeys(const std::vector<ChartRun> &pins,
-                    const std::function<QBrush(const ChartRun &)> &brushOf);
+                    const std::function<QBrush(const ChartRun &)> &brushOf = {});
     /// Whether the chart draws a design over memory capacity (the memory chart does: the overflow
     /// is its point). The others show why not instead: such a design never runs, so its times,
     /// bandwidths and MFU are not results.

@@ -429,7 +429,7 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const std::vect
 
     // One pin: each series twice, "(baseline)" and "(current, ...)". Several: the current run's
     // series, and one key per pin (its shade or hatch).
-    const bool keyed = this->pins().size() > 1;
+    const bool keyed = numbersPins();
     const Marks marks { [this](QCPAbstractPlottable *bars, double key, const QString &tip) {
                            setToolTip(bars, key, tip);
                        },

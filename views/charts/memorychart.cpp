@@ -250,7 +250,7 @@ void MemoryChart::rebuild(const model::Analysis &current, const std::vector<Char
     p->yAxis->setRange(0, std::max(top_GiB[1], 1e-3) * 1.25);
     p->yAxis->setLabel(p->yAxis2->visible() ? tr("Tier 1 (HBM) per GPU (GiB)") : tr("Memory per GPU (GiB)"));
 
-    addPinKeys(pins, [](const ChartRun &) { return QBrush(Qt::NoBrush); }); // the axis names the runs
+    addPinKeys(pins); // the axis names the runs
     setHeadline(headlineOf(current, pins));
 }
 

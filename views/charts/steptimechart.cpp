@@ -176,7 +176,7 @@ void StepTimeChart::rebuild(const model::Analysis &current, const std::vector<Ch
             }
         }
     }
-    addPinKeys(pins, [](const ChartRun &) { return QBrush(Qt::NoBrush); }); // the axis names the runs
+    addPinKeys(pins); // the axis names the runs
 
     const double maxEnd_ms = labelBarEnds(rows, pins, [this](double x, double y, const QString &text) {
         addLabel(x, y, text, Qt::AlignLeft | Qt::AlignVCenter);

@@ -44,14 +44,14 @@ struct CostBar {
     QString label;
 };
 
-std::vector<CostBar> barsOf(const ChartRun &current, const std::vector<ChartRun> &pins, bool severalPins)
+std::vector<CostBar> barsOf(const ChartRun &current, const std::vector<ChartRun> &pins)
 {
     std::vector<CostBar> bars;
     double position = 1;
     for (const ChartRun &pin : pins)
         if (pin.results->cost)
             bars.push_back({ pin, &*pin.results->cost, position++,
-                             severalPins ? QObject::tr("Pin %1").arg(pin.pin) : QObject::tr("Baseline") });
+                             pin.run.left(1).toUpper() + pin.run.mid(1) }); // "Baseline", "Pin 2"
     bars.push_back({ current, &*current.results->cost, position,
                      bars.empty() ? QObject::tr("This design") : QObject::tr("Current") });
     return bars;
@@ -90,7 +90,7 @@ void CostChart::rebuild(const model::Analysis &, const std::vector<ChartRun> &pi
     const ChartRun current = currentRun();
     if (!current.results || !current.results->cost)
         return;
-    const std::vector<CostBar> bars = barsOf(current, pins, this->pins().size() > 1);
+    const std::vector<CostBar> bars = barsOf(current, pins);
     const model::CostResult &now = *bars.back().cost;
     QCustomPlot *p = plot();
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
@@ -126,7 +126,7 @@ void CostChart::rebuild(const model::Analysis &, const std::vector<ChartRun> &pi
                                cf::percent(now.clusterUsdPerHour > 0 ? value / now.clusterUsdPerHour : 0)));
         }
     }
-    addPinKeys(pins, [](const ChartRun &) { return QBrush(Qt::NoBrush); }); // the axis names the runs
+    addPinKeys(pins); // the axis names the runs
     double high = 0;
     for (const CostBar &bar : bars) {
         high = std::max(high, bar.cost->clusterUsdPerHour);
@@ -156,7 +156,7 @@ QList<QStringList> CostChart::csvRows() const
     const ChartRun current = currentRun();
     if (!current.analysis || !current.results->cost)
         return rows;
-    for (const CostBar &bar : barsOf(current, pinRuns(), pins().size() > 1))
+    for (const CostBar &bar : barsOf(current, pinRuns()))
         for (const model::CostShare &share : bar.cost->usdPerHour)
             rows.append({ bar.run.run, cf::qs(share.key), cf::qs(share.label), cf::exact(share.value) });
     return rows;

@@ -20,6 +20,14 @@ void PinnedScenarios::pin(ResultsPtr results, const QString &name)
     emit changed();
 }
 
+QList<PinnedScenario> baselinePin(ResultsPtr baseline)
+{
+    if (!baseline)
+        return {};
+    QString name = QString::fromStdString(baseline->scenario.info.name);
+    return { PinnedScenario { std::move(name), std::move(baseline) } };
+}
+
 void PinnedScenarios::unpin(int index)
 {
     if (index < 0 || index >= mPins.size())

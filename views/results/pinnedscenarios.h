@@ -19,6 +19,9 @@ struct PinnedScenario {
     ResultsPtr results; ///< never null
 };
 
+/// A design compared with alone (the one-pin case, "baseline"), named by its design; empty for nullptr.
+[[nodiscard]] QList<PinnedScenario> baselinePin(ResultsPtr baseline);
+
 class PinnedScenarios final : public QObject {
     Q_OBJECT
 
