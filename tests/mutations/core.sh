@@ -151,9 +151,31 @@ mutation "the first stage's dense blocks not counted" model/src/engine/stages.cp
     "tst_moe_corrected:denseBlocksHoldTheirOwnOptimizerState"
 # search_bound.cpp: the bounded search's lower bound on the step time must stay a lower bound
 mutation "step-time bound 1.5x too high" model/src/search/search_bound.cpp \
-    'perTier[t] = dbl(exe.batchSize) / (time * (1 - 1e-9));' \
-    'perTier[t] = dbl(exe.batchSize) / (1.5 * time * (1 - 1e-9));' \
+    'const double time = lowest * (1 - 1e-9);' \
+    'const double time = 1.5 * lowest * (1 - 1e-9);' \
     "tst_search:boundedEqualsExhaustive"
+# ... under the corrected model too (search_bound.cpp, points 6 and 7): each corrected term too tight
+mutation "corrected bound: EP and ES exposures at the group's own tiers only" model/src/search/search_bound.cpp \
+    'const bool byExpertTiers = options.features.any() && exe.modelMoE;' \
+    'const bool byExpertTiers = false;' \
+    "tst_search_corrected:everyLayoutWithinItsBound"
+mutation "corrected bound: the stages' extra time counted twice" model/src/search/search_bound.cpp \
+    'time += stageExtraTime(run, o, *stages);' \
+    'time += 2 * stageExtraTime(run, o, *stages);' \
+    "tst_search_corrected:everyLayoutWithinItsBound"
+mutation "corrected bound: the TP group's exposed time counted twice" model/src/search/search_bound.cpp \
+    'for (const GroupComm *group : { &comm.tp, &comm.ep, &comm.es, features.attention ? &comm.cp : nullptr }) {' \
+    'for (const GroupComm *group : { &comm.tp, &comm.tp, &comm.ep, &comm.es, features.attention ? &comm.cp : nullptr }) {' \
+    "tst_search_corrected:everyLayoutWithinItsBound"
+mutation "MFU bound with half the ideal time" model/src/search/search_bound.cpp \
+    '*ideal = idealStepTime(run, block); // 7.' \
+    '*ideal = 0.5 * idealStepTime(run, block); // 7.' \
+    "tst_search_corrected:everyLayoutWithinItsBound"
+# search_loops.h: expert DP spans the context-parallel ranks (an MoE design with CP has layouts)
+mutation "MoE search: expert DP without the context-parallel ranks" model/src/search/search_loops.h \
+    'n / tp / ep / pp * cp }))' \
+    'n / tp / ep / pp * (cp / cp) }))' \
+    "tst_search_corrected:boundedEqualsExhaustive"
 # Scenario compile (compile.cpp, resolve.cpp and the override keys, locate.cpp)
 mutation "the software stack's dispatcher overrides the layout's" model/src/scenario/compile.cpp \
     'if (r.software.moeDispatcher && !r.layout.namesMoeDispatcher)' \

@@ -95,10 +95,6 @@ LayerContext layerContext(const Execution &exe, const System &sys, const Evaluat
     return ctx;
 }
 
-namespace {
-
-/// The run of one evaluation: the layout, the layer context and the network tier of each
-/// parallelism.
 Run prepareRun(const Application &app, const Execution &exe, const System &sys,
                const EvaluateOptions &options) noexcept
 {
@@ -117,6 +113,8 @@ Run prepareRun(const Application &app, const Execution &exe, const System &sys,
     run.dpExpNet = exe.modelMoE ? tier(exe.dataParExpNet) : run.dpNet;
     return run;
 }
+
+namespace {
 
 /// Full recompute keeps one checkpoint, the block input, per block and microbatch (§5); in MoE
 /// blocks the sequence-parallel shard of it.

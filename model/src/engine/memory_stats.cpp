@@ -117,7 +117,13 @@ void offloadBandwidths(const Run &run, Stats &o) noexcept
     }
 }
 
-void efficiencies(const Run &run, const Block &block, Stats &o) noexcept
+/// One microbatch through one block, recompute excluded (§8.1): all its flops, and the
+/// optimizer's share of them.
+struct UsefulFlops {
+    double total = 0, optimizer = 0;
+};
+
+UsefulFlops usefulFlops(const Run &run, const Block &block) noexcept
 {
     const LayerContext &c = run.ctx;
     double fw = 0;
@@ -131,17 +137,30 @@ void efficiencies(const Run &run, const Block &block, Stats &o) noexcept
             optim += layerOptim;
         }
     }
-    // useful_flops: one microbatch through one block, recompute excluded (§8.1).
-    o.useful_flops = fw + backward;
+    return { fw + backward, optim };
+}
+
+double idealOf(const Run &run, const UsefulFlops &useful) noexcept
+{
+    const LayerContext &c = run.ctx;
     const double perStep = dbl(run.layout.blocksPerProc * run.layout.microbatches);
     // The datatype's peak (under the precision recipe, the low-precision GEMM engine's).
     const double peak = c.matrixLow ? c.matrixLow->peak_flops : c.matrix->peak_flops;
     // QUIRK (usefulFlopsOptimizerPerMicrobatch): the per-step optimizer flops are counted once
     // per microbatch in the ideal time.
-    const double ideal = run.stages.active ? run.stages.idealSeconds
-                         : run.quirks.usefulFlopsOptimizerPerMicrobatch
-                             ? perStep * o.useful_flops / peak
-                             : (perStep * (o.useful_flops - optim) + dbl(run.layout.blocksPerProc) * optim) / peak;
+    return run.stages.active ? run.stages.idealSeconds
+           : run.quirks.usefulFlopsOptimizerPerMicrobatch
+               ? perStep * useful.total / peak
+               : (perStep * (useful.total - useful.optimizer)
+                  + dbl(run.layout.blocksPerProc) * useful.optimizer)
+                     / peak;
+}
+
+void efficiencies(const Run &run, const Block &block, Stats &o) noexcept
+{
+    const UsefulFlops useful = usefulFlops(run, block);
+    o.useful_flops = useful.total;
+    const double ideal = idealOf(run, useful);
     const double computeTime = o.fw_time + o.bw_time + o.optim_step_time;
     o.compute_efficiency = ideal / computeTime;
     o.system_efficiency = computeTime / o.total_time;
@@ -202,6 +221,11 @@ CapacityNeeds capacityNeeds(const Execution &exe, double blocksPerProc, const St
     }
     need.activationGrads.tier1 = o.act_grad_space;
     return need;
+}
+
+double idealStepTime(const Run &run, const Block &block) noexcept
+{
+    return idealOf(run, usefulFlops(run, block));
 }
 
 void computeMemoryAndEfficiency(Run &run, const Block &block, Stats &o) noexcept

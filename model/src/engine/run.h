@@ -97,6 +97,15 @@ void computeMemoryAndEfficiency(Run &run, const Block &block, Stats &stats) noex
 /// to the step time and fills run.stages. Runs after computeBatchStats.
 void applyStages(Run &run, Stats &stats) noexcept;
 
+/// The run of one evaluation: the layout, the layer context and the network tier of each
+/// parallelism (evaluate.cpp).
+[[nodiscard]] Run prepareRun(const Application &app, const Execution &exe, const System &sys,
+                             const EvaluateOptions &options) noexcept;
+
+/// The ideal (peak-rate) time of one step's model work: the MFU's numerator over the peak
+/// (memory_stats.cpp; the stage model's own with the corrected model's stages).
+[[nodiscard]] double idealStepTime(const Run &run, const Block &block) noexcept;
+
 /// Corrected model: HBM need of the fullest pipeline stage, from processor 0's need under the
 /// reference's per-block model (stages.cpp).
 /// Fills the stage_* statistics; `firstStage` is processor 0's need under the reference's model.

@@ -12,7 +12,7 @@
 // stage (Megatron-Core places all of them there without a custom pipeline layout): each adds its
 // own layers, one more block of the model's kind and a second pass of the LM head and loss.
 // Sources: docs/references.md.
-#include "engine/run.h"
+#include "engine/stages.h"
 
 #include "engine/capacity.h"
 
@@ -24,16 +24,6 @@
 namespace gapstudio::model::detail {
 
 namespace {
-
-/// One block's per-microbatch time by step component (forward and backward compute, recompute
-/// and the exposed communication of each group), so that stage differences land in the
-/// components they are made of.
-struct Parts {
-    double fw = 0, bw = 0, recompute = 0, tp = 0, ep = 0, es = 0, cp = 0, recomm = 0;
-    /// The software stack's fixed costs, already inside fw, bw and recompute (not summed again).
-    double software = 0, moeSync = 0;
-    [[nodiscard]] double sum() const noexcept { return fw + bw + recompute + tp + ep + es + cp + recomm; }
-};
 
 Parts partsOf(const Stats &s, const BlockComm &comm, bool training)
 {
@@ -53,15 +43,6 @@ Parts partsOf(const Stats &s, const BlockComm &comm, bool training)
     }
     return p;
 }
-
-/// A standalone block of layers (embedding, head, dense block): its statistics, time by
-/// component and useful flops per microbatch.
-struct BlockTime {
-    Stats stats;
-    Parts parts;
-    double usefulFlops = 0;
-    [[nodiscard]] double seconds() const noexcept { return parts.sum(); }
-};
 
 BlockTime timeBlock(const Block &block, const Run &run)
 {
@@ -123,7 +104,7 @@ void recordDenseBlockMemory(Run &run, const Stats &dense, const Stats &moe)
 
 /// Blocks on stage `i`: the first and last stage may be set; the other stages share the rest
 /// evenly, the earliest taking the remainder (as Megatron-LM splits layers).
-std::int64_t stageBlocks(const Application &app, const Execution &exe, std::int64_t i)
+std::int64_t blocksOnStage(const Application &app, const Execution &exe, std::int64_t i)
 {
     const std::int64_t pp = exe.pipelinePar;
     if (pp == 1)
@@ -173,23 +154,16 @@ struct DenseBlocks {
     double usefulDelta = 0;
 };
 
-DenseBlocks denseBlocksOf(Run &run, const Stats &o, const Parts &block, double blockUseful)
+DenseBlocks denseBlocksOf(Run &run, const Stats &o, const Parts &block, double blockUseful,
+                          const StageBlocks &blocks)
 {
-    const Application &app = run.app;
-    const Execution &exe = run.exe;
     DenseBlocks d;
     d.parts = block;
-    d.count = run.features.moeDetails && exe.modelMoE ? std::min(app.denseBlocks, app.numBlocks) : 0;
+    d.count = blocks.denseCount;
     if (d.count > 0) {
-        Execution denseExe = exe;
-        denseExe.modelMoE = false;
-        const BlockTime t
-            = timeBlock(buildBlock(app, denseExe, run.sys, run.quirks, run.features,
-                                   app.denseFeedforward > 0 ? app.denseFeedforward : app.feedforward),
-                        run);
-        d.parts = t.parts;
-        d.usefulDelta = t.usefulFlops - blockUseful;
-        recordDenseBlockMemory(run, t.stats, o);
+        d.parts = blocks.dense.parts;
+        d.usefulDelta = blocks.dense.usefulFlops - blockUseful;
+        recordDenseBlockMemory(run, blocks.dense.stats, o);
     }
     return d;
 }
@@ -214,7 +188,7 @@ CriticalStage criticalStage(Run &run, const Parts &block, const DenseBlocks &den
     c.blocks = Lp;
     double before = 0; // blocks on the earlier stages
     for (std::int64_t i = 0; i < exe.pipelinePar; ++i) {
-        const double blocks = dbl(stageBlocks(app, exe, i));
+        const double blocks = dbl(blocksOnStage(app, exe, i));
         const double denseHere = app.denseBlocksInterleaved
                                      ? blocks * denseShare
                                      : std::clamp(dbl(dense.count) - before, 0.0, blocks);
@@ -241,31 +215,102 @@ CriticalStage criticalStage(Run &run, const Parts &block, const DenseBlocks &den
     return c;
 }
 
-} // namespace
+/// The stages of one evaluation: processor 0's block by component, the dense blocks, the
+/// embedding, head and MTP layers and the critical stage. Fills run.stages (block counts of the
+/// first and last stage, the ideal time, the state of the embedding and head).
+struct StagePlan {
+    BlockTime embedding, head;
+    Parts block;
+    DenseBlocks dense;
+    CriticalStage critical;
+};
 
-void applyStages(Run &run, Stats &o) noexcept
+StagePlan planStages(Run &run, const Stats &o, const StageBlocks &blocks)
 {
     const Application &app = run.app;
     const Execution &exe = run.exe;
     const Features &features = run.features;
     const double M = dbl(run.layout.microbatches);
     const double pp = dbl(exe.pipelinePar);
-    const double v = dbl(exe.pipelineInterleaving);
-    const double Lp = dbl(run.layout.blocksPerProc);
 
-    const BlockTime embedding = timeBlock(buildEmbedding(app, exe, run.sys, features), run);
-    const BlockTime head = timeBlock(buildHead(app, exe, run.sys, features), run);
-    const BlockTime mtp = timeBlock(buildMtpLayer(app, exe, run.sys, features), run);
+    StagePlan plan;
+    plan.embedding = blocks.embedding;
+    plan.head = blocks.head;
+    const BlockTime &mtp = blocks.mtp;
     const double mtpLayers = features.embeddingAndHead && app.vocabSize > 0 ? dbl(app.mtpLayers) : 0;
     // Per microbatch, one block of processor 0 by component (its stage has Lp of them).
-    const Parts block = partsOf(o, run.comm, exe.training);
+    plan.block = partsOf(o, run.comm, exe.training);
     const double blockUseful
         = o.block_fw_flops + (exe.training ? o.block_agrad_flops + o.block_wgrad_flops : 0);
-    const DenseBlocks dense = denseBlocksOf(run, o, block, blockUseful);
-    const CriticalStage critical
-        = criticalStage(run, block, dense, stageEnds(true, false, embedding, head, mtp, block, mtpLayers),
-                        stageEnds(false, true, embedding, head, mtp, block, mtpLayers),
-                        stageEnds(true, true, embedding, head, mtp, block, mtpLayers), mtpLayers);
+    plan.dense = denseBlocksOf(run, o, plan.block, blockUseful, blocks);
+    const BlockTime &embedding = plan.embedding, &head = plan.head;
+    plan.critical = criticalStage(
+        run, plan.block, plan.dense, stageEnds(true, false, embedding, head, mtp, plan.block, mtpLayers),
+        stageEnds(false, true, embedding, head, mtp, plan.block, mtpLayers),
+        stageEnds(true, true, embedding, head, mtp, plan.block, mtpLayers), mtpLayers);
+
+    // Ideal time at peak: every processor's model work averaged over the pipeline.
+    const double peak = run.ctx.matrixLow ? run.ctx.matrixLow->peak_flops : run.ctx.matrix->peak_flops;
+    const double modelFlops = dbl(app.numBlocks) * blockUseful
+                              + dbl(plan.dense.count) * plan.dense.usefulDelta + embedding.usefulFlops
+                              + head.usefulFlops
+                              + mtpLayers * (mtp.usefulFlops + blockUseful + head.usefulFlops);
+    run.stages.active = true;
+    run.stages.idealSeconds = M * modelFlops / pp / peak;
+    run.stages.embeddingStatic_B = staticBytes(run, embedding.stats);
+    run.stages.headStatic_B = staticBytes(run, head.stats) + mtpLayers * staticBytes(run, mtp.stats);
+    run.stages.headActivations_B
+        = (1 + mtpLayers) * (head.stats.block_act_storage_space + head.stats.block_act_working_space)
+          + mtpLayers * mtp.stats.block_act_storage_space;
+    return plan;
+}
+
+/// The fill and drain through the stages other than the critical one.
+double imbalanceOf(const CriticalStage &critical, double v) noexcept
+{
+    return (critical.extraSum - critical.extra) / v;
+}
+
+} // namespace
+
+StageBlocks stageBlocksOf(const Run &run)
+{
+    const Application &app = run.app;
+    const Execution &exe = run.exe;
+    const Features &features = run.features;
+    StageBlocks blocks;
+    blocks.embedding = timeBlock(buildEmbedding(app, exe, run.sys, features), run);
+    blocks.head = timeBlock(buildHead(app, exe, run.sys, features), run);
+    blocks.mtp = timeBlock(buildMtpLayer(app, exe, run.sys, features), run);
+    blocks.denseCount = features.moeDetails && exe.modelMoE ? std::min(app.denseBlocks, app.numBlocks) : 0;
+    if (blocks.denseCount > 0) {
+        Execution denseExe = exe;
+        denseExe.modelMoE = false;
+        blocks.dense
+            = timeBlock(buildBlock(app, denseExe, run.sys, run.quirks, features,
+                                   app.denseFeedforward > 0 ? app.denseFeedforward : app.feedforward),
+                        run);
+    }
+    return blocks;
+}
+
+double stageExtraTime(Run &run, const Stats &o, const StageBlocks &blocks) noexcept
+{
+    const CriticalStage critical = planStages(run, o, blocks).critical;
+    return dbl(run.layout.microbatches) * critical.extra
+           + imbalanceOf(critical, dbl(run.exe.pipelineInterleaving));
+}
+
+void applyStages(Run &run, Stats &o) noexcept
+{
+    const Execution &exe = run.exe;
+    const Features &features = run.features;
+    const double M = dbl(run.layout.microbatches);
+    const double Lp = dbl(run.layout.blocksPerProc);
+    const StagePlan plan = planStages(run, o, stageBlocksOf(run));
+    const Parts &block = plan.block;
+    const DenseBlocks &dense = plan.dense;
+    const CriticalStage &critical = plan.critical;
 
     // The critical stage's own blocks (count and kind) in every component it is made of ...
     const auto adjust = [&](double &stat, double Parts::*part) {
@@ -287,10 +332,11 @@ void applyStages(Run &run, Stats &o) noexcept
     o.moe_sync_time += M * critical.ends.moeSync;
     // ... its embedding or head work, and the fill and drain through the other stages.
     o.embedding_head_time = M * critical.ends.seconds;
-    o.stage_imbalance_time = (critical.extraSum - critical.extra) / v;
+    o.stage_imbalance_time = imbalanceOf(critical, dbl(exe.pipelineInterleaving));
     o.bubble_time += o.stage_imbalance_time;
 
     // The embedding table's gradients are reduced after the whole backward pass of stage 0.
+    const BlockTime &embedding = plan.embedding;
     double embeddingDp = 0;
     const std::int64_t replicas = exe.dataPar * (features.attention ? exe.contextPar : 1);
     if (exe.training && replicas > 1 && embedding.stats.block_weight_space > 0) {
@@ -299,20 +345,8 @@ void applyStages(Run &run, Stats &o) noexcept
         o.dp_comm_link_time += embeddingDp;
         o.dp_comm_exposed_time += embeddingDp;
     }
+    // stageExtraTime() is this sum less embeddingDp (>= 0): the search's bound relies on it.
     o.total_time += M * critical.extra + o.stage_imbalance_time + embeddingDp;
-
-    // Ideal time at peak: every processor's model work averaged over the pipeline.
-    const double peak = run.ctx.matrixLow ? run.ctx.matrixLow->peak_flops : run.ctx.matrix->peak_flops;
-    const double modelFlops = dbl(app.numBlocks) * blockUseful + dbl(dense.count) * dense.usefulDelta
-                              + embedding.usefulFlops + head.usefulFlops
-                              + mtpLayers * (mtp.usefulFlops + blockUseful + head.usefulFlops);
-    run.stages.active = true;
-    run.stages.idealSeconds = M * modelFlops / pp / peak;
-    run.stages.embeddingStatic_B = staticBytes(run, embedding.stats);
-    run.stages.headStatic_B = staticBytes(run, head.stats) + mtpLayers * staticBytes(run, mtp.stats);
-    run.stages.headActivations_B
-        = (1 + mtpLayers) * (head.stats.block_act_storage_space + head.stats.block_act_working_space)
-          + mtpLayers * mtp.stats.block_act_storage_space;
 }
 
 double stageTier1Bytes(const Run &run, Stats &o, const CapacityNeeds &firstStage) noexcept

@@ -1,6 +1,8 @@
 // Layout search and GPU-count sweeps judged by cost (costsearch.h).
 #include "gapstudio/scenario/costsearch.h"
 
+#include "gapstudio/model/search_bounded.h"
+
 #include <algorithm>
 #include <array>
 #include <exception>
@@ -100,10 +102,18 @@ CostSearchResult searchByCost(const CompiledScenario &compiled, const CostSearch
     search.threads = options.threads;
     search.cancel = options.cancel;
     search.progress = options.progress;
-    const model::SearchResult found
-        = model::searchLayouts(compiled.application, compiled.system, space, search);
+    model::BoundedSearchResult bounded;
+    if (options.exhaustive) {
+        bounded.search = model::searchLayouts(compiled.application, compiled.system, space, search);
+        bounded.evaluated = bounded.search.configurations;
+    } else {
+        bounded = model::searchLayoutsBounded(compiled.application, compiled.system, space, search);
+    }
+    const model::SearchResult &found = bounded.search;
     out.configurations = found.configurations;
     out.valid = found.valid;
+    out.evaluated = bounded.evaluated;
+    out.skipped = bounded.skipped;
     out.cancelled = found.cancelled;
 
     CompiledScenario layout = compiled;

@@ -39,9 +39,8 @@ using detail::taskExecution;
 using detail::contradictsPins;
 using detail::Verdict;
 
-
-/// A bounded search's sample-rate bounds of every block shape of a task (ShapeIndex order),
-/// one per TP tier.
+/// A bounded search's score bounds of every block shape of a task (ShapeIndex order), one per
+/// TP tier.
 std::vector<double> shapeBounds(const Application &app, const System &sys, const SearchSpace &space,
                                 const Task &t, const std::vector<I> &localBatchDivisors,
                                 const EvaluateOptions &options)
@@ -59,7 +58,8 @@ std::vector<double> shapeBounds(const Application &app, const System &sys, const
                     e.tensorParOverlap = l.overlaps[oi];
                     e.fusedActivation = l.fused[fi];
                     e.microbatchSize = l.microbatches[mi];
-                    detail::sampleRateUpperBounds(app, e, sys, options, &bounds[shape(ri, oi, fi, mi) * tiers]);
+                    detail::scoreUpperBounds(app, e, sys, options, space.rankBy,
+                                             &bounds[shape(ri, oi, fi, mi) * tiers]);
                 }
     return bounds;
 }
@@ -253,8 +253,7 @@ BoundedSearchResult search(const Application &app, const System &sys, const Sear
 
     // A bounded search (search_bound.h) first bounds every block shape of every task, then runs
     // the tasks with the highest bound first, so that the N-th best rises early.
-    const bool bounded = bound && !options.features.any() && space.rankBy == RankBy::SampleRate &&
-                         systemInRange && options.topN > 0 && !sys.networks.empty();
+    const bool bounded = bound && systemInRange && options.topN > 0 && !sys.networks.empty();
     std::unique_ptr<Bounds> bounds;
     std::vector<std::size_t> order(tasks.size());
     std::iota(order.begin(), order.end(), std::size_t{0});

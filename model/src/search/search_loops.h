@@ -34,10 +34,16 @@ inline std::vector<I> interleavings(I blocks, I pp)
 /// calculon-MoE's legacy search outer loops (its `optimal_execution_MoE.py`): EP = E, TP over the
 /// divisors of N/EP that divide h and the heads, ES = TP, PP over the divisors of
 /// min(N/(TP*EP), L), DP = N/(PP*TP), expert DP = N/(TP*EP*PP), recompute none/full/attn_only.
+/// N is the GPUs over context parallelism (SearchSpace::numProcs); expert DP also spans the
+/// context-parallel ranks: EP x ES x PP x expert DP = every GPU, as evaluate() checks
+/// (checks.cpp) and as the published CP run presets/measurements/dgxc-benchmarking-moe/
+/// dgxc-h100-grok1proxy-512gpu-fp8.json is laid out (TP 4, PP 8, DP 8, CP 2; EP 8, ES 1,
+/// expert DP 8).
 /// `visit(task)` returns false to stop.
 template <typename Visit> void forEachMoeTask(const Application &app, const SearchSpace &space, Visit &&visit)
 {
     const I n = space.numProcs;
+    const I cp = space.base ? std::max<I>(1, space.base->contextPar) : 1;
     const I ep = space.moeExperts;
     if (n % ep != 0)
         return;
@@ -56,8 +62,8 @@ template <typename Visit> void forEachMoeTask(const Application &app, const Sear
                     for (bool sharding :
                          dp > 1 ? std::vector<bool> { true, false } : std::vector<bool> { false })
                         for (TpCommType c : space.tpCommTypes)
-                            if (!visit(
-                                    Task { tp, pp, dp, v, batch, r, sharding, c, ep, tp, n / tp / ep / pp }))
+                            if (!visit(Task { tp, pp, dp, v, batch, r, sharding, c, ep, tp,
+                                              n / tp / ep / pp * cp }))
                                 return;
         }
     }

@@ -20,11 +20,11 @@ struct BoundedSearchResult {
     std::uint64_t skipped = 0;   ///< executions proved unable to rank, not evaluated
 };
 
-/// searchLayouts() that skips every layout whose upper bound on the sample rate (a lower bound
-/// on its step time: compute at the layers' own efficiencies, the TP comm of its TP tier and
-/// the pipeline bubble; model/src/search/search_bound.cpp) is below the N-th best found so far. Only
-/// the reference features ranked by sample rate are bounded; anything else (the corrected
-/// model's features, --rank mfu) is searched exhaustively, with `skipped` = 0.
+/// searchLayouts() that skips every layout whose upper bound on its score (the sample rate or
+/// the MFU, from a lower bound on its step time: compute at the layers' own efficiencies, the TP
+/// comm of its TP tier, the pipeline bubble and, in the corrected model, the pipeline stages'
+/// own extra time; model/src/search/search_bound.cpp) is below the N-th best found so far. Both
+/// the reference and the corrected model are bounded.
 [[nodiscard]] BoundedSearchResult searchLayoutsBounded(const Application &app, const System &sys,
                                                        const SearchSpace &space, const SearchOptions &options);
 

@@ -47,6 +47,10 @@ struct CostSearchOptions {
     /// Searches every TP overlap and DP overlap on and off, not only the scenario's own
     /// (scenarioSearchSpace).
     bool widen = false;
+    /// Evaluates every layout, so that CostSearchResult::valid counts all valid ones; else the
+    /// bounded search (model/search_bounded.h) skips the layouts that provably cannot be kept,
+    /// with the same hits.
+    bool exhaustive = false;
     unsigned threads = 0; ///< 0 = all hardware threads
     const std::atomic<bool> *cancel = nullptr;
     std::function<void(std::size_t, std::size_t)> progress; ///< (tasks done, tasks in all)
@@ -61,7 +65,9 @@ struct CostSearchHit {
 };
 
 struct CostSearchResult {
+    /// Layouts in the space; valid ones among those evaluated (all of them when exhaustive).
     std::uint64_t configurations = 0, valid = 0;
+    std::uint64_t evaluated = 0, skipped = 0; ///< skipped: provably unable to be kept
     std::vector<CostSearchHit> hits; ///< best first
     bool exact = true;               ///< the ranking is the whole space's (see candidates)
     bool cancelled = false;
