@@ -101,7 +101,8 @@ scenario::CompiledScenario compiled(const CostCommand &c, const scenario::Preset
 
 int runRank(const std::vector<std::string> &args)
 {
-    const CostCommand c = parse(args, "rank", false);
+    CostCommand c = parse(args, "rank", false);
+    c.options.exhaustive = true; // "valid" counts every valid layout of the space
     const scenario::PresetLibrary library = presetLibrary(c.presetsDir);
     const scenario::CostSearchResult found = scenario::searchByCost(compiled(c, library), c.options);
     nlohmann::ordered_json out;

@@ -59,10 +59,16 @@ mutation "best layout ignores context parallelism" model/src/search/search.cpp \
     'space.numProcs = e.numProcs / std::max<I>(1, e.contextPar);' \
     'space.numProcs = e.numProcs;' \
     "tst_money_paths:bestLayoutWithContextParallelism"
-mutation "bounded search for corrected-model features" model/src/search/search.cpp \
-    'const bool bounded = bound && !options.features.any() && space.rankBy == RankBy::SampleRate &&' \
-    'const bool bounded = bound && space.rankBy == RankBy::SampleRate &&' \
-    "tst_search:correctedModelIsSearchedExhaustively"
+# costsearch.cpp and cost_commands.cpp: rank evaluates every layout ("valid" counts them all);
+# the bounded cost search returns the same hits
+mutation "cost search bounded when asked to be exhaustive" model/src/scenario/costsearch.cpp \
+    'if (options.exhaustive) {' \
+    'if (false) {' \
+    "tst_search_corrected:costSearchBoundedEqualsExhaustive"
+mutation "rank counts the valid layouts of a bounded search" app/cli/cost_commands.cpp \
+    'c.options.exhaustive = true; // "valid" counts every valid layout of the space' \
+    'c.options.exhaustive = false;' \
+    "tst_cli_cost:rankCountsEveryValidLayout"
 # validation.cpp: the error definition
 mutation "error as 1 - predicted / measured" model/src/scenario/validation.cpp \
     'return measured_s / predicted_s - 1;' \

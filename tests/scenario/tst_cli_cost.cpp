@@ -3,6 +3,7 @@
 // blocks (presets/gpus/nvidia-h100-sxm-80gb.json, interconnects/nvlink4-nvls.json and
 // interconnects/infiniband-ndr.json) and the cited defaults of model/src/cost/cost.cpp.
 #include "gapstudio/io/preset_json.h"
+#include "gapstudio/scenario/costsearch.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -192,6 +193,27 @@ private slots:
         QVERIFY(std::holds_alternative<scenario::Layout>(
             io::parsePresetFile(nlohmann::json::parse(layout), "rank output")));
         QCOMPARE(run({ "rank", kSmall, "--by", "speed" }).exitCode, 2);
+    }
+
+    void rankCountsEveryValidLayout()
+    {
+        // rank's "valid" counts every valid layout of the space (rank evaluates them all), not
+        // only those a bounded search would evaluate: the same counts as an exhaustive search of
+        // the scenario's space run here.
+        const Result r = run({ "rank", kSmall, "--threads", "2" });
+        QCOMPARE(r.exitCode, 0);
+        const nlohmann::json out = nlohmann::json::parse(r.out.toStdString());
+        const scenario::CompileResult compiled
+            = scenario::compile(io::loadScenario(kSmall.toStdString()), io::loadPresetLibrary(PRESETS_DIR));
+        QVERIFY(compiled.compiled.has_value());
+        model::SearchOptions options = model::designSearchOptions(compiled.compiled->evaluateOptions());
+        options.threads = 2;
+        const model::SearchResult all
+            = model::searchLayouts(compiled.compiled->application, compiled.compiled->system,
+                                   scenario::scenarioSearchSpace(*compiled.compiled), options);
+        QVERIFY(all.valid > 0);
+        QCOMPARE(out["configurations"].get<std::uint64_t>(), all.configurations);
+        QCOMPARE(out["valid"].get<std::uint64_t>(), all.valid);
     }
 
     void costSweepMarksParetoFront()

@@ -234,7 +234,8 @@ private slots:
     }
 
     // --bench-latency: its first line as before, then the canvas's own CPU time per change, a
-    // part of the process's (the canvas runs in it, so per change it cannot exceed the total).
+    // part of the process's (the canvas runs in it, so per change it cannot exceed the total),
+    // then the CPU time of finding the best layout again (every tenth change, the first included).
     void latencyBenchReportsTheCanvasShare()
     {
         Fixture f;
@@ -252,16 +253,23 @@ private slots:
                                 .arg(report.canvasCpuMedian_ms)
                                 .arg(report.cpuMedian_ms)));
         const QStringList lines = report.text().split(QLatin1Char('\n'));
-        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines.size(), 3);
         QVERIFY(lines[0].startsWith(
             QStringLiteral("latency from parameter change to results in the views over 5 changes: ")));
         QVERIFY(lines[0].contains(
             QStringLiteral("CPU time per change (all threads, repaints included): median ")));
         QVERIFY(lines[1].startsWith(QStringLiteral("of which the canvas")));
+        QCOMPARE(report.bestLayoutSearches, 1);
+        QVERIFY(report.bestLayoutCpuMedian_ms > 0);
+        QVERIFY(lines[2].startsWith(QStringLiteral("best layout found again after a change (layout search on "
+                                                   "one core, CPU time): median ")));
 
         const LatencyReport without = runLatencyBench(&f.document, &f.recalculator, 2);
         QVERIFY(!without.hasCanvas);
-        QVERIFY(!without.text().contains(QLatin1Char('\n'))); // one line, as before
+        const QStringList withoutLines = without.text().split(QLatin1Char('\n'));
+        QCOMPARE(withoutLines.size(), 2); // no canvas line
+        QCOMPARE(withoutLines[0].left(40), lines[0].left(40));
+        QVERIFY(withoutLines[1].startsWith(QStringLiteral("best layout found again")));
     }
 };
 

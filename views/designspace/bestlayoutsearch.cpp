@@ -106,7 +106,9 @@ void BestLayoutSearch::start()
                 return;
             }
             mBest = std::make_shared<const ScenarioResults>(std::move(found.result));
-            setState(tr("Best of %1 layouts (%2 valid)").arg(found.configurations).arg(found.valid));
+            setState(tr("Best of %1 layouts (%2 evaluated, the rest provably slower)")
+                         .arg(found.configurations)
+                         .arg(found.evaluated));
             emit bestLayoutChanged(mOwn, mBest);
         });
 }

@@ -4,6 +4,7 @@
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
 
+#include "gapstudio/scenario/best_layout.h"
 #include "gapstudio/scenario/override_keys.h"
 
 #include <QElapsedTimer>
@@ -11,6 +12,8 @@
 #include <QTimer>
 
 #include <sys/resource.h>
+
+#include <ctime>
 
 #include <algorithm>
 #include <numeric>
@@ -45,6 +48,28 @@ double processCpuMs()
     };
     return ms(usage.ru_utime) + ms(usage.ru_stime);
 }
+
+/// CPU time of the calling thread so far, in milliseconds.
+double threadCpuMs()
+{
+    timespec t {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+/// CPU time of finding the design's best layout again on one thread (the Best layout tab's
+/// search), or a negative value if the design does not compile.
+double bestLayoutCpuMs(const ScenarioDocument &document)
+{
+    const scenario::CompileResult compiled = scenario::compile(document.scenario(), document.library());
+    if (!compiled.compiled)
+        return -1;
+    scenario::BestLayoutOptions options;
+    options.threads = 1;
+    const double before = threadCpuMs();
+    (void)scenario::findBestLayout(*compiled.compiled, options);
+    return threadCpuMs() - before;
+}
 } // namespace
 
 QString LatencyReport::text() const
@@ -65,13 +90,20 @@ QString LatencyReport::text() const
                                "median %1 ms, mean %2 ms")
                     .arg(canvasCpuMedian_ms, 0, 'f', 3)
                     .arg(canvasCpuMean_ms, 0, 'f', 3);
+    if (bestLayoutSearches > 0)
+        text += QStringLiteral(
+                    "\nbest layout found again after a change (layout search on one core, CPU time): "
+                    "median %1 ms, max %2 ms over %3 searches")
+                    .arg(bestLayoutCpuMedian_ms, 0, 'f', 3)
+                    .arg(bestLayoutCpuMax_ms, 0, 'f', 3)
+                    .arg(bestLayoutSearches);
     return text;
 }
 
 LatencyReport runLatencyBench(ScenarioDocument *document, Recalculator *recalculator, int changes,
                               const CanvasView *canvas)
 {
-    std::vector<double> latencies, computes, cpus, canvasCpus;
+    std::vector<double> latencies, computes, cpus, canvasCpus, bestLayouts;
     const auto canvasCpuMs = [canvas] { return canvas ? canvas->canvasCpu_ms() : 0.0; };
     QElapsedTimer clock;
     QEventLoop loop;
@@ -103,7 +135,10 @@ LatencyReport runLatencyBench(ScenarioDocument *document, Recalculator *recalcul
         compute.start();
         (void)computeResults(document->scenario(), document->library());
         computes.push_back(static_cast<double>(compute.nsecsElapsed()) / 1e6);
-        cpuBefore = processCpuMs(); // the extra computation above is not the GUI's
+        if (i % 10 == 0)
+            if (const double best = bestLayoutCpuMs(*document); best >= 0)
+                bestLayouts.push_back(best);
+        cpuBefore = processCpuMs(); // the extra computations above are not the GUI's
         canvasBefore = canvasCpuMs();
     }
     QObject::disconnect(connection);
@@ -118,6 +153,9 @@ LatencyReport runLatencyBench(ScenarioDocument *document, Recalculator *recalcul
     report.hasCanvas = canvas != nullptr;
     report.canvasCpuMedian_ms = percentile(canvasCpus, 0.5);
     report.canvasCpuMean_ms = mean(canvasCpus);
+    report.bestLayoutSearches = static_cast<int>(bestLayouts.size());
+    report.bestLayoutCpuMedian_ms = percentile(bestLayouts, 0.5);
+    report.bestLayoutCpuMax_ms = percentile(bestLayouts, 1.0);
     return report;
 }
 

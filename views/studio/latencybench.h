@@ -7,7 +7,9 @@
  * change (getrusage, every thread: the change, the model, the views and the repaints they queue
  * for the event loop, which the latency alone does not see). Given the canvas view, also the CPU
  * time the canvas itself takes per change (updating its items and repainting; cpumeter.h), on a
- * second line. Run by `gapstudio --bench-latency`.
+ * second line. On a third, the CPU time the best layout takes to be found again after a change (the
+ * Best layout tab's search, model::searchLayoutsBounded, on one core) every tenth change. Run by
+ * `gapstudio --bench-latency`.
  */
 
 #include <QString>
@@ -27,6 +29,9 @@ struct LatencyReport {
     /// The canvas's share of it (item updates + repaints of the canvas view); only with a canvas.
     bool hasCanvas = false;
     double canvasCpuMedian_ms = 0, canvasCpuMean_ms = 0;
+    /// CPU time of the best layout's search after a change, on one thread (every tenth change).
+    int bestLayoutSearches = 0;
+    double bestLayoutCpuMedian_ms = 0, bestLayoutCpuMax_ms = 0;
     [[nodiscard]] QString text() const;
 };
 

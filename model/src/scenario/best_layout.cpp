@@ -2,6 +2,8 @@
 // then the pipeline at the layout found.
 #include "gapstudio/scenario/best_layout.h"
 
+#include "gapstudio/model/search_bounded.h"
+
 #include <exception>
 
 namespace gapstudio::scenario {
@@ -32,10 +34,12 @@ BestLayoutResult findBestLayout(const CompiledScenario &compiled, const BestLayo
     search.cancel = options.cancel;
     search.progress = options.progress;
     try {
-        const model::SearchResult found
-            = model::searchLayouts(compiled.application, compiled.system, out.space, search);
+        const model::BoundedSearchResult bounded
+            = model::searchLayoutsBounded(compiled.application, compiled.system, out.space, search);
+        const model::SearchResult &found = bounded.search;
         out.configurations = found.configurations;
         out.valid = found.valid;
+        out.evaluated = bounded.evaluated;
         out.cancelled = found.cancelled;
         // The design's own layout counts too: it may lie outside the space (uneven stages,
         // another network mapping) and wins ties, so that the best is never worse than it.

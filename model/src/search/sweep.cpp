@@ -2,6 +2,8 @@
 // formulas stay in the model's evaluate().
 #include "gapstudio/model/sweep.h"
 
+#include "gapstudio/model/search_bounded.h"
+
 #include <Eigen/Dense>
 
 #include <algorithm>
@@ -154,7 +156,7 @@ std::vector<SweepPoint> sweepGpuCount(const Application &app, const System &sys,
             continue;
         }
         space.numProcs = n / cp;
-        const SearchResult result = searchLayouts(app, sys, space, best);
+        const SearchResult result = searchLayoutsBounded(app, sys, space, best).search;
         if (!result.top.empty()) {
             point.evaluation.ok = true;
             point.evaluation.stats = result.top.front().stats;

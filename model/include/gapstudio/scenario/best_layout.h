@@ -34,7 +34,9 @@ struct BestLayoutResult {
     bool cancelled = false;
     model::SearchSpace space;         ///< what was searched
     std::uint64_t configurations = 0; ///< layouts in the space
-    std::uint64_t valid = 0;          ///< valid among them
+    /// Layouts evaluated: the others provably cannot beat the best (model/search_bounded.h).
+    std::uint64_t evaluated = 0;
+    std::uint64_t valid = 0; ///< valid among those evaluated
 };
 
 /// Searches the best layout (by samples per second) of a compiled design with its own model
