@@ -254,6 +254,10 @@ private slots:
         // No design's name is cut in its column's header, at the size the window gives the table.
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // Key results in front, as a click on its tab does: a table out of sight is brought up to
+        // date only when seen (whenseen.h).
+        window.findChild<QDockWidget *>(QStringLiteral("resultsDock"))->raise();
+        test::settle();
         const QFontMetrics header(table->horizontalHeader()->font());
         for (int column = 1; column <= 3; ++column) {
             const QString name = table->horizontalHeaderItem(column)->text();

@@ -141,3 +141,36 @@ mutation "the bandwidth chart names a tier by its whole label" views/charts/band
     'return cf::qs(tier.name);' \
     'return cf::qs(tier.label);' \
     "tst_charts:bandwidthTicksNameTierAndUsers"
+# plotchart.cpp, whenseen.cpp, explorepanel.cpp: views out of sight wait until they are seen
+mutation "a hidden chart drawn at every change" views/charts/plotchart.cpp \
+    'if (!isSeen(this)) {' \
+    'if (false) {' \
+    "tst_redraws:hiddenViewsWaitUntilTheirTabIsClicked"
+mutation "a chart put off is not drawn when its tab is clicked" views/charts/plotchart.cpp \
+    'if (watched == mPlot && event->type() == QEvent::Paint && (mStale || mDataStale))' \
+    'if (false)' \
+    "tst_redraws:hiddenViewsWaitUntilTheirTabIsClicked"
+mutation "a hidden panel updated at every change" views/common/whenseen.cpp \
+    'if (!mWidget->window()->isVisible() || isSeen(mWidget)) {' \
+    'if (true) {' \
+    "tst_redraws:hiddenViewsWaitUntilTheirTabIsClicked"
+mutation "a dock's tab raised does not bring its panel up to date" views/common/whenseen.cpp \
+    'if (visible)' \
+    'if (visible && false)' \
+    "tst_redraws:hiddenViewsWaitUntilTheirTabIsClicked"
+mutation "a dock's tab behind another counts as seen" views/common/whenseen.cpp \
+    'area = area.translated(w->pos()) & w->parentWidget()->rect();' \
+    'area = area.translated(w->pos());' \
+    "tst_redraws:hiddenViewsWaitUntilTheirTabIsClicked"
+mutation "Explore's sweeps computed at every change" views/explore/explorepanel.cpp \
+    'if (isSeen(this))' \
+    'if (true)' \
+    "tst_redraws:hiddenViewsWaitUntilTheirTabIsClicked"
+mutation "Explore's sweeps never computed when their chart is seen" views/explore/explorepanel.cpp \
+    'chart->setDataUpdater([this] { updateFastChartsIfStale(); });' \
+    'chart->setDataUpdater([] {});' \
+    "tst_redraws:hiddenViewsWaitUntilTheirTabIsClicked"
+mutation "block parameters keep the rows of the part shown before" views/studio/blockinspector.cpp \
+    'setRowCount(mFilled);' \
+    '(void)mFilled;' \
+    "tst_redraws:blockParametersWriteOverTheRowsShown"

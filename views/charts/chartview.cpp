@@ -7,19 +7,19 @@ namespace gapstudio::views {
 ChartView::ChartView(QString id, QString title, QWidget *parent)
     : PlotChart(std::move(id), std::move(title), parent)
 {
-    refresh();
+    requestDraw();
 }
 
 void ChartView::setResults(ResultsPtr current)
 {
     mCurrent = std::move(current);
-    refresh();
+    requestDraw();
 }
 
 void ChartView::setPins(QList<PinnedScenario> pins)
 {
     mPins = std::move(pins);
-    refresh();
+    requestDraw();
 }
 
 void ChartView::setBaseline(ResultsPtr baseline)
@@ -79,7 +79,7 @@ void ChartView::addPinKeys(const std::vector<ChartRun> &pins,
     }
 }
 
-void ChartView::refresh()
+void ChartView::draw()
 {
     clearPlot();
     if (!mCurrent) {

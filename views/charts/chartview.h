@@ -59,7 +59,7 @@ protected:
     ChartView(QString id, QString title, QWidget *parent);
 
     /// Draws the current analysis (never null here) and the pins it shows (pinRuns(), maybe none)
-    /// into the cleared plot. Called after every setResults / setPins.
+    /// into the cleared plot. Called after every setResults / setPins (once the chart is shown).
     virtual void rebuild(const model::Analysis &current, const std::vector<ChartRun> &pins) = 0;
 
     /// The current analysis when this chart may show it (shows()), else nullptr.
@@ -77,10 +77,11 @@ protected:
     /// is its point). The others show why not instead: such a design never runs, so its times,
     /// bandwidths and MFU are not results.
     [[nodiscard]] virtual bool showsOverCapacity() const { return false; }
+    /// Clears the plot and draws the current results and pins (or why there are none).
+    void draw() override;
 
 private:
     [[nodiscard]] bool shows(const ResultsPtr &results) const;
-    void refresh();
 
     ResultsPtr mCurrent;
     QList<PinnedScenario> mPins;

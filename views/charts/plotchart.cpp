@@ -55,6 +55,7 @@ PlotChart::PlotChart(QString id, QString title, QWidget *parent, Rows rows)
     mPlot->legend->setIconSize(14, 10);
 
     connect(mPlot, &QCustomPlot::mouseMove, this, &PlotChart::onMouseMove);
+    mPlot->installEventFilter(this); // a put-off draw when the plot is painted (eventFilter)
     mHeadlineText = mTitle;
 }
 
@@ -62,7 +63,46 @@ PlotChart::~PlotChart() = default;
 
 QString PlotChart::subtitle() const
 {
+    drawIfStale();
     return mSubtitle ? mSubtitle->text() : QString();
+}
+
+void PlotChart::requestDraw()
+{
+    if (!isSeen(this)) {
+        mStale = true;
+        return;
+    }
+    mStale = false;
+    ++mDraws;
+    draw();
+}
+
+void PlotChart::updateData() const
+{
+    if (mDataStale && mDataUpdater) {
+        mDataStale = false;
+        mDataUpdater(); // sets the data: a draw now, or put off (mStale) while hidden
+    }
+}
+
+void PlotChart::drawIfStale() const
+{
+    updateData();
+    if (!mStale)
+        return;
+    mStale = false;
+    auto *self = const_cast<PlotChart *>(this); // a put-off draw: the chart's state as set, drawn
+    ++self->mDraws;
+    self->draw();
+}
+
+bool PlotChart::eventFilter(QObject *watched, QEvent *event)
+{
+    // Shown (a tab clicked) or uncovered (a dock's tab raised): the plot is painted.
+    if (watched == mPlot && event->type() == QEvent::Paint && (mStale || mDataStale))
+        drawIfStale(); // its replot is queued: the next frame shows it
+    return QWidget::eventFilter(watched, event);
 }
 
 QSize PlotChart::exportSize() const
@@ -75,7 +115,7 @@ QSize PlotChart::exportSize() const
 
 ExportSource PlotChart::exportSource() const
 {
-    return { mPlot, exportSize(), headline(), csvRows(), {}, {} };
+    return { plot(), exportSize(), headline(), csvRows(), {}, {} };
 }
 
 void PlotChart::setHeadline(const QString &text)
@@ -237,6 +277,7 @@ int PlotChart::messageWidth() const
 
 QString PlotChart::toolTipAt(const QPointF &pos) const
 {
+    drawIfStale();
     QString best;
     double bestDistance = std::numeric_limits<double>::max();
     for (auto it = mToolTips.cbegin(); it != mToolTips.cend(); ++it) {

@@ -11,6 +11,7 @@
  */
 
 #include "charts/chartexport.h"
+#include "common/whenseen.h"
 
 #include <QHash>
 #include <QList>
@@ -19,6 +20,8 @@
 #include <QSize>
 #include <QStringList>
 #include <QWidget>
+
+#include <functional>
 
 class QCustomPlot;
 class QCPAbstractPlottable;
@@ -41,19 +44,32 @@ public:
 
     ~PlotChart() override;
 
-    [[nodiscard]] QCustomPlot *plot() const { return mPlot; }
+    /// The plot, drawn (a redraw put off while the chart was hidden is made first).
+    [[nodiscard]] QCustomPlot *plot() const
+    {
+        drawIfStale();
+        return mPlot;
+    }
     /// Stable id ("step_time", "scaling", ...), used in object and file names.
     [[nodiscard]] QString id() const { return mId; }
     /// Human name of the chart, e.g. "Step time".
     [[nodiscard]] QString title() const { return mTitle; }
     /// The headline shown above the plot (the title, or the title with the key number), unwrapped.
-    [[nodiscard]] QString headline() const { return mHeadlineText; }
+    [[nodiscard]] QString headline() const
+    {
+        drawIfStale();
+        return mHeadlineText;
+    }
     /// The line under the headline (charts made with a subtitle row), empty when none.
     [[nodiscard]] QString subtitle() const;
     /// The centred message shown instead of data ("No results: ..."), empty when data is shown.
-    [[nodiscard]] QString message() const { return mMessage; }
+    [[nodiscard]] QString message() const
+    {
+        drawIfStale();
+        return mMessage;
+    }
     /// Whether the chart shows data (not a message).
-    [[nodiscard]] bool hasData() const { return mMessage.isEmpty(); }
+    [[nodiscard]] bool hasData() const { return message().isEmpty(); }
 
     /// The plotted data as CSV rows, header first; numbers are the plotted values, unrounded.
     [[nodiscard]] virtual QList<QStringList> csvRows() const = 0;
@@ -71,7 +87,30 @@ public:
     /// wrapped to the plot's width.
     void showMessage(const QString &text);
 
+    /// For an owner that computes the chart's data only when the chart is seen: `update` brings
+    /// the data up to date (by setting it on the chart), called before the chart is next shown or
+    /// read after markDataStale().
+    void setDataUpdater(std::function<void()> update) { mDataUpdater = std::move(update); }
+    /// The owner's data for this chart changed and is not computed yet (see setDataUpdater()).
+    void markDataStale() { mDataStale = true; }
+    /// Draws made so far through requestDraw() (now or put off), without making a pending one.
+    [[nodiscard]] int draws() const { return mDraws; }
+
 protected:
+    /// Draws the chart from its data now if it is on screen (isSeen, whenseen.h), else when it is next shown,
+    /// painted or read
+    /// (plot(), headline(), message(), subtitle(), tool tips, exports): a chart on a hidden tab or
+    /// dock costs nothing per change of the design.
+    void requestDraw();
+    /// Draws the chart from its data (called by requestDraw(), now or later).
+    virtual void draw() { }
+    /// Brings the owner's data up to date if it changed (setDataUpdater()): accessors of the
+    /// chart's data call it first.
+    void updateData() const;
+    /// Draws a put-off draw when the plot is about to be painted (its tab clicked, its dock's tab
+    /// raised).
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
     /// Whether the chart has a subtitle row under its headline.
     enum class Rows { Headline, HeadlineAndSubtitle };
     PlotChart(QString id, QString title, QWidget *parent, Rows rows = Rows::Headline);
@@ -95,6 +134,8 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    /// Makes a draw requestDraw() put off.
+    void drawIfStale() const;
     /// The legend wrapped into as many columns as fit the chart's width (not while a message shows).
     void layOutLegend();
     /// Wraps the legend into as many columns as fit in `width` pixels.
@@ -116,6 +157,10 @@ private:
     int mLegendRow = 2;                  ///< the plot layout's row of the legend
     QCPItemText *mMessageItem = nullptr;
     QHash<QCPAbstractPlottable *, QMap<double, QString>> mToolTips;
+    mutable bool mStale = false; ///< a draw was requested while the chart was hidden
+    int mDraws = 0;
+    std::function<void()> mDataUpdater;
+    mutable bool mDataStale = false; ///< the owner's data changed, not computed yet
 };
 
 } // namespace gapstudio::views

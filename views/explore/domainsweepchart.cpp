@@ -61,6 +61,7 @@ void DomainSweepChart::setData(std::vector<model::SweepPoint> points, std::int64
 
 const model::SweepPoint *DomainSweepChart::designPoint() const
 {
+    updateData();
     for (const model::SweepPoint &point : mPoints)
         if (mCurrentSize > 0 && point.x == static_cast<double>(mCurrentSize))
             return &point;
@@ -137,6 +138,7 @@ void DomainSweepChart::rebuild()
 
 QList<QStringList> DomainSweepChart::csvRows() const
 {
+    updateData();
     QList<QStringList> rows { { QStringLiteral("scale_up_domain_gpus"), QStringLiteral("valid"),
                                 QStringLiteral("step_time_s"), QStringLiteral("mfu"),
                                 QStringLiteral("samples_per_s"), QStringLiteral("diagnostic") } };

@@ -24,7 +24,11 @@ public:
 
     /// Shows `points` (x = domain size in GPUs); `currentSize` > 0 marks the design's own size.
     void setData(std::vector<model::SweepPoint> points, std::int64_t currentSize = 0);
-    [[nodiscard]] const std::vector<model::SweepPoint> &points() const { return mPoints; }
+    [[nodiscard]] const std::vector<model::SweepPoint> &points() const
+    {
+        updateData();
+        return mPoints;
+    }
     /// "This design": the point at the design's own domain size, if among the points.
     [[nodiscard]] const model::SweepPoint *designPoint() const;
 

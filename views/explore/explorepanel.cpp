@@ -44,6 +44,10 @@ ExplorePanel::ExplorePanel(QWidget *parent)
     mTabs->addTab(mTornado, tr("Sensitivity"));
     mTabs->addTab(mVariants, tr("Variants"));
     mTabs->addTab(mHeatmap, tr("TP x PP"));
+    for (ExploreChart *chart : fastCharts())
+        chart->setDataUpdater([this] { updateFastChartsIfStale(); });
+    // A tab of a dock stays visible while another tab is raised (moved off screen): the charts
+    // see it when they are painted again.
     mCalibration = new CornerNote;
     mCalibration->setObjectName(QStringLiteral("exploreCalibration"));
     mTabs->setCornerWidget(mCalibration, Qt::TopRightCorner);
@@ -141,6 +145,7 @@ void ExplorePanel::setResults(const ResultsPtr &results)
     mBase = results;
     setCalibrationNote(results ? calibrationText(*results) : QString());
     const QString why = results ? QString::fromStdString(results->statusText) : tr("No design yet.");
+    mFastStale = false;
     for (ExploreChart *chart : charts())
         chart->showMessage(tr("Nothing to explore: %1").arg(why));
     setRunning(false);
@@ -171,7 +176,14 @@ void ExplorePanel::explore(const model::Design &design, ResultsPtr base)
         mHeatmap->showMessage(tr("The design changed: press Run sweeps"));
     }
     setRunning(false);
-    updateFastCharts();
+    // The sensitivity, variants and domain-size sweeps are computed when one of their charts is
+    // seen (shown, read or exported): a hidden Explore dock costs nothing per change.
+    mFastStale = true;
+    if (isSeen(this))
+        updateFastChartsIfStale();
+    else
+        for (ExploreChart *chart : fastCharts())
+            chart->markDataStale();
     mStatus->setText(mSweepsCurrent ? tr(
                          "The design changed: press Run sweeps to update the scaling curve and the heatmap.")
                                     : tr("Press Run sweeps for the scaling curve and the heatmap."));
@@ -186,6 +198,20 @@ model::SweepPoint ExplorePanel::designPoint() const
     point.evaluation = mBase->evaluation;
     point.layout = mDesign->execution;
     return point;
+}
+
+QList<ExploreChart *> ExplorePanel::fastCharts() const
+{
+    return { mTornado, mVariants, mDomain };
+}
+
+void ExplorePanel::updateFastChartsIfStale()
+{
+    if (!mFastStale || !mDesign)
+        return;
+    mFastStale = false;
+    ++mFastUpdates;
+    updateFastCharts();
 }
 
 void ExplorePanel::updateFastCharts()

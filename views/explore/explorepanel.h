@@ -73,6 +73,9 @@ public:
     [[nodiscard]] QList<ExploreChart *> charts() const;
     /// The chart of the current tab.
     [[nodiscard]] ExploreChart *currentChart() const;
+    /// How many times the sensitivity, variants and domain-size sweeps were computed (each when
+    /// the design changed and one of their charts was seen).
+    [[nodiscard]] int fastChartUpdates() const { return mFastUpdates; }
     /// The calibration shown in the tab bar's corner (the whole text; the corner shortens it to the
     /// room the tabs leave).
     [[nodiscard]] QString calibrationNote() const;
@@ -102,6 +105,10 @@ private:
     /// Shows as much of the note as the room beside the tabs allows.
     void fitCorner();
     void explore(const model::Design &design, ResultsPtr base);
+    /// The charts computed without a search (sensitivity, variants, domain size).
+    [[nodiscard]] QList<ExploreChart *> fastCharts() const;
+    /// Computes their data if the design changed since (put off while they are not seen).
+    void updateFastChartsIfStale();
     void updateFastCharts();
     /// The design's own point for the charts (x = its GPU count).
     [[nodiscard]] model::SweepPoint designPoint() const;
@@ -126,6 +133,8 @@ private:
     QLabel *mStatus = nullptr;
     CornerNote *mCalibration = nullptr;
     bool mSweepsCurrent = false; ///< the scaling curve and heatmap belong to mDesign
+    bool mFastStale = false;     ///< the fast charts' data is not computed for mDesign yet
+    int mFastUpdates = 0;
 };
 
 } // namespace gapstudio::views

@@ -159,6 +159,7 @@ void TornadoChart::rebuild(const std::optional<model::Design> &design)
 
 QList<QStringList> TornadoChart::csvRows() const
 {
+    updateData();
     QList<QStringList> rows { { QStringLiteral("parameter"), QStringLiteral("valid"),
                                 QStringLiteral("step_time_elasticity"), QStringLiteral("mfu_elasticity") } };
     for (const model::Elasticity &e : mBars)

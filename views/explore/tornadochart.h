@@ -31,9 +31,17 @@ public:
     void setData(std::vector<model::Elasticity> elasticities, const std::optional<model::Design> &design = {},
                  const std::optional<model::Stats> &designStats = {});
     /// The bars from top to bottom.
-    [[nodiscard]] const std::vector<model::Elasticity> &bars() const { return mBars; }
+    [[nodiscard]] const std::vector<model::Elasticity> &bars() const
+    {
+        updateData();
+        return mBars;
+    }
     /// "This design": the evaluation the elasticities are taken around, when given.
-    [[nodiscard]] const std::optional<model::Stats> &designStats() const { return mDesignStats; }
+    [[nodiscard]] const std::optional<model::Stats> &designStats() const
+    {
+        updateData();
+        return mDesignStats;
+    }
 
     [[nodiscard]] QList<QStringList> csvRows() const override;
 

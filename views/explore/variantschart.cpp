@@ -196,6 +196,7 @@ void VariantsChart::setMetric(Metric metric)
 
 const model::SweepPoint *VariantsChart::designPoint() const
 {
+    updateData();
     for (const model::SweepPoint &point : mPoints)
         if (point.label == "as designed")
             return &point;
@@ -204,6 +205,7 @@ const model::SweepPoint *VariantsChart::designPoint() const
 
 std::optional<double> VariantsChart::keyOf(const QString &label) const
 {
+    updateData();
     const auto it = mKeys.constFind(label);
     if (it == mKeys.cend())
         return std::nullopt;
@@ -348,6 +350,7 @@ void VariantsChart::fitLabels()
 
 QList<QStringList> VariantsChart::csvRows() const
 {
+    updateData();
     QList<QStringList> rows { { QStringLiteral("label"), QStringLiteral("samples_per_s"),
                                 QStringLiteral("step_time_s"), QStringLiteral("mfu"), QStringLiteral("ok") } };
     for (const model::SweepPoint &point : mPoints) {

@@ -39,7 +39,11 @@ public:
     void setMetric(Metric metric);
     [[nodiscard]] Metric metric() const { return mMetric; }
     /// The variants in the model's order (the order of csvRows()).
-    [[nodiscard]] const std::vector<model::SweepPoint> &points() const { return mPoints; }
+    [[nodiscard]] const std::vector<model::SweepPoint> &points() const
+    {
+        updateData();
+        return mPoints;
+    }
     /// "This design": the variant "as designed", if any.
     [[nodiscard]] const model::SweepPoint *designPoint() const;
     /// The bar key (left-axis coordinate) of the variant labelled `label`, if shown.

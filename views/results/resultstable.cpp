@@ -1,5 +1,7 @@
 #include "results/resultstable.h"
 
+#include "common/whenseen.h"
+
 #include "results/calibrationtext.h"
 #include "results/goodputtext.h"
 #include "results/layoutformat.h"
@@ -42,6 +44,7 @@ QString gib(double bytes)
 
 ResultsTable::ResultsTable(QWidget *parent)
     : QTableWidget(0, 2, parent)
+    , mWhenSeen(new WhenSeen(this))
 {
     setObjectName(QStringLiteral("resultsTable"));
     setHorizontalHeaderLabels({ tr("Quantity"), tr("Value") });
@@ -196,6 +199,11 @@ void ResultsTable::setPinned(const QList<PinnedScenario> &pinned)
 }
 
 void ResultsTable::render()
+{
+    mWhenSeen->run([this] { renderNow(); });
+}
+
+void ResultsTable::renderNow()
 {
     // One column per design: the current one, then the pins. A quantity only some designs have
     // (a status, an EP all-to-all) is placed after the row that precedes it in its own design.

@@ -20,6 +20,8 @@
 
 namespace gapstudio::views {
 
+class WhenSeen;
+
 class ResultsTable : public QTableWidget {
     Q_OBJECT
 
@@ -61,9 +63,12 @@ private:
         bool section = false;
     };
     [[nodiscard]] QList<Row> rowsOf(const ScenarioResults &results) const;
+    /// Shows the rows: now if the table is seen, else when it is (whenseen.h).
     void render();
+    void renderNow();
     void addSection(const QString &title);
 
+    WhenSeen *mWhenSeen;
     DiagnosticWording mWording;
     QList<Row> mCurrent;
     QList<QPair<QString, QList<Row>>> mPinned; ///< name and rows of each pinned design

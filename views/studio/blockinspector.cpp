@@ -98,16 +98,26 @@ std::optional<ScenarioDocument::Slot> BlockInspector::slot() const
 
 void BlockInspector::addRow(const QString &name, const QString &value)
 {
-    const int row = rowCount();
-    insertRow(row);
-    auto *label = new QTableWidgetItem(name);
-    label->setFlags(Qt::ItemIsEnabled);
-    setItem(row, 0, label);
-    auto *item = new QTableWidgetItem(value);
-    item->setToolTip(value);
-    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
-    setItem(row, 1, item);
+    // refresh() writes the rows over the ones shown: a row that reads the same is left as it is,
+    // so that a change elsewhere in the design neither rebuilds nor lays out the table again.
+    const int row = mFilled++;
     mEdits.emplace_back();
+    if (row == rowCount()) {
+        insertRow(row);
+        setItem(row, 0, new QTableWidgetItem);
+        setItem(row, 1, new QTableWidgetItem);
+    }
+    const auto write
+        = [this](QTableWidgetItem *item, const QString &text, const QString &tip, Qt::ItemFlags flags) {
+              if (item->text() == text && item->toolTip() == tip && item->flags() == flags)
+                  return;
+              item->setText(text);
+              item->setToolTip(tip);
+              item->setFlags(flags);
+              mRowsChanged = true;
+          };
+    write(item(row, 0), name, {}, Qt::ItemIsEnabled);
+    write(item(row, 1), value, value, Qt::ItemIsEnabled | Qt::ItemIsSelectable);
 }
 
 void BlockInspector::addEditable(const QString &name, double value, const QString &unit, Edit edit)
@@ -117,10 +127,13 @@ void BlockInspector::addEditable(const QString &name, double value, const QStrin
     addRow(name, text);
     if (!mDocument)
         return;
-    QTableWidgetItem *item = this->item(rowCount() - 1, 1);
-    item->setFlags(item->flags() | Qt::ItemIsEditable);
-    item->setToolTip(tr("%1. Double-click to type a new value (in %2); the block becomes an edited copy.")
-                         .arg(text, unit.isEmpty() ? tr("a plain number") : unit));
+    QTableWidgetItem *item = this->item(mFilled - 1, 1);
+    const QString tip = tr("%1. Double-click to type a new value (in %2); the block becomes an edited copy.")
+                            .arg(text, unit.isEmpty() ? tr("a plain number") : unit);
+    if (!(item->flags() & Qt::ItemIsEditable) || item->toolTip() != tip) {
+        item->setFlags(item->flags() | Qt::ItemIsEditable);
+        item->setToolTip(tip);
+    }
     mEdits.back() = std::move(edit);
 }
 
@@ -262,11 +275,23 @@ void BlockInspector::addLlmRows(const R &r)
 void BlockInspector::refresh()
 {
     mFilling = true;
-    setRowCount(0);
+    mFilled = 0;
+    mRowsChanged = false;
     mEdits.clear();
+    fillRows();
+    if (rowCount() != mFilled) {
+        setRowCount(mFilled);
+        mRowsChanged = true;
+    }
+    if (mRowsChanged)
+        resizeRowsToContents();
+    mFilling = false;
+}
+
+void BlockInspector::fillRows()
+{
     if (!mResults || !mResults->compiled) {
         addRow(tr("—"), tr("no compiled scenario"));
-        mFilling = false;
         return;
     }
     const R &r = mResults->compiled->resolved;
@@ -306,8 +331,6 @@ void BlockInspector::refresh()
         addLlmRows(r);
         break;
     }
-    resizeRowsToContents();
-    mFilling = false;
 }
 
 } // namespace gapstudio::views

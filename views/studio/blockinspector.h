@@ -47,6 +47,8 @@ private:
         std::function<void(scenario::ResolvedScenario &, double)> apply;
     };
     void refresh();
+    /// The rows of the part shown (refresh() writes them over the rows already there).
+    void fillRows();
     void addRow(const QString &name, const QString &value);
     /// An editable row showing `value` in `unit` (what the user types in).
     void addEditable(const QString &name, double value, const QString &unit, Edit edit);
@@ -65,6 +67,8 @@ private:
     ScenarioDocument *mDocument = nullptr;
     std::vector<std::optional<Edit>> mEdits; ///< per row
     bool mFilling = false;
+    int mFilled = 0;           ///< rows written by the refresh under way
+    bool mRowsChanged = false; ///< a row's text changed in it (the rows are laid out again)
 };
 
 } // namespace gapstudio::views

@@ -1,5 +1,6 @@
 #include "studio/llmpanel.h"
 
+#include "common/whenseen.h"
 #include "studio/blockinspector.h"
 #include "studio/scenariodocument.h"
 
@@ -13,6 +14,7 @@ LlmPanel::LlmPanel(ScenarioDocument *document, QWidget *parent)
     , mDocument(document)
     , mPicker(new QComboBox(this))
     , mParameters(new BlockInspector(this))
+    , mWhenSeen(new WhenSeen(this))
 {
     setObjectName(QStringLiteral("llmPanel"));
     mPicker->setObjectName(QStringLiteral("llmPicker"));
@@ -30,9 +32,12 @@ LlmPanel::LlmPanel(ScenarioDocument *document, QWidget *parent)
 
 void LlmPanel::setResults(const ResultsPtr &results)
 {
-    mParameters->setResults(results);
-    const QSignalBlocker blocker(mPicker);
-    mPicker->setCurrentIndex(mPicker->findData(QString::fromStdString(mDocument->scenario().llm.presetId)));
+    mWhenSeen->run([this, results] { // a tab behind Layout: shown when raised (whenseen.h)
+        mParameters->setResults(results);
+        const QSignalBlocker blocker(mPicker);
+        mPicker->setCurrentIndex(
+            mPicker->findData(QString::fromStdString(mDocument->scenario().llm.presetId)));
+    });
 }
 
 } // namespace gapstudio::views

@@ -12,6 +12,8 @@ class QComboBox;
 
 namespace gapstudio::views {
 
+class WhenSeen;
+
 class BlockInspector;
 class ScenarioDocument;
 
@@ -27,6 +29,7 @@ private:
     ScenarioDocument *mDocument;
     QComboBox *mPicker;
     BlockInspector *mParameters;
+    WhenSeen *mWhenSeen;
 };
 
 } // namespace gapstudio::views
