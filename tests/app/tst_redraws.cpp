@@ -19,6 +19,7 @@
 
 #include "gapstudio/scenario/override_keys.h"
 
+#include <QSignalSpy>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -138,6 +139,19 @@ private slots:
             QCOMPARE(cells(shown), cells(fresh));
         }
         QVERIFY(gpuRows > fresh.rowCount());
+
+        // Editable rows (the LLM's, with a document) are left as they are when a change elsewhere
+        // in the design (a slider of the scale-out link) leaves them reading the same.
+        BlockInspector llm;
+        llm.setDocument(window.document());
+        llm.setPart(CanvasScene::Part::Llm);
+        llm.setResults(latest);
+        QVERIFY(llm.isEditable(QStringLiteral("Hidden size")));
+        QSignalSpy rewritten(&llm, &QTableWidget::itemChanged);
+        window.document()->setOverride(scenario::keys::kScaleOutBandwidth, 77);
+        window.recalculator()->recalculateNow();
+        llm.setResults(window.recalculator()->latest());
+        QCOMPARE(rewritten.count(), 0);
     }
 };
 

@@ -174,3 +174,7 @@ mutation "block parameters keep the rows of the part shown before" views/studio/
     'setRowCount(mFilled);' \
     '(void)mFilled;' \
     "tst_redraws:blockParametersWriteOverTheRowsShown"
+mutation "block parameters rewrite rows that read the same" views/studio/blockinspector.cpp \
+    'if (item->text() == text && item->toolTip() == tip && item->flags() == flags)' \
+    'if (false)' \
+    "tst_redraws:blockParametersWriteOverTheRowsShown"

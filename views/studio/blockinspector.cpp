@@ -98,6 +98,12 @@ std::optional<ScenarioDocument::Slot> BlockInspector::slot() const
 
 void BlockInspector::addRow(const QString &name, const QString &value)
 {
+    writeRow(name, value, value, Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+}
+
+void BlockInspector::writeRow(const QString &name, const QString &value, const QString &toolTip,
+                              Qt::ItemFlags valueFlags)
+{
     // refresh() writes the rows over the ones shown: a row that reads the same is left as it is,
     // so that a change elsewhere in the design neither rebuilds nor lays out the table again.
     const int row = mFilled++;
@@ -117,23 +123,21 @@ void BlockInspector::addRow(const QString &name, const QString &value)
               mRowsChanged = true;
           };
     write(item(row, 0), name, {}, Qt::ItemIsEnabled);
-    write(item(row, 1), value, value, Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    write(item(row, 1), value, toolTip, valueFlags);
 }
 
 void BlockInspector::addEditable(const QString &name, double value, const QString &unit, Edit edit)
 {
     const QString text = unit.isEmpty() ? format::number(value, 6)
                                         : QStringLiteral("%1 %2").arg(format::number(value, 6), unit);
-    addRow(name, text);
     if (!mDocument)
-        return;
-    QTableWidgetItem *item = this->item(mFilled - 1, 1);
-    const QString tip = tr("%1. Double-click to type a new value (in %2); the block becomes an edited copy.")
-                            .arg(text, unit.isEmpty() ? tr("a plain number") : unit);
-    if (!(item->flags() & Qt::ItemIsEditable) || item->toolTip() != tip) {
-        item->setFlags(item->flags() | Qt::ItemIsEditable);
-        item->setToolTip(tip);
-    }
+        return addRow(name, text);
+    // Written once with its final flags and tip: a row written twice per refresh would count as
+    // changed at every change of the design.
+    writeRow(name, text,
+             tr("%1. Double-click to type a new value (in %2); the block becomes an edited copy.")
+                 .arg(text, unit.isEmpty() ? tr("a plain number") : unit),
+             Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsEditable);
     mEdits.back() = std::move(edit);
 }
 

@@ -50,6 +50,9 @@ private:
     /// The rows of the part shown (refresh() writes them over the rows already there).
     void fillRows();
     void addRow(const QString &name, const QString &value);
+    /// Row mFilled: written over the row shown there if any, left as it is if it reads the same.
+    void writeRow(const QString &name, const QString &value, const QString &toolTip,
+                  Qt::ItemFlags valueFlags);
     /// An editable row showing `value` in `unit` (what the user types in).
     void addEditable(const QString &name, double value, const QString &unit, Edit edit);
     /// The block's name and preset id; a slider edit (a scenario override of the block's keys,

@@ -97,22 +97,22 @@ double stepTimeBound(const Application &app, const Execution &exe, const System 
                                      : buildBlock(app, exe, sys, options.quirks, options.features);
     Stats o;
     const BlockComm comm = computeBlockStats(block, ctx, exe, options.quirks, o);
-    const GroupComm tp = knownGroups(comm, exe, options.features); // base [0] and edge [1] block
-    const double recomm = chunks * (base * tp.recommExposed[0] + 1.0 * tp.recommExposed[1]);
-    const double tpExposed = chunks * (base * tp.fwExposed[0] + 1.0 * tp.fwExposed[1])
-                             + chunks * (base * tp.bwExposed[0] + 1.0 * tp.bwExposed[1]);
+    const GroupComm known = knownGroups(comm, exe, options.features); // base [0] and edge [1] block
+    const double recomm = chunks * (base * known.recommExposed[0] + 1.0 * known.recommExposed[1]);
+    const double groupsExposed = chunks * (base * known.fwExposed[0] + 1.0 * known.fwExposed[1])
+                                 + chunks * (base * known.bwExposed[0] + 1.0 * known.bwExposed[1]);
     const double chunkFw
-        = base * (o.block_fw_time + tp.fwExposed[0]) + 1.0 * (o.block_fw_time + tp.fwExposed[1]);
+        = base * (o.block_fw_time + known.fwExposed[0]) + 1.0 * (o.block_fw_time + known.fwExposed[1]);
     const auto bw = [&o](double recommExposed, double exposed) {
         return (((o.block_re_time + recommExposed) + o.block_agrad_time) + o.block_wgrad_time) + exposed;
     };
-    const double chunkBw
-        = base * bw(tp.recommExposed[0], tp.bwExposed[0]) + 1.0 * bw(tp.recommExposed[1], tp.bwExposed[1]);
+    const double chunkBw = base * bw(known.recommExposed[0], known.bwExposed[0])
+                           + 1.0 * bw(known.recommExposed[1], known.bwExposed[1]);
     const double bubble
         = lay.bubbleReductionBlocks == 0 ? dbl(exe.pipelinePar - 1) * (chunkFw + chunkBw) : 0.0;
     double time = mult * o.block_fw_time + (mult * o.block_agrad_time + mult * o.block_wgrad_time)
                   + dbl(lay.blocksPerProc) * o.block_optim_time + mult * o.block_re_time + recomm + bubble
-                  + tpExposed;
+                  + groupsExposed;
     if (!stages && !ideal)
         return time;
     Run run = prepareRun(app, exe, sys, options);
