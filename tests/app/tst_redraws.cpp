@@ -3,23 +3,33 @@
 // it, Explore's sensitivity, variants and domain-size sweeps (a dock's tab behind Charts) and Key
 // results (behind Diagnostics) are not. Each shows the current design once the user clicks its
 // tab, equal to the same view made on its own for the same results. Block parameters write a part's
-// rows over those shown.
+// rows over those shown. A slider step lays nothing out again (fixed-size value labels) and
+// rewrites only what it changes (Diagnostics' line in place, Layout's fields left as they are).
 #include "mainwindow.h"
 
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
+#include "cost/costfigures.h"
+#include "cost/costpanel.h"
 #include "explore/explorepanel.h"
 #include "explore/variantschart.h"
 #include "results/resultstable.h"
 #include "settle.h"
 #include "studio/blockinspector.h"
+#include "studio/diagnosticslist.h"
+#include "studio/parameterpanel.h"
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
+#include "studio/valuefield.h"
 #include "test_home.h"
 
 #include "gapstudio/scenario/override_keys.h"
 
+#include <QLabel>
+#include <QRegularExpression>
 #include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -52,6 +62,49 @@ QStringList cells(const QTableWidget &table)
             all << (table.item(row, column) ? table.item(row, column)->text() : QString());
     return all;
 }
+
+/// The lines of a diagnostics list: text, tool tip and icon (as an image).
+QStringList lines(const QListWidget &list)
+{
+    QStringList all;
+    for (int row = 0; row < list.count(); ++row) {
+        const QImage icon = list.item(row)->icon().pixmap(16).toImage();
+        all << list.item(row)->text() << list.item(row)->toolTip()
+            << QString::number(qHashBits(icon.constBits(), static_cast<size_t>(icon.sizeInBytes())));
+    }
+    return all;
+}
+
+/// Names the widgets under `root` that receive a layout request or a paint event.
+class LayoutSpy : public QObject {
+public:
+    explicit LayoutSpy(QWidget *root)
+        : mRoot(root)
+    {
+        qApp->installEventFilter(this);
+    }
+    ~LayoutSpy() override { qApp->removeEventFilter(this); }
+    QStringList layouts;
+    QStringList paints;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        auto *widget = qobject_cast<QWidget *>(watched);
+        if (widget && (widget == mRoot || mRoot->isAncestorOf(widget))) {
+            const QString name = QString::fromLatin1(widget->metaObject()->className()) + QLatin1Char(' ')
+                                 + widget->objectName();
+            if (event->type() == QEvent::LayoutRequest)
+                layouts << name;
+            if (event->type() == QEvent::Paint)
+                paints << name;
+        }
+        return false;
+    }
+
+private:
+    QWidget *mRoot;
+};
 
 } // namespace
 
@@ -117,6 +170,82 @@ private slots:
         const model::SweepPoint *designed = explore->variantsChart()->designPoint();
         QVERIFY(designed && designed->evaluation.ok);
         QCOMPARE(designed->evaluation.stats.total_time, latest->evaluation.stats.total_time);
+    }
+
+    void aSliderStepLaysNothingOut()
+    {
+        MainWindow window(QString {});
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.recalculator()->recalculateNow();
+        test::settle();
+        const std::string key = scenario::keys::kScaleOutBandwidth;
+        auto *parameters = window.findChild<ParameterPanel *>();
+        auto *cost = window.findChild<CostPanel *>();
+        auto *diagnostics = window.findChild<DiagnosticsList *>();
+        QVERIFY(parameters && cost && diagnostics);
+        QSlider *slider = parameters->slider(key);
+        ValueField *value = parameters->valueField(key);
+        QVERIFY(slider && value && slider->isVisibleTo(&window));
+        QCOMPARE(diagnostics->count(), 1); // "Feasible: ..."
+        QListWidgetItem *feasible = diagnostics->item(0);
+        auto *dollars = cost->findChild<QLabel *>(QStringLiteral("usd_per_million_tokens"));
+        QVERIFY(dollars);
+        const QString dollarsBefore = dollars->text();
+        const QString valueBefore = value->text();
+
+        // The user steps the scale-out bandwidth's slider with the keyboard, as often as a drag.
+        LayoutSpy spy(&window);
+        slider->setFocus();
+        for (int step = 0; step < 3; ++step) {
+            QTest::keyClick(slider, Qt::Key_Right);
+            window.recalculator()->recalculateNow();
+            test::settle();
+        }
+        const ResultsPtr latest = window.recalculator()->latest();
+        QVERIFY(latest && latest->ok());
+        QVERIFY(value->text() != valueBefore);
+        // The value reads whole (its label only grows), and changing it laid out nothing around
+        // it; the layout's fields (their values unchanged) were not drawn again.
+        auto *label = value->findChild<QLabel *>();
+        QVERIFY(label && label->width() >= label->fontMetrics().horizontalAdvance(label->text()));
+        const QStringList panelLayouts = spy.layouts.filter(QRegularExpression(
+            QStringLiteral("ParameterPanel|CollapsibleSection|ValueField|QScrollArea|CostPanel")));
+        QVERIFY2(panelLayouts.isEmpty(), qPrintable(panelLayouts.join(QStringLiteral(", "))));
+        QVERIFY2(spy.paints.filter(QStringLiteral("QSpinBox layout:")).isEmpty(),
+                 qPrintable(spy.paints.join(QStringLiteral(", "))));
+
+        // Diagnostics: the same line, its figures rewritten in place; as a list of its own shows them.
+        QCOMPARE(diagnostics->item(0), feasible);
+        DiagnosticsList freshList;
+        freshList.setResults(latest);
+        QCOMPARE(lines(*diagnostics), lines(freshList));
+
+        // Cost and power (a tab behind Charts) is written when its tab is clicked, as a panel of
+        // its own shows the same results.
+        QCOMPARE(dollars->text(), dollarsBefore);
+        QVERIFY(clickTab(&window, QStringLiteral("Cost and power")));
+        CostPanel freshCost(window.document());
+        freshCost.setResults(latest);
+        for (const CostFigure &figure : costFigureNames())
+            QCOMPARE(cost->findChild<QLabel *>(figure.key)->text(), freshCost.figureText(figure.key));
+        QVERIFY(dollars->text() != dollarsBefore);
+    }
+
+    void aValueLabelGrowsToItsText()
+    {
+        ValueField field;
+        field.setText(QStringLiteral("1 GB/s"));
+        field.show();
+        auto *label = field.findChild<QLabel *>();
+        const int width = label->width();
+        const QString longer = QStringLiteral("123,456,789.5 GB/s (typed)");
+        QVERIFY(label->fontMetrics().horizontalAdvance(longer) > width);
+        field.setText(longer);
+        test::settle();
+        QCOMPARE(field.text(), longer);
+        QVERIFY(label->width() >= label->fontMetrics().horizontalAdvance(longer));
     }
 
     void blockParametersWriteOverTheRowsShown()

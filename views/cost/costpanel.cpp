@@ -1,5 +1,6 @@
 #include "cost/costpanel.h"
 
+#include "common/whenseen.h"
 #include "cost/costchart.h"
 #include "cost/costfigures.h"
 #include "cost/costinputs.h"
@@ -32,6 +33,7 @@ CostPanel::CostPanel(ScenarioDocument *document, QWidget *parent)
     , mStatus(new QLabel(this))
     , mBanner(new QLabel(this))
     , mChart(new CostChart(this))
+    , mWhenSeen(new WhenSeen(this))
 {
     setObjectName(QStringLiteral("cost_panel"));
     mBanner->setObjectName(QStringLiteral("cost_banner"));
@@ -128,6 +130,13 @@ void CostPanel::fillStorage()
 void CostPanel::setResults(ResultsPtr results)
 {
     mResults = std::move(results);
+    mChart->setResults(mResults); // draws when seen itself (PlotChart::requestDraw)
+    // A tab behind Charts: the figures and fields are written when it is raised (whenseen.h).
+    mWhenSeen->run([this] { showResults(); });
+}
+
+void CostPanel::showResults()
+{
     {
         // The design's storage: a preset by its id, a block inline in the file by its name.
         const QSignalBlocker blocker(mStorage);
@@ -143,7 +152,6 @@ void CostPanel::setResults(ResultsPtr results)
             mStorage->setCurrentIndex(std::max(0, mStorage->findData(id)));
         }
     }
-    mChart->setResults(mResults);
     const bool compiled = mResults && mResults->compiled;
     for (const CostInput &input : costInputs()) {
         QDoubleSpinBox *spin = mFields.value(QString::fromLatin1(input.key));
@@ -187,14 +195,28 @@ void CostPanel::setPins(const QList<PinnedScenario> &pins)
     mChart->setPins(pins);
 }
 
+QDoubleSpinBox *CostPanel::field(const QString &key) const
+{
+    mWhenSeen->flush();
+    return mFields.value(key);
+}
+
+QComboBox *CostPanel::storageChoice() const
+{
+    mWhenSeen->flush();
+    return mStorage;
+}
+
 QString CostPanel::figureText(const QString &key) const
 {
+    mWhenSeen->flush();
     const QLabel *label = mFigures.value(key);
     return label ? label->text() : QString();
 }
 
 QString CostPanel::statusText() const
 {
+    mWhenSeen->flush();
     return mStatus->text();
 }
 

@@ -23,6 +23,7 @@ namespace gapstudio::views {
 
 class CostChart;
 class ScenarioDocument;
+class WhenSeen;
 
 class CostPanel final : public QWidget {
     Q_OBJECT
@@ -35,10 +36,11 @@ public:
     void setPins(const QList<PinnedScenario> &pins);
 
     [[nodiscard]] CostChart *chart() const { return mChart; }
-    /// The field of override `key` ("cost.usd_per_kWh", ...), or nullptr.
-    [[nodiscard]] QDoubleSpinBox *field(const QString &key) const { return mFields.value(key); }
+    /// The field of override `key` ("cost.usd_per_kWh", ...), or nullptr; it shows the latest
+    /// results (a change made while the panel was not seen is shown first).
+    [[nodiscard]] QDoubleSpinBox *field(const QString &key) const;
     /// The checkpoint storage choice: "no storage block" (data "") and the library's storage presets.
-    [[nodiscard]] QComboBox *storageChoice() const { return mStorage; }
+    [[nodiscard]] QComboBox *storageChoice() const;
     /// The text shown for figure `key` (costfigures.h; "—" when there is none).
     [[nodiscard]] QString figureText(const QString &key) const;
     /// The status line (why there are no figures, or the bill of materials' notes).
@@ -47,6 +49,8 @@ public:
 private:
     void apply(const QString &key, double displayValue);
     void fillStorage();
+    /// The fields, figures and status of mResults (when the panel is seen: whenseen.h).
+    void showResults();
 
     ScenarioDocument *mDocument;
     ResultsPtr mResults;
@@ -56,6 +60,7 @@ private:
     QLabel *mStatus;
     QLabel *mBanner; ///< model::unpricedWarning, above the figures; hidden when every part is priced
     CostChart *mChart;
+    WhenSeen *mWhenSeen;
 };
 
 } // namespace gapstudio::views

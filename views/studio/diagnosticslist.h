@@ -7,6 +7,7 @@
 
 #include "results/scenarioresults.h"
 
+#include <QIcon>
 #include <QListWidget>
 
 namespace gapstudio::views {
@@ -21,7 +22,19 @@ public:
     [[nodiscard]] int problemCount() const { return mProblems; }
 
 private:
+    /// One line: its icon, text and tool tip.
+    struct Line {
+        QIcon icon;
+        QString text;
+        QString toolTip;
+    };
+    [[nodiscard]] QList<Line> linesOf(const ResultsPtr &results) const;
+
     int mProblems = 0;
+    // The style's icons, read once: standardIcon() decodes its pictures at every call.
+    QIcon mWarning;
+    QIcon mCritical;
+    QIcon mFeasible;
 };
 
 } // namespace gapstudio::views

@@ -194,7 +194,11 @@ void LayoutPanel::addInt(QFormLayout *form, const char *key, std::int64_t model:
     spin->setKeyboardTracking(false);
     form->addRow(parameterLabel(key), spin);
     addProblemLabel(form, key, spin);
-    mFields[key].show = [spin, member](const model::Execution &e) { spin->setValue(static_cast<int>(e.*member)); };
+    mFields[key].show = [spin, member](const model::Execution &e) {
+        // QSpinBox::setValue() rewrites and repaints the field even to the value it holds.
+        if (spin->value() != static_cast<int>(e.*member))
+            spin->setValue(static_cast<int>(e.*member));
+    };
     connect(spin, &QSpinBox::valueChanged, this, [this, key, member](int value) {
         mDocument->editLayout(key, [&](model::Execution &e) { e.*member = value; });
     });

@@ -7,7 +7,14 @@
 #include <QLocale>
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace gapstudio::views {
+
+namespace {
+/// The width a value label starts with: most values and units fit without growing it.
+const QString kWidthTemplate = QStringLiteral("00000.0 GB/s");
+} // namespace
 
 ValueField::ValueField(QWidget *parent)
     : QStackedWidget(parent)
@@ -27,7 +34,19 @@ ValueField::ValueField(QWidget *parent)
 
 void ValueField::setText(const QString &text)
 {
+    if (text == mLabel->text())
+        return;
     mLabel->setText(text);
+    // The label keeps a fixed size that only grows: a label of fixed size changes no layout
+    // (QWidget::updateGeometry), so a slider step repaints the value alone instead of laying out
+    // the whole panel and the wrapped texts of its scroll area again.
+    const int margin = 2 * (mLabel->margin() + mLabel->contentsMargins().left());
+    const int width = mLabel->fontMetrics().horizontalAdvance(text) + margin;
+    if (width > mLabel->minimumWidth() || mLabel->maximumWidth() != mLabel->minimumWidth()
+        || mLabel->maximumHeight() != mLabel->sizeHint().height())
+        mLabel->setFixedSize(
+            std::max(width, mLabel->fontMetrics().horizontalAdvance(kWidthTemplate) + margin),
+            mLabel->sizeHint().height());
 }
 
 QString ValueField::text() const
