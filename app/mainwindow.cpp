@@ -23,6 +23,7 @@
 #include "studio/scenariodocument.h"
 #include "studio/scenarioproperties.h"
 #include "studio/statusline.h"
+#include "studio/statussummary.h"
 #include "studio/windowfit.h"
 #include "validation/calibratedialog.h"
 #include "validation/validationpanel.h"
@@ -60,9 +61,7 @@ MainWindow::MainWindow(const QString &scenarioPath, QWidget *parent)
     setCentralWidget(mCanvasView);
     // The results' one-line summary is a widget of the status bar, not a temporary message: a menu's
     // status tips and notices cover it for a while, and it comes back.
-    mStatusSummary = new QLabel(this);
-    mStatusSummary->setObjectName(QStringLiteral("statusSummary"));
-    statusBar()->addWidget(mStatusSummary, 1);
+    mStatusSummary = new StatusSummary(statusBar());
     mExporter = new ChartExporter(this);
     mExporter->setProvenance(
         [this] {

@@ -20,6 +20,7 @@
 #include "studio/parameterpanel.h"
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
+#include "studio/statusline.h"
 #include "studio/valuefield.h"
 #include "test_home.h"
 
@@ -30,6 +31,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -210,11 +212,19 @@ private slots:
         // it; the layout's fields (their values unchanged) were not drawn again.
         auto *label = value->findChild<QLabel *>();
         QVERIFY(label && label->width() >= label->fontMetrics().horizontalAdvance(label->text()));
-        const QStringList panelLayouts = spy.layouts.filter(QRegularExpression(
-            QStringLiteral("ParameterPanel|CollapsibleSection|ValueField|QScrollArea|CostPanel")));
+        const QStringList panelLayouts = spy.layouts.filter(QRegularExpression(QStringLiteral(
+            "ParameterPanel|CollapsibleSection|ValueField|QScrollArea|CostPanel|MainWindow|QStatusBar")));
         QVERIFY2(panelLayouts.isEmpty(), qPrintable(panelLayouts.join(QStringLiteral(", "))));
         QVERIFY2(spy.paints.filter(QStringLiteral("QSpinBox layout:")).isEmpty(),
                  qPrintable(spy.paints.join(QStringLiteral(", "))));
+
+        // The status bar says the new results in full, over the bar (and it alone was laid out
+        // again, above: the main window was not).
+        auto *summary = window.statusBar()->findChild<QLabel *>(QStringLiteral("statusSummary"));
+        QVERIFY(summary && summary->isVisible());
+        QCOMPARE(summary->text(), statusLine(*latest));
+        QVERIFY(window.statusBar()->rect().contains(summary->geometry()));
+        QVERIFY(summary->width() >= summary->fontMetrics().horizontalAdvance(summary->text()));
 
         // Diagnostics: the same line, its figures rewritten in place; as a list of its own shows them.
         QCOMPARE(diagnostics->item(0), feasible);

@@ -53,10 +53,14 @@ private slots:
         QStatusTipEvent over(QStringLiteral("Open a scenario file"));
         QApplication::sendEvent(&window, &over);
         QCOMPARE(shown(), QStringLiteral("Open a scenario file"));
+        // The tip covers the summary: the two are not drawn over each other.
+        auto *label = window.statusBar()->findChild<QLabel *>(QStringLiteral("statusSummary"));
+        QVERIFY(label && !label->isVisible());
         QStatusTipEvent out { QString() };
         QApplication::sendEvent(&window, &out);
         test::settle();
         QCOMPARE(shown(), summary);
+        QVERIFY(label->isVisible());
     }
 };
 

@@ -178,3 +178,39 @@ mutation "block parameters rewrite rows that read the same" views/studio/blockin
     'if (item->text() == text && item->toolTip() == tip && item->flags() == flags)' \
     'if (false)' \
     "tst_redraws:blockParametersWriteOverTheRowsShown"
+mutation "a value label laid out again at each slider step" views/studio/valuefield.cpp \
+    'mLabel->setFixedSize(std::max(width, mLabel->minimumWidth()), height);' \
+    'mLabel->setMinimumSize(std::max(width, mLabel->minimumWidth()), height);' \
+    "tst_redraws:aSliderStepLaysNothingOut"
+mutation "a value label that does not grow to a longer text" views/studio/valuefield.cpp \
+    'if (width > mLabel->minimumWidth() || mLabel->maximumWidth() != mLabel->minimumWidth()' \
+    'if (mLabel->maximumWidth() != mLabel->minimumWidth()' \
+    "tst_redraws:aValueLabelGrowsToItsText"
+mutation "the status summary inside the bar's layout" views/studio/statussummary.cpp \
+    'setFixedSize(std::max(0, area.width()), std::max(0, area.height()));' \
+    'resize(std::max(0, area.width()), std::max(0, area.height()));' \
+    "tst_redraws:aSliderStepLaysNothingOut"
+mutation "a status tip drawn over the summary" views/studio/statussummary.cpp \
+    'setVisible(message.isEmpty());' \
+    'setVisible(message.isEmpty() || true);' \
+    "tst_statussummary:summaryComesBackAfterAMenu"
+mutation "Cost and power written while its tab is behind another" views/cost/costpanel.cpp \
+    'mWhenSeen->run([this] { showResults(); });' \
+    'showResults();' \
+    "tst_redraws:aSliderStepLaysNothingOut"
+mutation "Cost and power never brought up to date" views/cost/costpanel.cpp \
+    'mWhenSeen->run([this] { showResults(); });' \
+    '(void)mWhenSeen;' \
+    "tst_redraws:aSliderStepLaysNothingOut"
+mutation "Diagnostics rebuilt at every change" views/studio/diagnosticslist.cpp \
+    'if (lines.size() != count()) {' \
+    'if (true) {' \
+    "tst_redraws:aSliderStepLaysNothingOut"
+mutation "Diagnostics' line left with the old figures" views/studio/diagnosticslist.cpp \
+    'if (shown->text() != line.text)' \
+    'if (false)' \
+    "tst_redraws:aSliderStepLaysNothingOut"
+mutation "a spin box of the layout rewritten to its own value" views/studio/layoutpanel.cpp \
+    'if (spin->value() != static_cast<int>(e.*member))' \
+    'if (true)' \
+    "tst_redraws:aSliderStepLaysNothingOut"

@@ -16,6 +16,7 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/diagnosticslist.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/latencybench.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/statusline.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/statussummary.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/llmpanel.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/canvasview.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/parameternames.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/parameternames.h
@@ -45,5 +46,6 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/diagnosticslist.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/latencybench.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/statusline.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/statussummary.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/studioformat.h
 )

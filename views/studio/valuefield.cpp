@@ -39,14 +39,16 @@ void ValueField::setText(const QString &text)
     mLabel->setText(text);
     // The label keeps a fixed size that only grows: a label of fixed size changes no layout
     // (QWidget::updateGeometry), so a slider step repaints the value alone instead of laying out
-    // the whole panel and the wrapped texts of its scroll area again.
+    // the whole panel and the wrapped texts of its scroll area again. As tall as the editor that
+    // takes its place, so that the text stays centred in the row.
     const int margin = 2 * (mLabel->margin() + mLabel->contentsMargins().left());
-    const int width = mLabel->fontMetrics().horizontalAdvance(text) + margin;
+    const int width = std::max(mLabel->fontMetrics().horizontalAdvance(text),
+                               mLabel->fontMetrics().horizontalAdvance(kWidthTemplate))
+                      + margin;
+    const int height = std::max(mLabel->sizeHint().height(), mEditor->sizeHint().height());
     if (width > mLabel->minimumWidth() || mLabel->maximumWidth() != mLabel->minimumWidth()
-        || mLabel->maximumHeight() != mLabel->sizeHint().height())
-        mLabel->setFixedSize(
-            std::max(width, mLabel->fontMetrics().horizontalAdvance(kWidthTemplate) + margin),
-            mLabel->sizeHint().height());
+        || mLabel->minimumHeight() != height || mLabel->maximumHeight() != height)
+        mLabel->setFixedSize(std::max(width, mLabel->minimumWidth()), height);
 }
 
 QString ValueField::text() const

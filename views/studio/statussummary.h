@@ -1,0 +1,34 @@
+#pragma once
+/**
+ * @file statussummary.h
+ * The results' one-line summary (statusline.h) in the main window's status bar. Its text changes
+ * at every change of the design, and a label in the bar's layout then lays the bar and the whole
+ * main window (every dock) out again. So it lies over the bar outside its layout, at a fixed size
+ * that follows the bar's: a widget of fixed size invalidates no layout (QWidget::updateGeometry),
+ * and a new text only repaints it. A temporary message (a menu's status tip, a notice) covers it,
+ * as it covers the widgets of the bar's layout, and it comes back.
+ */
+
+#include <QLabel>
+
+class QStatusBar;
+
+namespace gapstudio::views {
+
+class StatusSummary final : public QLabel {
+    Q_OBJECT
+
+public:
+    explicit StatusSummary(QStatusBar *bar);
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    /// Fills the bar but for its size grip.
+    void fit();
+
+    QStatusBar *mBar;
+};
+
+} // namespace gapstudio::views
