@@ -5,6 +5,7 @@
 
 #include "charts/chartformat.h"
 #include "charts/chartspanel.h"
+#include "charts/legendtexts.h"
 
 #include <QRegularExpression>
 #include <QTest>
@@ -222,11 +223,71 @@ private slots:
             if (!item)
                 continue;
             ++items;
+            QVERIFY(qobject_cast<const views::LegendEntry *>(item)); // names laid out once (legendtexts.h)
             QVERIFY2(item->outerRect().right() <= chart.plot()->width(),
                      qPrintable(QStringLiteral("%1 ends at %2").arg(i).arg(item->outerRect().right())));
         }
         QVERIFY(items >= 10);
         QVERIFY(legend->columnCount() >= 2);
+    }
+
+    void legendEntriesAreQCustomPlots()
+    {
+        // A chart's legend entries lay their names out once (legendtexts.h): each entry has the
+        // size and the pixels of QCustomPlot's own, its settings and its place in the legend.
+        QCustomPlot plot;
+        plot.legend->setVisible(true);
+        plot.legend->setIconSize(14, 10);
+        plot.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+        plot.legend->setWrap(3);
+        const QStringList names = { QStringLiteral("Forward compute"), QStringLiteral("Backward compute"),
+                                    QStringLiteral("DP communication (hidden)"),
+                                    QStringLiteral("pin 2: GPT-3 175B on 4096 H100, fp8"),
+                                    QStringLiteral("typed <b>not bold</b> & kept") };
+        for (int i = 0; i < names.size(); ++i) {
+            auto *bars = new QCPBars(plot.xAxis, plot.yAxis);
+            bars->setName(names[i]);
+            bars->setBrush(QColor::fromHsv(i * 60, 160, 200));
+            bars->addData(i, i + 1);
+        }
+        QCOMPARE(plot.legend->itemCount(), 6); // a 2 x 3 grid, its last cell empty
+        QVERIFY(plot.legend->item(1) && plot.legend->item(2) && !plot.legend->item(5));
+        plot.legend->item(1)->setTextColor(Qt::red);
+        plot.legend->item(2)->setMargins(QMargins(2, 1, 4, 3));
+        const auto sizes = [&plot] {
+            QList<QSize> all;
+            for (int i = 0; i < plot.legend->itemCount(); ++i)
+                if (QCPLayoutElement *item = plot.legend->item(i))
+                    all << item->minimumOuterSizeHint();
+            return all;
+        };
+        const QList<QSize> before = sizes();
+        const QImage drawn = plot.toPixmap(720, 360).toImage();
+
+        views::LegendTexts texts;
+        texts.adopt(plot.legend);
+        QCOMPARE(plot.legend->itemCount(), 6);
+        QList<QCPAbstractLegendItem *> entries;
+        for (int i = 0; i < names.size(); ++i) {
+            auto *entry = qobject_cast<views::LegendEntry *>(plot.legend->item(i));
+            QVERIFY(entry);
+            QCOMPARE(entry->plottable()->name(), names[i]);
+            QCOMPARE(plot.legend->elementAt(i), entry); // the same cell of the grid
+            entries << entry;
+        }
+        QCOMPARE(plot.legend->item(1)->textColor(), QColor(Qt::red));
+        QCOMPARE(sizes(), before);
+        QCOMPARE(plot.toPixmap(720, 360).toImage(), drawn);
+        texts.adopt(plot.legend); // entries already its own are left
+        for (int i = 0; i < names.size(); ++i)
+            QCOMPARE(plot.legend->item(i), entries[i]);
+        // An entry given a larger font after it was measured measures its name again.
+        QCPLayoutElement *first = plot.legend->item(0);
+        const int width = first->minimumOuterSizeHint().width();
+        QFont larger = plot.legend->item(0)->font();
+        larger.setPointSizeF(larger.pointSizeF() * 2);
+        plot.legend->item(0)->setFont(larger);
+        QVERIFY(first->minimumOuterSizeHint().width() > width + width / 2);
     }
 
     void panelHoldsTheFourCharts()

@@ -214,3 +214,23 @@ mutation "a spin box of the layout rewritten to its own value" views/studio/layo
     'if (spin->value() != static_cast<int>(e.*member))' \
     'if (true)' \
     "tst_redraws:aSliderStepLaysNothingOut"
+mutation "a legend entry's name drawn a pixel low" views/charts/legendtexts.cpp \
+    'iconSize.width() + mParentLegend->iconTextPadding(), mRect.y()),' \
+    'iconSize.width() + mParentLegend->iconTextPadding(), mRect.y() + 1),' \
+    "tst_chartstates:legendEntriesAreQCustomPlots"
+mutation "a legend entry measured without its margins" views/charts/legendtexts.cpp \
+    'result.rwidth() += mMargins.left() + mMargins.right();' \
+    '(void)result;' \
+    "tst_chartstates:legendEntriesAreQCustomPlots"
+mutation "a legend entry keeps the layout of its first font" views/charts/legendtexts.cpp \
+    'if (!mHasText || font != mTextFont || mPlottable->name() != mTextName' \
+    'if (!mHasText || mPlottable->name() != mTextName' \
+    "tst_chartstates:legendEntriesAreQCustomPlots"
+mutation "a replaced legend entry loses its text colour" views/charts/legendtexts.cpp \
+    'entry->setTextColor(original->textColor());' \
+    '(void)original->textColor();' \
+    "tst_chartstates:legendEntriesAreQCustomPlots"
+mutation "charts keep QCustomPlot's legend entries" views/charts/plotchart.cpp \
+    'mLegendTexts->adopt(mPlot->legend);' \
+    '(void)mLegendTexts;' \
+    "tst_chartstates:legendFitsTheWidth"

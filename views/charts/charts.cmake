@@ -1,6 +1,7 @@
 # The studio's charts and their export (included by views/CMakeLists.txt).
 target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/chartformat.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/charts/legendtexts.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/legendtexts.h
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/plotchart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/plotchart.h
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/chartview.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/chartview.h
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/steptimechart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/steptimechart.h

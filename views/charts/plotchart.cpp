@@ -2,6 +2,7 @@
 
 #include "charts/chartformat.h"
 #include "charts/chartinteraction.h"
+#include "charts/legendtexts.h"
 
 #include <qcustomplot.h>
 
@@ -18,6 +19,7 @@ PlotChart::PlotChart(QString id, QString title, QWidget *parent, Rows rows)
     , mId(std::move(id))
     , mTitle(std::move(title))
     , mPlot(new QCustomPlot(this))
+    , mLegendTexts(std::make_unique<LegendTexts>())
 {
     // First of the layout's listeners: the headline wraps before labels are fitted to the plot.
     connect(mPlot, &QCustomPlot::afterLayout, this, &PlotChart::wrapHeadline);
@@ -173,6 +175,7 @@ void PlotChart::layOutLegend()
 
 void PlotChart::replot()
 {
+    mLegendTexts->adopt(mPlot->legend);
     layOutLegend();
     mInteraction->rememberHome();
     mPlot->replot(QCustomPlot::rpQueuedReplot);

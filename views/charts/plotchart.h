@@ -22,6 +22,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <memory>
 
 class QCustomPlot;
 class QCPAbstractPlottable;
@@ -32,6 +33,8 @@ class QMouseEvent;
 class QResizeEvent;
 
 namespace gapstudio::views {
+
+class LegendTexts;
 
 class ChartInteraction;
 
@@ -157,6 +160,7 @@ private:
     int mLegendRow = 2;                  ///< the plot layout's row of the legend
     QCPItemText *mMessageItem = nullptr;
     QHash<QCPAbstractPlottable *, QMap<double, QString>> mToolTips;
+    std::unique_ptr<LegendTexts> mLegendTexts; ///< the legend's names laid out once (legendtexts.h)
     mutable bool mStale = false; ///< a draw was requested while the chart was hidden
     int mDraws = 0;
     std::function<void()> mDataUpdater;
