@@ -1,11 +1,13 @@
 // The status bar's one-line summary of the results outlasts what covers it for a while: a menu's
 // status tips (as the user moves over a menu, then closes it) and the studio's notices. Before,
-// the summary was itself a temporary message, and the first tip erased it for good.
+// the summary was itself a temporary message, and the first tip erased it for good. It fills the
+// bar as the bar is resized, and a summary wider than the bar ends in an ellipsis.
 #include "mainwindow.h"
 
 #include "settle.h"
 #include "studio/recalculator.h"
 #include "studio/statusline.h"
+#include "studio/statussummary.h"
 #include "test_home.h"
 
 #include <QApplication>
@@ -61,6 +63,30 @@ private slots:
         test::settle();
         QCOMPARE(shown(), summary);
         QVERIFY(label->isVisible());
+    }
+
+    void aNarrowBarShortensTheSummary()
+    {
+        QStatusBar bar;
+        bar.resize(320, 24);
+        auto *summary = new StatusSummary(&bar);
+        summary->setText(
+            QStringLiteral("Step time 4.003 s · 2.1 M tokens/s · MFU 9.5 % · Calibration shipped: "
+                           "GPU default (no entry for future-gpu-tithi2026), software default"));
+        bar.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&bar));
+        test::settle();
+        // Narrow: the start of the summary and an ellipsis, within the bar; text() stays whole.
+        QVERIFY(bar.rect().contains(summary->geometry()));
+        const QString shown = summary->shownText();
+        QVERIFY(shown.endsWith(QChar(0x2026)));
+        QVERIFY(summary->text().startsWith(shown.chopped(1)));
+        QVERIFY(summary->fontMetrics().horizontalAdvance(shown) <= summary->contentsRect().width());
+        // Widened: the label follows the bar and the whole summary shows.
+        bar.resize(2400, 24);
+        test::settle();
+        QVERIFY(summary->width() > 2000);
+        QCOMPARE(summary->shownText(), summary->text());
     }
 };
 

@@ -234,3 +234,11 @@ mutation "charts keep QCustomPlot's legend entries" views/charts/plotchart.cpp \
     'mLegendTexts->adopt(mPlot->legend);' \
     '(void)mLegendTexts;' \
     "tst_chartstates:legendFitsTheWidth"
+mutation "the status summary does not follow the bar's width" views/studio/statussummary.cpp \
+    'if (watched == mBar && event->type() == QEvent::Resize)' \
+    'if (false)' \
+    "tst_statussummary:aNarrowBarShortensTheSummary"
+mutation "the status summary cut at the bar's edge" views/studio/statussummary.cpp \
+    'return fontMetrics().elidedText(text(), Qt::ElideRight, contentsRect().width());' \
+    'return text();' \
+    "tst_statussummary:aNarrowBarShortensTheSummary"

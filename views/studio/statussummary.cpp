@@ -1,7 +1,10 @@
 #include "studio/statussummary.h"
 
 #include <QEvent>
+#include <QHelpEvent>
+#include <QPainter>
 #include <QStatusBar>
+#include <QToolTip>
 
 #include <algorithm>
 
@@ -31,6 +34,29 @@ void StatusSummary::fit()
     const QRect area = mBar->rect().adjusted(kIndent, 0, -(mBar->isSizeGripEnabled() ? kGripRoom : kIndent), 0);
     move(area.topLeft());
     setFixedSize(std::max(0, area.width()), std::max(0, area.height()));
+}
+
+QString StatusSummary::shownText() const
+{
+    return fontMetrics().elidedText(text(), Qt::ElideRight, contentsRect().width());
+}
+
+void StatusSummary::paintEvent(QPaintEvent *)
+{
+    QPainter painter(this); // the widget's font and text colour, as QLabel draws
+    painter.drawText(contentsRect(), static_cast<int>(alignment()), shownText());
+}
+
+bool StatusSummary::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        if (shownText() != text())
+            QToolTip::showText(static_cast<QHelpEvent *>(event)->globalPos(), text(), this);
+        else
+            QToolTip::hideText();
+        return true;
+    }
+    return QLabel::event(event);
 }
 
 bool StatusSummary::eventFilter(QObject *watched, QEvent *event)

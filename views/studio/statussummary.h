@@ -6,7 +6,8 @@
  * main window (every dock) out again. So it lies over the bar outside its layout, at a fixed size
  * that follows the bar's: a widget of fixed size invalidates no layout (QWidget::updateGeometry),
  * and a new text only repaints it. A temporary message (a menu's status tip, a notice) covers it,
- * as it covers the widgets of the bar's layout, and it comes back.
+ * as it covers the widgets of the bar's layout, and it comes back. A text wider than the bar
+ * ends in an ellipsis, whole in the tool tip.
  */
 
 #include <QLabel>
@@ -21,8 +22,14 @@ class StatusSummary final : public QLabel {
 public:
     explicit StatusSummary(QStatusBar *bar);
 
+    /// The text as drawn: the whole text(), or its start and an ellipsis when the bar is too
+    /// narrow (the whole text is then its tool tip).
+    [[nodiscard]] QString shownText() const;
+
 protected:
+    bool event(QEvent *event) override;
     bool eventFilter(QObject *watched, QEvent *event) override;
+    void paintEvent(QPaintEvent *event) override;
 
 private:
     /// Fills the bar but for its size grip.
