@@ -65,6 +65,18 @@ QStringList cells(const QTableWidget &table)
     return all;
 }
 
+/// Shows `window` at 1600 x 1000 with the default design's results in every view.
+bool showWithResults(MainWindow &window)
+{
+    window.resize(1600, 1000);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return false;
+    window.recalculator()->recalculateNow();
+    test::settle();
+    return true;
+}
+
 /// The lines of a diagnostics list: text, tool tip and icon (as an image).
 QStringList lines(const QListWidget &list)
 {
@@ -122,11 +134,7 @@ private slots:
     void hiddenViewsWaitUntilTheirTabIsClicked()
     {
         MainWindow window(QString {});
-        window.resize(1600, 1000);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.recalculator()->recalculateNow();
-        test::settle();
+        QVERIFY(showWithResults(window));
         auto *charts = window.findChild<ChartsPanel *>();
         auto *explore = window.findChild<ExplorePanel *>();
         auto *keyResults = window.findChild<ResultsTable *>(QStringLiteral("resultsTable"));
@@ -177,11 +185,7 @@ private slots:
     void aSliderStepLaysNothingOut()
     {
         MainWindow window(QString {});
-        window.resize(1600, 1000);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.recalculator()->recalculateNow();
-        test::settle();
+        QVERIFY(showWithResults(window));
         const std::string key = scenario::keys::kScaleOutBandwidth;
         auto *parameters = window.findChild<ParameterPanel *>();
         auto *cost = window.findChild<CostPanel *>();

@@ -278,6 +278,10 @@ private slots:
         QCOMPARE(plot.legend->item(1)->textColor(), QColor(Qt::red));
         QCOMPARE(sizes(), before);
         QCOMPARE(plot.toPixmap(720, 360).toImage(), drawn);
+        // Icons with a border (QCustomPlot's own draw): the border is drawn.
+        plot.legend->setIconBorderPen(QPen(Qt::black));
+        QVERIFY(plot.toPixmap(720, 360).toImage() != drawn);
+        plot.legend->setIconBorderPen(Qt::NoPen);
         texts.adopt(plot.legend); // entries already its own are left
         for (int i = 0; i < names.size(); ++i)
             QCOMPARE(plot.legend->item(i), entries[i]);

@@ -242,3 +242,7 @@ mutation "the status summary cut at the bar's edge" views/studio/statussummary.c
     'return fontMetrics().elidedText(text(), Qt::ElideRight, contentsRect().width());' \
     'return text();' \
     "tst_statussummary:aNarrowBarShortensTheSummary"
+mutation "a legend entry's icon border left out" views/charts/legendtexts.cpp \
+    'if (getIconBorderPen().style() != Qt::NoPen) {' \
+    'if (false) {' \
+    "tst_chartstates:legendEntriesAreQCustomPlots"

@@ -1,7 +1,5 @@
 #include "charts/legendtexts.h"
 
-#include <QtMath>
-
 #include <algorithm>
 #include <vector>
 
@@ -57,7 +55,7 @@ void LegendTexts::adopt(QCPLegend *legend)
             order.push_back(item);
     for (QCPAbstractLegendItem *item : order)
         legend->take(item);
-    for (QCPAbstractLegendItem *&item : order) {
+    for (QCPAbstractLegendItem *item : order) {
         auto *original = qobject_cast<QCPPlottableLegendItem *>(item);
         if (!original || qobject_cast<LegendEntry *>(original)) {
             legend->addItem(item);
@@ -113,8 +111,13 @@ QSize LegendEntry::minimumOuterSizeHint() const
 
 void LegendEntry::draw(QCPPainter *painter)
 {
-    // QCPPlottableLegendItem::draw with the name laid out once (drawStaticText at the top left of
-    // the rectangle drawText(..., Qt::TextDontClip, name) fills).
+    // An icon with a border (a selected entry, or a legend with a border pen): QCustomPlot's draw.
+    if (getIconBorderPen().style() != Qt::NoPen) {
+        QCPPlottableLegendItem::draw(painter);
+        return;
+    }
+    // Else QCPPlottableLegendItem::draw's text and icon, the name laid out once (drawStaticText at
+    // the top left of the rectangle drawText(..., Qt::TextDontClip, name) fills).
     painter->setFont(getFont());
     painter->setPen(QPen(getTextColor()));
     const QSize iconSize = mParentLegend->iconSize();
@@ -125,13 +128,6 @@ void LegendEntry::draw(QCPPainter *painter)
     painter->setClipRect(iconRect, Qt::IntersectClip);
     drawIcon(*mPlottable, painter, iconRect);
     painter->restore();
-    if (getIconBorderPen().style() != Qt::NoPen) {
-        painter->setPen(getIconBorderPen());
-        painter->setBrush(Qt::NoBrush);
-        const int halfPen = qCeil(painter->pen().widthF() * 0.5) + 1;
-        painter->setClipRect(mOuterRect.adjusted(-halfPen, -halfPen, halfPen, halfPen));
-        painter->drawRect(iconRect);
-    }
 }
 
 } // namespace gapstudio::views

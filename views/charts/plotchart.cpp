@@ -3,6 +3,7 @@
 #include "charts/chartformat.h"
 #include "charts/chartinteraction.h"
 #include "charts/legendtexts.h"
+#include "common/whenseen.h"
 
 #include <qcustomplot.h>
 

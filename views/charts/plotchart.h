@@ -11,7 +11,6 @@
  */
 
 #include "charts/chartexport.h"
-#include "common/whenseen.h"
 
 #include <QHash>
 #include <QList>
@@ -34,9 +33,8 @@ class QResizeEvent;
 
 namespace gapstudio::views {
 
-class LegendTexts;
-
 class ChartInteraction;
+class LegendTexts;
 
 class PlotChart : public QWidget {
     Q_OBJECT
@@ -100,10 +98,9 @@ public:
     [[nodiscard]] int draws() const { return mDraws; }
 
 protected:
-    /// Draws the chart from its data now if it is on screen (isSeen, whenseen.h), else when it is next shown,
-    /// painted or read
-    /// (plot(), headline(), message(), subtitle(), tool tips, exports): a chart on a hidden tab or
-    /// dock costs nothing per change of the design.
+    /// Draws the chart from its data now if it is on screen (isSeen, whenseen.h), else when it is
+    /// next shown, painted or read (plot(), headline(), message(), subtitle(), tool tips,
+    /// exports): a chart on a hidden tab or dock costs nothing per change of the design.
     void requestDraw();
     /// Draws the chart from its data (called by requestDraw(), now or later).
     virtual void draw() { }

@@ -1,6 +1,7 @@
 #include "explore/explorepanel.h"
 
 #include "common/cornernote.h"
+#include "common/whenseen.h"
 #include "explore/backgroundjob.h"
 #include "explore/domainsweepchart.h"
 #include "explore/explorecompute.h"
@@ -46,8 +47,6 @@ ExplorePanel::ExplorePanel(QWidget *parent)
     mTabs->addTab(mHeatmap, tr("TP x PP"));
     for (ExploreChart *chart : fastCharts())
         chart->setDataUpdater([this] { updateFastChartsIfStale(); });
-    // A tab of a dock stays visible while another tab is raised (moved off screen): the charts
-    // see it when they are painted again.
     mCalibration = new CornerNote;
     mCalibration->setObjectName(QStringLiteral("exploreCalibration"));
     mTabs->setCornerWidget(mCalibration, Qt::TopRightCorner);
