@@ -9,6 +9,7 @@
 
 #include "charts/chartspanel.h"
 #include "charts/chartview.h"
+#include "common/cornernote.h"
 #include "cost/costfigures.h"
 #include "cost/costpanel.h"
 #include "explore/explorepanel.h"
@@ -21,6 +22,7 @@
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
 #include "studio/statusline.h"
+#include "studio/statussummary.h"
 #include "studio/valuefield.h"
 #include "test_home.h"
 
@@ -224,9 +226,10 @@ private slots:
 
         // The status bar says the new results in full, over the bar (and it alone was laid out
         // again, above: the main window was not).
-        auto *summary = window.statusBar()->findChild<QLabel *>(QStringLiteral("statusSummary"));
+        auto *summary = window.statusBar()->findChild<StatusSummary *>(QStringLiteral("statusSummary"));
         QVERIFY(summary && summary->isVisible());
         QCOMPARE(summary->text(), statusLine(*latest));
+        QCOMPARE(summary->shownText(), summary->text()); // as drawn
         QVERIFY(window.statusBar()->rect().contains(summary->geometry()));
         QVERIFY(summary->width() >= summary->fontMetrics().horizontalAdvance(summary->text()));
 
@@ -260,6 +263,43 @@ private slots:
         test::settle();
         QCOMPARE(field.text(), longer);
         QVERIFY(label->width() >= label->fontMetrics().horizontalAdvance(longer));
+    }
+
+    // The corner note (the calibration, beside the chart tabs) measures its text only when the
+    // text, the room or the font changed; each of those still fits it again.
+    void aCornerNoteFitsAgainWhenItsRoomChanges()
+    {
+        QTabWidget tabs;
+        tabs.addTab(new QWidget, QStringLiteral("Step time"));
+        auto *note = new CornerNote;
+        tabs.setCornerWidget(note);
+        tabs.resize(400, 200);
+        const QString whole = QStringLiteral("Calibration shipped: GPU default (no entry for "
+                                             "future-gpu-tithi2026), software default, fitted on 47 runs");
+        note->setWholeText(whole);
+        note->fitBeside(&tabs);
+        QVERIFY(note->text().endsWith(QChar(0x2026)));
+        QCOMPARE(note->toolTip(), whole);
+
+        tabs.resize(2400, 200); // room for all of it
+        note->fitBeside(&tabs);
+        QCOMPARE(note->text(), whole);
+        QVERIFY(note->toolTip().isEmpty());
+
+        const QString other = QStringLiteral("Calibration: none");
+        note->setWholeText(other);
+        note->fitBeside(&tabs);
+        QCOMPARE(note->text(), other);
+
+        note->setWholeText(whole);
+        note->fitBeside(&tabs);
+        const QString atNormalSize = note->text();
+        QFont large = note->font();
+        large.setPointSizeF(large.pointSizeF() * 6);
+        note->setFont(large);
+        note->fitBeside(&tabs);
+        QVERIFY(note->text().endsWith(QChar(0x2026)));
+        QVERIFY(atNormalSize == whole);
     }
 
     void blockParametersWriteOverTheRowsShown()

@@ -88,6 +88,42 @@ private slots:
         QVERIFY(summary->width() > 2000);
         QCOMPARE(summary->shownText(), summary->text());
     }
+
+    // The summary draws its text as a label of its size, font and alignment draws the same
+    // text (QLabel: the style's drawItemText), whole or elided, pixel for pixel.
+    void theSummaryIsDrawnAsALabel_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::newRow("whole") << 1400;
+        QTest::newRow("elided") << 320;
+    }
+    void theSummaryIsDrawnAsALabel()
+    {
+        QFETCH(int, width);
+        QStatusBar bar;
+        bar.resize(width, 24);
+        auto *summary = new StatusSummary(&bar);
+        summary->setText(
+            QStringLiteral("Step time 2.108 s · 4.0 M tokens/s · MFU 18.4 % · Calibration shipped"));
+        bar.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&bar));
+        test::settle();
+        QCOMPARE(summary->shownText().endsWith(QChar(0x2026)), width < 600);
+
+        QLabel label(summary->shownText());
+        label.setFixedSize(summary->size());
+        label.setAlignment(summary->alignment());
+        label.setFont(summary->font());
+        label.setPalette(summary->palette());
+        label.setContentsMargins(summary->contentsMargins());
+        const auto drawn = [](QWidget *widget) {
+            QImage image(widget->size(), QImage::Format_RGB32);
+            image.fill(Qt::white);
+            widget->render(&image, {}, {}, QWidget::DrawChildren); // the text alone, no background
+            return image;
+        };
+        QCOMPARE(drawn(summary), drawn(&label));
+    }
 };
 
 QTEST_MAIN(tst_StatusSummary)

@@ -239,9 +239,37 @@ mutation "the status summary does not follow the bar's width" views/studio/statu
     'if (false)' \
     "tst_statussummary:aNarrowBarShortensTheSummary"
 mutation "the status summary cut at the bar's edge" views/studio/statussummary.cpp \
-    'return fontMetrics().elidedText(text(), Qt::ElideRight, contentsRect().width());' \
-    'return text();' \
+    'if (shown.size().width() > width) {' \
+    'if (false) {' \
     "tst_statussummary:aNarrowBarShortensTheSummary"
+mutation "the status summary drawn off the middle of its line" views/studio/statussummary.cpp \
+    '(area.height() - shown.size().height()) / 2)' \
+    '(area.height() - shown.size().height()) / 3)' \
+    "tst_statussummary:theSummaryIsDrawnAsALabel"
+mutation "the status summary keeps drawing its first text" views/studio/statussummary.cpp \
+    'if (text() == mPrepared.whole && width == mPrepared.width' \
+    'if (width == mPrepared.width' \
+    "tst_redraws:aSliderStepLaysNothingOut"
+mutation "the status summary keeps the ellipsis of a narrower bar" views/studio/statussummary.cpp \
+    'if (text() == mPrepared.whole && width == mPrepared.width' \
+    'if (text() == mPrepared.whole' \
+    "tst_statussummary:aNarrowBarShortensTheSummary"
+mutation "the corner note keeps the text it was first given" views/common/cornernote.cpp \
+    'if (mWhole == mFitted.whole && room == mFitted.room && font() == mFitted.font)' \
+    'if (room == mFitted.room && font() == mFitted.font)' \
+    "tst_redraws:aCornerNoteFitsAgainWhenItsRoomChanges"
+mutation "the corner note keeps the ellipsis of a narrower window" views/common/cornernote.cpp \
+    'if (mWhole == mFitted.whole && room == mFitted.room && font() == mFitted.font)' \
+    'if (mWhole == mFitted.whole && font() == mFitted.font)' \
+    "tst_redraws:aCornerNoteFitsAgainWhenItsRoomChanges"
+mutation "the corner note overflows after a larger font" views/common/cornernote.cpp \
+    'if (mWhole == mFitted.whole && room == mFitted.room && font() == mFitted.font)' \
+    'if (mWhole == mFitted.whole && room == mFitted.room)' \
+    "tst_redraws:aCornerNoteFitsAgainWhenItsRoomChanges"
+mutation "a slider's value label stops following the results" views/studio/parameterpanel.cpp \
+    'if (text == row.value->text())' \
+    'if (!row.value->text().isEmpty())' \
+    "tst_redraws:aSliderStepLaysNothingOut"
 mutation "a legend entry's icon border left out" views/charts/legendtexts.cpp \
     'if (getIconBorderPen().style() != Qt::NoPen) {' \
     'if (false) {' \

@@ -28,6 +28,12 @@ public:
 
 private:
     QString mWhole;
+    /// What the shown text was fitted to.
+    struct Fitted {
+        QString whole;
+        int room = -1;
+        QFont font;
+    } mFitted;
 };
 
 } // namespace gapstudio::views

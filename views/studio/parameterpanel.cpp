@@ -48,13 +48,16 @@ std::vector<double> percentRange(int lowPercent)
 
 int nearest(const std::vector<double> &values, double value)
 {
-    if (!(value > 0))
+    if (!(value > 0) || values.empty())
         return 0;
     int best = 0;
+    double bestDistance = std::abs(std::log(values.front() / value));
     for (int i = 1; i < static_cast<int>(values.size()); ++i)
-        if (std::abs(std::log(values[static_cast<std::size_t>(i)] / value))
-            < std::abs(std::log(values[static_cast<std::size_t>(best)] / value)))
+        if (const double distance = std::abs(std::log(values[static_cast<std::size_t>(i)] / value));
+            distance < bestDistance) {
             best = i;
+            bestDistance = distance;
+        }
     return best;
 }
 
@@ -230,9 +233,11 @@ QString ParameterPanel::displayText(const Row &row, double value) const
 
 void ParameterPanel::showValue(const Row &row, double value) const
 {
-    row.value->setText(displayText(row, value));
-    row.value->setToolTip(
-        tr("%1: %2. Double-click to type a value.").arg(row.label, displayText(row, value)));
+    const QString text = displayText(row, value);
+    if (text == row.value->text())
+        return; // its tool tip too is unchanged
+    row.value->setText(text);
+    row.value->setToolTip(tr("%1: %2. Double-click to type a value.").arg(row.label, text));
 }
 
 void ParameterPanel::commit(const Row &row, double value)

@@ -36,15 +36,35 @@ void StatusSummary::fit()
     setFixedSize(std::max(0, area.width()), std::max(0, area.height()));
 }
 
+const QStaticText &StatusSummary::prepared() const
+{
+    const int width = contentsRect().width();
+    if (text() == mPrepared.whole && width == mPrepared.width && font() == mPrepared.font)
+        return mPrepared.shown;
+    QStaticText shown(text());
+    shown.setTextFormat(Qt::PlainText);
+    shown.prepare(QTransform(), font());
+    if (shown.size().width() > width) {
+        shown.setText(fontMetrics().elidedText(text(), Qt::ElideRight, width));
+        shown.prepare(QTransform(), font());
+    }
+    mPrepared = { text(), width, font(), shown };
+    return mPrepared.shown;
+}
+
 QString StatusSummary::shownText() const
 {
-    return fontMetrics().elidedText(text(), Qt::ElideRight, contentsRect().width());
+    return prepared().text();
 }
 
 void StatusSummary::paintEvent(QPaintEvent *)
 {
+    const QStaticText &shown = prepared();
+    const QRect area = contentsRect();
     QPainter painter(this); // the widget's font and text colour, as QLabel draws
-    painter.drawText(contentsRect(), static_cast<int>(alignment()), shownText());
+    // Left, and centred vertically as QPainter::drawText centres a line.
+    painter.drawStaticText(QPointF(area.left(), area.top() + (area.height() - shown.size().height()) / 2),
+                           shown);
 }
 
 bool StatusSummary::event(QEvent *event)

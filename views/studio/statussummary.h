@@ -11,6 +11,7 @@
  */
 
 #include <QLabel>
+#include <QStaticText>
 
 class QStatusBar;
 
@@ -34,8 +35,19 @@ protected:
 private:
     /// Fills the bar but for its size grip.
     void fit();
+    /// The shown text, laid out for the label's font and width. Measuring and drawing a text
+    /// shape it (HarfBuzz), the bulk of a repaint: it is shaped once per new text or width, and
+    /// measured by its layout, so that a text that fits is not shaped again to be elided.
+    const QStaticText &prepared() const;
 
     QStatusBar *mBar;
+    struct Prepared {
+        QString whole;
+        int width = -1;
+        QFont font;
+        QStaticText shown;
+    };
+    mutable Prepared mPrepared;
 };
 
 } // namespace gapstudio::views
