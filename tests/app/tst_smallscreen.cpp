@@ -13,6 +13,7 @@
 #include "settle.h"
 #include "studio/autosaver.h"
 #include "studio/canvasscene.h"
+#include "studio/partlabel.h"
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
 #include "studio/studioengine.h"
@@ -23,7 +24,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFontInfo>
-#include <QGraphicsTextItem>
 #include <QImageReader>
 #include <QLabel>
 #include <QMap>
@@ -150,9 +150,9 @@ private slots:
 
         // The canvas text at the default zoom: a block's label is drawn at least 9 px high.
         CanvasView *canvas = window.canvasView();
-        QGraphicsTextItem *label = nullptr;
+        PartLabel *label = nullptr;
         for (QGraphicsItem *item : canvas->scene()->items())
-            if (auto *text = qgraphicsitem_cast<QGraphicsTextItem *>(item); text && text->parentItem())
+            if (auto *text = qgraphicsitem_cast<PartLabel *>(item))
                 label = text;
         QVERIFY(label);
         const double drawn_px = QFontInfo(label->font()).pixelSize() * canvas->transform().m11();

@@ -274,3 +274,27 @@ mutation "a legend entry's icon border left out" views/charts/legendtexts.cpp \
     'if (getIconBorderPen().style() != Qt::NoPen) {' \
     'if (false) {' \
     "tst_chartstates:legendEntriesAreQCustomPlots"
+mutation "a new figure repaints its whole canvas label" views/studio/partlabel.cpp \
+    'update(dirty);' \
+    'update();' \
+    "tst_canvasupdate:aNewFigureRepaintsItsLinesOnly"
+mutation "a shorter figure leaves the end of the old one on the canvas" views/studio/partlabel.cpp \
+    'return before.united(block.inked).adjusted(' \
+    'return (void)before, block.inked.adjusted(' \
+    "tst_canvasupdate:aNewFigureRepaintsItsLinesOnly"
+mutation "a canvas label's title not in bold" views/studio/partlabel.cpp \
+    'font.setBold(true);' \
+    'font.setBold(false);' \
+    "tst_canvasupdate:aLabelDrawsAsRichText"
+mutation "a canvas label's line breaks dropped" views/studio/partlabel.cpp \
+    "shown.replace(QLatin1Char('\\n'), QChar::LineSeparator);" \
+    "shown.replace(QLatin1Char('\\n'), QLatin1Char(' '));" \
+    "tst_canvasupdate:aLabelDrawsAsRichText"
+mutation "a canvas label keeps its first body" views/studio/partlabel.cpp \
+    'if (newWidth || body != mBody.text || bodyTop != mBody.inked.top())' \
+    'if (newWidth || bodyTop != mBody.inked.top())' \
+    "tst_canvasupdate:sliderChangeKeepsItemsAndUpdatesTheLabel"
+mutation "a canvas label keeps its first title" views/studio/partlabel.cpp \
+    'if (newWidth || title != mTitle.text)' \
+    'if (newWidth)' \
+    "tst_canvasupdate:domainsAddAndRemoveExactlyTheirItems"

@@ -2,8 +2,10 @@
 // item and rewrites only the labels whose text changed; a scale-up domain that appears or goes
 // adds or removes exactly its own items; and the texts always equal those of a canvas drawn from
 // scratch from the same results.
+#include "settle.h"
 #include "studio/canvasscene.h"
 #include "studio/latencybench.h"
+#include "studio/partlabel.h"
 #include "studio/recalculator.h"
 #include "studio/scenariodocument.h"
 
@@ -11,9 +13,12 @@
 
 #include <QGraphicsLineItem>
 #include <QGraphicsTextItem>
+#include <QPaintEvent>
+#include <QPainter>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTextDocument>
 
 using namespace gapstudio;
 using namespace gapstudio::views;
@@ -59,12 +64,12 @@ QSet<QGraphicsItem *> marked(const QGraphicsScene &scene)
     } while (false)
 
 /// The label of the first item drawing `part` (bottom-most first, as partCenter finds it).
-QGraphicsTextItem *labelOf(const CanvasScene &scene, Part part)
+PartLabel *labelOf(const CanvasScene &scene, Part part)
 {
     for (QGraphicsItem *item : scene.items(Qt::AscendingOrder))
         if (item->data(0).isValid() && item->data(0).toInt() == static_cast<int>(part))
             for (QGraphicsItem *child : item->childItems())
-                if (auto *text = qgraphicsitem_cast<QGraphicsTextItem *>(child))
+                if (auto *text = qgraphicsitem_cast<PartLabel *>(child))
                     return text;
     return nullptr;
 }
@@ -74,12 +79,24 @@ QStringList texts(const QGraphicsScene &scene)
 {
     QStringList out;
     for (QGraphicsItem *item : scene.items(Qt::AscendingOrder))
-        if (auto *text = qgraphicsitem_cast<QGraphicsTextItem *>(item))
-            out << QStringLiteral("%1: %2")
-                       .arg(text->parentItem() ? text->parentItem()->data(0).toInt() : -1)
-                       .arg(text->toPlainText());
+        if (auto *text = qgraphicsitem_cast<PartLabel *>(item))
+            out << QStringLiteral("%1: %2").arg(text->parentItem()->data(0).toInt()).arg(text->toPlainText());
+        else if (auto *message = qgraphicsitem_cast<QGraphicsTextItem *>(item))
+            out << QStringLiteral("-1: %1").arg(message->toPlainText());
     return out;
 }
+
+/// The region of a widget's paint events from its construction on.
+struct PaintedRegion : QObject {
+    explicit PaintedRegion(QWidget *widget) { widget->installEventFilter(this); }
+    bool eventFilter(QObject *, QEvent *event) override
+    {
+        if (event->type() == QEvent::Paint)
+            region |= static_cast<QPaintEvent *>(event)->region();
+        return false;
+    }
+    QRegion region;
+};
 
 /// The item and all its descendants.
 QSet<QGraphicsItem *> withChildren(QGraphicsItem *item)
@@ -125,7 +142,7 @@ private slots:
     {
         Fixture f;
         const QSet<QGraphicsItem *> before = markAll(f.scene);
-        QGraphicsTextItem *label = labelOf(f.scene, Part::ScaleOutLink);
+        PartLabel *label = labelOf(f.scene, Part::ScaleOutLink);
         QVERIFY(label);
         QVERIFY(!label->toPlainText().contains(QStringLiteral("123 GB/s")));
 
@@ -146,7 +163,7 @@ private slots:
     {
         Fixture f;
         const QSet<QGraphicsItem *> before = markAll(f.scene);
-        QGraphicsTextItem *label = labelOf(f.scene, Part::Layout);
+        PartLabel *label = labelOf(f.scene, Part::Layout);
         QVERIFY(label);
         const int microbatch = f.recalculator.latest()->compiled->execution.microbatchSize == 2 ? 4 : 2;
 
@@ -236,6 +253,97 @@ private slots:
     // --bench-latency: its first line as before, then the canvas's own CPU time per change, a
     // part of the process's (the canvas runs in it, so per change it cannot exceed the total),
     // then the CPU time of finding the best layout again (every tenth change, the first included).
+    // A part's label draws as Qt's rich text draws "<b>title</b><br>body" (a QGraphicsTextItem,
+    // what the canvas used before), pixel for pixel: a card, text wrapped in a narrow block, a
+    // title alone, lines of a body.
+    void aLabelDrawsAsRichText_data()
+    {
+        QTest::addColumn<QString>("title");
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<int>("width");
+        QTest::newRow("card") << QStringLiteral("4096 GPUs")
+                              << QStringLiteral("64 scale-up domains × 64 GPUs") << 209;
+        QTest::newRow("wrapped") << QStringLiteral("Projected future GPU (Tithi et al. 2026)")
+                                 << QStringLiteral("× 64 GPUs · 432 GiB HBM") << 130;
+        QTest::newRow("title alone") << QStringLiteral("Scale-up domain 1") << QString() << 150;
+        QTest::newRow("lines") << QStringLiteral("LLM: GPT-4-class & <friends>")
+                               << QStringLiteral("120 layers · hidden 10752\n16 experts, top-2\nthird line")
+                               << 240;
+    }
+    void aLabelDrawsAsRichText()
+    {
+        QFETCH(QString, title);
+        QFETCH(QString, body);
+        QFETCH(int, width);
+        body.replace(QStringLiteral("\\n"), QStringLiteral("\n"));
+        QGraphicsScene rich, ours;
+        auto *reference = new QGraphicsTextItem;
+        QString html = QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped());
+        if (!body.isEmpty())
+            html += QStringLiteral("<br>")
+                    + body.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+        reference->setHtml(html);
+        const qreal margin = reference->document()->documentMargin();
+        reference->setTextWidth(width + 2 * margin);
+        rich.addItem(reference);
+        auto *label = new PartLabel;
+        label->setText(title, body, width);
+        label->setPos(margin, margin); // where the document's margin puts its text
+        ours.addItem(label);
+        QCOMPARE(label->toPlainText(), reference->toPlainText());
+        QVERIFY(reference->boundingRect().contains(
+            label->boundingRect().translated(margin, margin).adjusted(2, 2, -2, -2)));
+
+        const QRectF area(0, 0, width + 2 * margin, reference->boundingRect().height() + margin);
+        const auto drawn = [&area](QGraphicsScene &scene) {
+            QImage image(area.size().toSize(), QImage::Format_RGB32);
+            image.fill(Qt::white);
+            QPainter painter(&image);
+            painter.setRenderHint(QPainter::Antialiasing);
+            scene.render(&painter, QRectF(image.rect()), area);
+            return image;
+        };
+        QCOMPARE(drawn(ours), drawn(rich));
+    }
+
+    // A slider step that changes a link's figure repaints that label's changed line, not its
+    // whole width: the boxes under it are filled again only there (the canvas view's repaint).
+    void aNewFigureRepaintsItsLinesOnly()
+    {
+        Fixture f;
+        CanvasView view(&f.scene);
+        view.resize(1000, 640);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        PartLabel *label = labelOf(f.scene, Part::ScaleOutLink);
+        QVERIFY(label);
+        f.document.setOverride(scenario::keys::kScaleOutBandwidth, 122); // the link now a custom one
+        f.update();
+        test::settle(); // drawn and painted
+        const QString before = label->body();
+        PaintedRegion painted(view.viewport());
+        f.document.setOverride(scenario::keys::kScaleOutBandwidth, 9); // a shorter figure: "9 GB/s"
+        f.update();
+        QVERIFY(label->body() != before);
+        QTRY_VERIFY(!painted.region.isEmpty());
+        // What was painted of this label: its body's line, as long as the longer of the two texts
+        // (QFontMetricsF) and a little room for antialiasing, not the label's width.
+        const QFontMetricsF metrics(label->font());
+        const qreal scale = view.transform().m11();
+        const qreal longer
+            = std::max(metrics.horizontalAdvance(before), metrics.horizontalAdvance(label->body())) * scale;
+        const QRect shownLabel = view.mapFromScene(label->sceneBoundingRect()).boundingRect();
+        const QRect inLabel = (painted.region & shownLabel).boundingRect();
+        QVERIFY(!inLabel.isEmpty());
+        QVERIFY2(inLabel.width() >= longer && inLabel.width() <= longer + 12,
+                 qPrintable(QStringLiteral("%1 px repainted for a %2 px line in a %3 px label")
+                                .arg(inLabel.width())
+                                .arg(longer)
+                                .arg(shownLabel.width())));
+        QVERIFY(inLabel.height() < metrics.lineSpacing() * scale * 1.5 + 6);
+        QVERIFY(inLabel.top() > shownLabel.top() + metrics.lineSpacing() * scale / 2); // below the title
+    }
+
     void latencyBenchReportsTheCanvasShare()
     {
         Fixture f;

@@ -1,5 +1,7 @@
 #include "studio/canvasitems.h"
 
+#include "studio/partlabel.h"
+
 #include <QBrush>
 #include <QGraphicsLineItem>
 #include <QGraphicsRectItem>
@@ -12,16 +14,6 @@
 namespace gapstudio::views {
 
 namespace {
-
-/// A rich-text label: the title in bold, then the body's lines.
-QString labelHtml(const QString &title, const QString &body)
-{
-    QString html = QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped());
-    if (!body.isEmpty())
-        html += QStringLiteral("<br>")
-                + body.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
-    return html;
-}
 
 void setRectIfChanged(QGraphicsRectItem *item, const QRectF &rect, const QBrush &brush, const QPen &pen)
 {
@@ -97,22 +89,15 @@ QGraphicsRectItem *CanvasItems::part(const QString &key, int part, const QRectF 
 
     Entry &entry = mItems[key];
     if (!entry.label) {
-        entry.label = new QGraphicsTextItem(item);
+        entry.label = new PartLabel(item);
         entry.label->setAcceptedMouseButtons(Qt::NoButton);
-        // Repaints of an unchanged label blit its pixmap; setHtml() below invalidates it.
+        // Repaints of an unchanged label blit its pixmap; a new text redraws the part it changed.
         entry.label->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
     }
-    QGraphicsTextItem *label = entry.label;
+    PartLabel *label = entry.label;
     label->setZValue(mOrder++);
-    const qreal width = rect.width() - 8;
-    if (label->textWidth() != width)
-        label->setTextWidth(width); // lays the text out again: only when the width changes
-    const QString html = labelHtml(title, body);
-    if (entry.html != html) {
-        label->setHtml(html);
-        entry.html = html;
-    }
-    label->setPos(rect.topLeft() + QPointF(4, 2)); // a no-op when unchanged
+    label->setText(title, body, rect.width() - 2 * kLabelInset.x()); // lays out only what changed
+    label->setPos(rect.topLeft() + kLabelInset);                     // a no-op when unchanged
     return item;
 }
 
@@ -145,9 +130,9 @@ QGraphicsTextItem *CanvasItems::text(const QString &key, const QString &plain, Q
     auto *item = find<QGraphicsTextItem>(key, [] { return new QGraphicsTextItem; });
     place(item, nullptr);
     Entry &entry = mItems[key];
-    if (entry.html != plain) {
+    if (entry.text != plain) {
         item->setPlainText(plain);
-        entry.html = plain;
+        entry.text = plain;
     }
     item->setPos(pos);
     return item;

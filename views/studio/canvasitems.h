@@ -5,10 +5,10 @@
  * results updates them in place instead of clearing the scene: each drawing pass names every item
  * it wants, an item named again keeps its pointer (its selection, its place in the scene) and
  * changes only what differs (rectangle, colour, pen, label), an item not named again is removed,
- * and a new name adds an item. A label's rich text is set (and laid out) only when its text or
- * width changes; its rendering is cached as a device-coordinate pixmap until then, so a repaint
- * of an unchanged label shapes no text (a full repaint of the default canvas took about half the
- * CPU time with the cache, offscreen). Only this class deletes the items it made: the scene must
+ * and a new name adds an item. A label (partlabel.h) lays out only the text that changed; its
+ * rendering is cached as a device-coordinate pixmap, so a repaint of an unchanged label shapes no
+ * text (a full repaint of the default canvas took about half the CPU time with the cache,
+ * offscreen). Only this class deletes the items it made: the scene must
  * not be cleared behind its back.
  */
 
@@ -16,6 +16,7 @@
 #include <QHash>
 #include <QLineF>
 #include <QPen>
+#include <QPointF>
 #include <QRectF>
 #include <QString>
 
@@ -27,10 +28,14 @@ class QGraphicsTextItem;
 
 namespace gapstudio::views {
 
+class PartLabel;
+
 class CanvasItems {
 public:
     /// QGraphicsItem::data key holding a part's kind (CanvasScene::Part as int).
     static constexpr int kPartKey = 0;
+    /// A part's label from its box's top-left corner, and from its right edge.
+    static constexpr QPointF kLabelInset { 8, 6 };
 
     explicit CanvasItems(QGraphicsScene *scene)
         : mScene(scene)
@@ -58,8 +63,8 @@ public:
 private:
     struct Entry {
         QGraphicsItem *item = nullptr;
-        QGraphicsTextItem *label = nullptr; ///< a part's label
-        QString html;                       ///< the label's text as last set
+        PartLabel *label = nullptr;         ///< a part's label
+        QString text;                       ///< a free text's text as last set
         bool named = false;                 ///< named in the current pass
     };
 

@@ -8,6 +8,7 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/canvasscene.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/canvasdrawing.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/canvasitems.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/canvasitems.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/partlabel.cpp ${CMAKE_CURRENT_SOURCE_DIR}/studio/partlabel.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/cpumeter.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/blockpalette.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/blockinspector.cpp
