@@ -298,3 +298,7 @@ mutation "a canvas label keeps its first title" views/studio/partlabel.cpp \
     'if (newWidth || title != mTitle.text)' \
     'if (newWidth)' \
     "tst_canvasupdate:domainsAddAndRemoveExactlyTheirItems"
+mutation "the expert fields stay on for a dense LLM" views/studio/layoutpanel.cpp \
+    '= results && results->compiled ? results->compiled->resolved.llm.isMoe() : mDocument->isMoe();' \
+    '= results || mDocument->isMoe();' \
+    "tst_designedits:expertFieldsFollowTheLlm"

@@ -88,6 +88,30 @@ private slots:
         QVERIFY2(results->hasStats(), qPrintable(allDiagnostics(*results)));
     }
 
+    // The expert fields are for an MoE: a dense LLM dropped in turns them off, an MoE back on.
+    void expertFieldsFollowTheLlm()
+    {
+        Fixture f;
+        LayoutPanel layout(&f.document);
+        QObject::connect(&f.recalculator, &Recalculator::resultsReady, &layout, &LayoutPanel::setResults);
+        const QStringList experts = { QStringLiteral("expert_par"), QStringLiteral("expert_slice"),
+                                      QStringLiteral("data_par_exp") };
+        const auto enabled = [&] {
+            QList<bool> out;
+            for (const QString &key : experts)
+                out << layout.editor(key.toStdString().c_str())->isEnabled();
+            return out;
+        };
+        f.run();
+        QCOMPARE(enabled(), QList<bool>({ true, true, true })); // the default design: an MoE
+        QVERIFY(f.document.applyPreset(BlockKind::Llm, "gpt3-175b"));
+        QVERIFY(!f.run()->compiled->resolved.llm.isMoe());
+        QCOMPARE(enabled(), QList<bool>({ false, false, false }));
+        QVERIFY(f.document.applyPreset(BlockKind::Llm, "mixtral-8x7b"));
+        f.run();
+        QCOMPARE(enabled(), QList<bool>({ true, true, true }));
+    }
+
     // A GPU count no layout fills: the error is in words, under a field the user can change,
     // without the model's internal names ("expert_par 16 * expert_slice 8 * ... != num_procs").
     void gpuCountErrorIsInWordsUnderAField()

@@ -57,6 +57,11 @@ PlotChart::PlotChart(QString id, QString title, QWidget *parent, Rows rows)
     mPlot->legend->setMargins(QMargins(6, 0, 6, 12));
     mPlot->legend->setIconSize(14, 10);
 
+    // One paint buffer: QCustomPlot buffers its "overlay" layer (for a selection rectangle, which
+    // these charts do not use) apart, and blends that chart-sized, empty buffer over the chart at
+    // every repaint.
+    mPlot->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmLogical);
+
     connect(mPlot, &QCustomPlot::mouseMove, this, &PlotChart::onMouseMove);
     mPlot->installEventFilter(this); // a put-off draw when the plot is painted (eventFilter)
     mHeadlineText = mTitle;

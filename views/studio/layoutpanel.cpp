@@ -269,7 +269,9 @@ void LayoutPanel::setResults(ResultsPtr results)
             field.section->setExpanded(true);
     }
     showSoftware(results.get());
-    const bool moe = mDocument->isMoe();
+    // The results' LLM (resolving the document's scenario again costs more than the rest of this).
+    const bool moe
+        = results && results->compiled ? results->compiled->resolved.llm.isMoe() : mDocument->isMoe();
     for (const char *key : {"expert_par", "expert_slice", "data_par_exp", "expert_par_net", "expert_slice_net",
                             "data_par_exp_net"})
         mFields[key].editor->setEnabled(moe);
