@@ -6,7 +6,6 @@
 
 class QAction;
 class QDockWidget;
-class QLabel;
 class QMenu;
 
 namespace gapstudio {
@@ -25,6 +24,7 @@ class Recalculator;
 class RecentFiles;
 class RoadmapPanel;
 class ScenarioDocument;
+class StatusSummary;
 } // namespace views
 
 /// The main window: wiring only. The document owns the scenario, the recalculator the results,
@@ -86,7 +86,8 @@ private:
     views::ChartExporter *mExporter = nullptr;
     views::RecentFiles *mRecent = nullptr;
     views::HelpMenu *mHelp = nullptr;
-    QLabel *mStatusSummary = nullptr; ///< the results in one line (statusLine), in the status bar
+    views::StatusSummary *mStatusSummary
+        = nullptr; ///< the results in one line (statusLine), in the status bar
     views::ChartsPanel *mCharts = nullptr;
     views::ExplorePanel *mExplore = nullptr;
     views::RoadmapPanel *mRoadmap = nullptr; ///< the open roadmap, if any (the report's roadmap section)

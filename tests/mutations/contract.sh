@@ -186,10 +186,6 @@ mutation "a value label that does not grow to a longer text" views/studio/valuef
     'if (width > mLabel->minimumWidth() || mLabel->maximumWidth() != mLabel->minimumWidth()' \
     'if (mLabel->maximumWidth() != mLabel->minimumWidth()' \
     "tst_redraws:aValueLabelGrowsToItsText"
-mutation "the status summary inside the bar's layout" views/studio/statussummary.cpp \
-    'setFixedSize(std::max(0, area.width()), std::max(0, area.height()));' \
-    'resize(std::max(0, area.width()), std::max(0, area.height()));' \
-    "tst_redraws:aSliderStepLaysNothingOut"
 mutation "a status tip drawn over the summary" views/studio/statussummary.cpp \
     'setVisible(message.isEmpty());' \
     'setVisible(message.isEmpty() || true);' \
@@ -239,20 +235,36 @@ mutation "the status summary does not follow the bar's width" views/studio/statu
     'if (false)' \
     "tst_statussummary:aNarrowBarShortensTheSummary"
 mutation "the status summary cut at the bar's edge" views/studio/statussummary.cpp \
-    'if (shown.size().width() > width) {' \
-    'if (false) {' \
+    'mIsElided = x > width;' \
+    'mIsElided = x > width && false;' \
     "tst_statussummary:aNarrowBarShortensTheSummary"
 mutation "the status summary drawn off the middle of its line" views/studio/statussummary.cpp \
-    '(area.height() - shown.size().height()) / 2)' \
-    '(area.height() - shown.size().height()) / 3)' \
+    'area.top() + (area.height() - lineHeight) / 2' \
+    'area.top() + (area.height() - lineHeight) / 3' \
     "tst_statussummary:theSummaryIsDrawnAsALabel"
-mutation "the status summary keeps drawing its first text" views/studio/statussummary.cpp \
-    'if (text() == mPrepared.whole && width == mPrepared.width' \
-    'if (width == mPrepared.width' \
-    "tst_redraws:aSliderStepLaysNothingOut"
+mutation "the status summary repaints its whole line for a new figure" views/studio/statussummary.cpp \
+    'update(changed.toAlignedRect());' \
+    'update();' \
+    "tst_statussummary:aNewFigureRepaintsItsPieceOnly"
+mutation "the status summary leaves moved pieces where they were" views/studio/statussummary.cpp \
+    'if (!old || old->text != piece.text || old->x != piece.x || newFont)' \
+    'if (!old || old->text != piece.text || newFont)' \
+    "tst_statussummary:aNewFigureRepaintsItsPieceOnly"
+mutation "the status summary keeps a dropped piece on screen" views/studio/statussummary.cpp \
+    'changed |= areaOf(mPieces[i]);' \
+    '(void)mPieces[i];' \
+    "tst_statussummary:aNewFigureRepaintsItsPieceOnly"
+mutation "the status summary leaves its ellipsis on screen" views/studio/statussummary.cpp \
+    'return mIsElided || wasElided ? QRectF(rect()) : changed;' \
+    'return mIsElided || (wasElided && false) ? QRectF(rect()) : changed;' \
+    "tst_statussummary:anEllipsisOverAnEarlierPieceGoes"
+mutation "the status summary keeps drawing its first pieces" views/studio/statussummary.cpp \
+    'if (old && !newFont && old->text == texts[static_cast<qsizetype>(i)]) {' \
+    'if (old && !newFont) {' \
+    "tst_statussummary:aNewFigureRepaintsItsPieceOnly"
 mutation "the status summary keeps the ellipsis of a narrower bar" views/studio/statussummary.cpp \
-    'if (text() == mPrepared.whole && width == mPrepared.width' \
-    'if (text() == mPrepared.whole' \
+    'case QEvent::Resize: // a new width, whose repaint is whole' \
+    'case QEvent::None:' \
     "tst_statussummary:aNarrowBarShortensTheSummary"
 mutation "the corner note keeps the text it was first given" views/common/cornernote.cpp \
     'if (mWhole == mFitted.whole && room == mFitted.room && font() == mFitted.font)' \
