@@ -263,6 +263,23 @@ private slots:
         test::settle();
         QCOMPARE(field.text(), longer);
         QVERIFY(label->width() >= label->fontMetrics().horizontalAdvance(longer));
+
+        // A new font is measured again: larger, the label grows to it; smaller, it shrinks.
+        const QSize atFirstFont = label->size();
+        QFont large = field.font();
+        large.setPointSizeF(large.pointSizeF() * 2);
+        field.setFont(large);
+        test::settle();
+        QVERIFY(label->height() > atFirstFont.height());
+        QVERIFY(label->width() >= label->fontMetrics().horizontalAdvance(longer));
+        QFont small = large;
+        small.setPointSizeF(large.pointSizeF() / 4);
+        field.setFont(small);
+        test::settle();
+        QVERIFY(label->width() < atFirstFont.width());
+        // As tall as the taller of its text and the editor that replaces it, at the new font.
+        QCOMPARE(label->height(), std::max(label->sizeHint().height(), field.editor()->sizeHint().height()));
+        QVERIFY(label->width() >= label->fontMetrics().horizontalAdvance(longer));
     }
 
     // The corner note (the calibration, beside the chart tabs) measures its text only when the

@@ -314,3 +314,7 @@ mutation "the expert fields stay on for a dense LLM" views/studio/layoutpanel.cp
     '= results && results->compiled ? results->compiled->resolved.llm.isMoe() : mDocument->isMoe();' \
     '= results || mDocument->isMoe();' \
     "tst_designedits:expertFieldsFollowTheLlm"
+mutation "a slider's value label keeps the size of its first font" views/studio/valuefield.cpp \
+    'mLeast = QSize(); // measured again, and the label fitted anew' \
+    '(void)mLeast;' \
+    "tst_redraws:aValueLabelGrowsToItsText"

@@ -37,18 +37,37 @@ void ValueField::setText(const QString &text)
     if (text == mLabel->text())
         return;
     mLabel->setText(text);
+    fitLabel();
+}
+
+void ValueField::fitLabel()
+{
     // The label keeps a fixed size that only grows: a label of fixed size changes no layout
     // (QWidget::updateGeometry), so a slider step repaints the value alone instead of laying out
     // the whole panel and the wrapped texts of its scroll area again. As tall as the editor that
-    // takes its place, so that the text stays centred in the row.
+    // takes its place, so that the text stays centred in the row. What depends on the font alone
+    // (the template's width, the height) is measured once per font, not at every step.
     const int margin = 2 * (mLabel->margin() + mLabel->contentsMargins().left());
-    const int width = std::max(mLabel->fontMetrics().horizontalAdvance(text),
-                               mLabel->fontMetrics().horizontalAdvance(kWidthTemplate))
-                      + margin;
-    const int height = std::max(mLabel->sizeHint().height(), mEditor->sizeHint().height());
+    if (mLeast.isEmpty())
+        mLeast = QSize(mLabel->fontMetrics().horizontalAdvance(kWidthTemplate) + margin,
+                       std::max(mLabel->sizeHint().height(), mEditor->sizeHint().height()));
+    const int width
+        = std::max(mLabel->fontMetrics().horizontalAdvance(mLabel->text()) + margin, mLeast.width());
+    const int height = mLeast.height();
     if (width > mLabel->minimumWidth() || mLabel->maximumWidth() != mLabel->minimumWidth()
         || mLabel->minimumHeight() != height || mLabel->maximumHeight() != height)
         mLabel->setFixedSize(std::max(width, mLabel->minimumWidth()), height);
+}
+
+void ValueField::changeEvent(QEvent *event)
+{
+    QStackedWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) {
+        mLeast = QSize(); // measured again, and the label fitted anew
+        mLabel->setMinimumSize(0, 0);
+        mLabel->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+        fitLabel();
+    }
 }
 
 QString ValueField::text() const

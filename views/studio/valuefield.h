@@ -5,6 +5,7 @@
  * without its unit), Enter applies it, Escape or leaving the field cancels.
  */
 
+#include <QSize>
 #include <QStackedWidget>
 
 #include <optional>
@@ -37,12 +38,16 @@ signals:
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
+    void changeEvent(QEvent *event) override;
 
 private:
     void finish(bool apply);
+    /// Fixes the label's size to its text's, never narrower than it was (see setText).
+    void fitLabel();
 
     QLabel *mLabel;
     QLineEdit *mEditor;
+    QSize mLeast; ///< the label's least size for the current font (empty: to be measured)
 };
 
 } // namespace gapstudio::views
