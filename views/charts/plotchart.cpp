@@ -222,6 +222,9 @@ void PlotChart::clearPlot()
     mToolTips.clear();
     mMessage.clear();
     mMessageItem = nullptr; // deleted by clearItems()
+    // The legend emptied at once: a plottable deleted with its entry still in the legend removes
+    // it with QCPLegend::removeItem, which orders the whole legend again for each entry.
+    mPlot->legend->clearItems();
     mPlot->clearPlottables();
     mPlot->clearItems();
     if (!mPlot->legend->layout()) { // taken out by showMessage()
