@@ -91,7 +91,8 @@ QGraphicsRectItem *CanvasItems::part(const QString &key, int part, const QRectF 
     if (!entry.label) {
         entry.label = new PartLabel(item);
         entry.label->setAcceptedMouseButtons(Qt::NoButton);
-        // Repaints of an unchanged label blit its pixmap; a new text redraws the part it changed.
+        // Repaints of an unchanged label blit its pixmap; a new text draws the label into it again
+        // and repaints the view where its lines changed.
         entry.label->setCacheMode(QGraphicsItem::DeviceCoordinateCache);
     }
     PartLabel *label = entry.label;

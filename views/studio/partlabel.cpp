@@ -79,17 +79,6 @@ void PartLabel::setText(const QString &title, const QString &body, qreal width)
     update(dirty);
 }
 
-void PartLabel::setFont(const QFont &font)
-{
-    if (font == mFont)
-        return;
-    mFont = font;
-    layOut(mTitle, mTitle.text, boldOf(mFont), 0);
-    layOut(mBody, mBody.text, mFont, mTitle.inked.bottom());
-    updateBounds();
-    update();
-}
-
 void PartLabel::updateBounds()
 {
     const QRectF bounds = QRectF(0, 0, std::max<qreal>(0, mWidth), mBody.inked.bottom())

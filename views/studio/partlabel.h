@@ -9,8 +9,8 @@
  *   (QGraphicsTextItem::setHtml) parsed the HTML, built a document and laid out both again.
  * - A new text repaints the area of the lines it replaces and of those that replace it, not the
  *   label's whole width: the boxes under a label (the fabric, the link) are filled again only
- *   there. The bounds stay the label's width, so the scene's index moves only when the number of
- *   lines changes.
+ *   there. (The label itself is drawn again whole into its device-coordinate cache.) The bounds
+ *   stay the label's width, so the scene's index moves only when the number of lines changes.
  */
 
 #include <QFont>
@@ -35,9 +35,9 @@ public:
     [[nodiscard]] QString toPlainText() const;
     [[nodiscard]] qreal textWidth() const { return mWidth; }
 
-    /// The body's font; the title is its bold. The application's font unless set.
+    /// The body's font, the title's in bold: the application's font when the label was made (as
+    /// a QGraphicsTextItem's document takes it).
     [[nodiscard]] QFont font() const { return mFont; }
-    void setFont(const QFont &font);
 
     [[nodiscard]] QRectF boundingRect() const override;
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
