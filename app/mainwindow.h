@@ -86,8 +86,8 @@ private:
     views::ChartExporter *mExporter = nullptr;
     views::RecentFiles *mRecent = nullptr;
     views::HelpMenu *mHelp = nullptr;
-    views::StatusSummary *mStatusSummary
-        = nullptr; ///< the results in one line (statusLine), in the status bar
+    /// The results in one line (statusLine), in the status bar.
+    views::StatusSummary *mStatusSummary = nullptr;
     views::ChartsPanel *mCharts = nullptr;
     views::ExplorePanel *mExplore = nullptr;
     views::RoadmapPanel *mRoadmap = nullptr; ///< the open roadmap, if any (the report's roadmap section)

@@ -4,6 +4,7 @@
 // bar as the bar is resized, and a summary wider than the bar ends in an ellipsis.
 #include "mainwindow.h"
 
+#include "paintedregion.h"
 #include "settle.h"
 #include "studio/recalculator.h"
 #include "studio/statusline.h"
@@ -13,7 +14,6 @@
 #include <QApplication>
 #include <QFontMetricsF>
 #include <QLabel>
-#include <QPaintEvent>
 #include <QScreen>
 #include <QStatusBar>
 #include <QStatusTipEvent>
@@ -27,21 +27,22 @@ using namespace gapstudio::views;
 
 namespace {
 
-/// Adds the regions of a widget's paint events to `region`.
-struct PaintSpy : QObject {
-    PaintSpy(QWidget *widget, QRegion *region)
-        : mRegion(region)
-    {
-        widget->installEventFilter(this);
-    }
-    bool eventFilter(QObject *, QEvent *event) override
-    {
-        if (event->type() == QEvent::Paint)
-            *mRegion |= static_cast<QPaintEvent *>(event)->region();
-        return false;
-    }
-    QRegion *mRegion;
-};
+/// A status bar `width` wide showing a summary of `text`, with or without its size grip.
+StatusSummary *showSummary(QStatusBar &bar, const QString &text, int width, bool grip = true)
+{
+    bar.setSizeGripEnabled(grip);
+    bar.resize(width, 24);
+    auto *summary = new StatusSummary(&bar);
+    summary->setText(text);
+    bar.show();
+    return summary;
+}
+
+/// What the bar's window shows on screen (its backing store), not a fresh rendering.
+QImage onScreen(QStatusBar &bar)
+{
+    return bar.screen()->grabWindow(bar.winId()).toImage();
+}
 
 } // namespace
 
@@ -93,12 +94,11 @@ private slots:
     void aNarrowBarShortensTheSummary()
     {
         QStatusBar bar;
-        bar.resize(320, 24);
-        auto *summary = new StatusSummary(&bar);
-        summary->setText(
+        StatusSummary *summary = showSummary(
+            bar,
             QStringLiteral("Step time 4.003 s · 2.1 M tokens/s · MFU 9.5 % · Calibration shipped: "
-                           "GPU default (no entry for future-gpu-tithi2026), software default"));
-        bar.show();
+                           "GPU default (no entry for future-gpu-tithi2026), software default"),
+            320);
         QVERIFY(QTest::qWaitForWindowExposed(&bar));
         test::settle();
         // Narrow: the start of the summary and an ellipsis, within the bar; text() stays whole.
@@ -126,11 +126,9 @@ private slots:
     {
         QFETCH(int, width);
         QStatusBar bar;
-        bar.resize(width, 24);
-        auto *summary = new StatusSummary(&bar);
-        summary->setText(
-            QStringLiteral("Step time 2.108 s · 4.0 M tokens/s · MFU 18.4 % · Calibration shipped"));
-        bar.show();
+        StatusSummary *summary = showSummary(
+            bar, QStringLiteral("Step time 2.108 s · 4.0 M tokens/s · MFU 18.4 % · Calibration shipped"),
+            width);
         QVERIFY(QTest::qWaitForWindowExposed(&bar));
         test::settle();
         QCOMPARE(summary->shownText().endsWith(QChar(0x2026)), width < 600);
@@ -158,37 +156,28 @@ private slots:
             = QStringLiteral("Step time 2.108 s · 4.0 M tokens/s · MFU 18.4 % · Calibration shipped");
         const QString after
             = QStringLiteral("Step time 2.108 s · 4.1 M tokens/s · MFU 18.4 % · Calibration shipped");
-        const auto shownBar = [](QStatusBar &bar, const QString &text) {
-            bar.resize(1400, 24);
-            auto *summary = new StatusSummary(&bar);
-            summary->setText(text);
-            bar.show();
-            return summary;
-        };
         QStatusBar bar, fresh;
-        StatusSummary *summary = shownBar(bar, before);
-        shownBar(fresh, after);
+        StatusSummary *summary = showSummary(bar, before, 1400);
+        showSummary(fresh, after, 1400);
         QVERIFY(QTest::qWaitForWindowExposed(&bar));
         QVERIFY(QTest::qWaitForWindowExposed(&fresh));
         test::settle();
 
-        QRegion painted;
-        PaintSpy spy(summary, &painted);
+        test::PaintedRegion repainted(summary);
         summary->setText(after);
         test::settle();
         const QFontMetricsF metrics(summary->font());
         const qreal start = summary->contentsRect().left()
                             + metrics.horizontalAdvance(after.left(20));        // "Step time 2.108 s · "
         const qreal end = start + metrics.horizontalAdvance(after.mid(20, 17)); // "4.1 M tokens/s · "
-        QVERIFY(!painted.isEmpty());
-        QVERIFY2(painted.boundingRect().left() >= start - 3 && painted.boundingRect().right() <= end + 3,
+        QVERIFY(!repainted.region.isEmpty());
+        QVERIFY2(repainted.region.boundingRect().left() >= start - 3
+                     && repainted.region.boundingRect().right() <= end + 3,
                  qPrintable(QStringLiteral("repainted %1 to %2 for a piece from %3 to %4")
-                                .arg(painted.boundingRect().left())
-                                .arg(painted.boundingRect().right())
+                                .arg(repainted.region.boundingRect().left())
+                                .arg(repainted.region.boundingRect().right())
                                 .arg(start)
                                 .arg(end)));
-        const auto onScreen
-            = [](QStatusBar &shown) { return shown.screen()->grabWindow(shown.winId()).toImage(); };
         QCOMPARE(onScreen(bar), onScreen(fresh));
 
         // Then texts that change every piece, end in an ellipsis, come back whole, move the pieces
@@ -205,7 +194,7 @@ private slots:
                QStringLiteral("Step time 2.1 s · ") + calibration }) {
             summary->setText(text);
             QStatusBar other;
-            shownBar(other, text);
+            showSummary(other, text, 1400);
             QVERIFY(QTest::qWaitForWindowExposed(&other));
             test::settle();
             QCOMPARE(summary->shownText().endsWith(QChar(0x2026)), text.size() > 200);
@@ -224,17 +213,10 @@ private slots:
         QStatusBar bar, fresh;
         const QFontMetricsF metrics(bar.font());
         QVERIFY(metrics.horizontalAdvance(QChar(0x2026)) > metrics.horizontalAdvance(QStringLiteral(".")) + 4);
-        const auto shownBar = [&](QStatusBar &shown, const QString &text) {
-            shown.setSizeGripEnabled(false);
-            // The summary exactly as wide as the whole text (3 px indents either side).
-            shown.resize(static_cast<int>(std::ceil(metrics.horizontalAdvance(whole))) + 6, 24);
-            auto *summary = new StatusSummary(&shown);
-            summary->setText(text);
-            shown.show();
-            return summary;
-        };
-        StatusSummary *summary = shownBar(bar, elided);
-        shownBar(fresh, whole);
+        // The summary exactly as wide as the whole text (3 px indents either side, no grip).
+        const int width = static_cast<int>(std::ceil(metrics.horizontalAdvance(whole))) + 6;
+        StatusSummary *summary = showSummary(bar, elided, width, false);
+        showSummary(fresh, whole, width, false);
         QVERIFY(QTest::qWaitForWindowExposed(&bar));
         QVERIFY(QTest::qWaitForWindowExposed(&fresh));
         test::settle();
@@ -247,8 +229,6 @@ private slots:
         summary->setText(whole);
         test::settle();
         QCOMPARE(summary->shownText(), whole);
-        const auto onScreen
-            = [](QStatusBar &shown) { return shown.screen()->grabWindow(shown.winId()).toImage(); };
         QCOMPARE(onScreen(bar), onScreen(fresh));
     }
 };

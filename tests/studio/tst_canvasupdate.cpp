@@ -2,6 +2,7 @@
 // item and rewrites only the labels whose text changed; a scale-up domain that appears or goes
 // adds or removes exactly its own items; and the texts always equal those of a canvas drawn from
 // scratch from the same results.
+#include "paintedregion.h"
 #include "settle.h"
 #include "studio/canvasscene.h"
 #include "studio/latencybench.h"
@@ -13,7 +14,6 @@
 
 #include <QGraphicsLineItem>
 #include <QGraphicsTextItem>
-#include <QPaintEvent>
 #include <QPainter>
 #include <QSet>
 #include <QSignalSpy>
@@ -85,18 +85,6 @@ QStringList texts(const QGraphicsScene &scene)
             out << QStringLiteral("-1: %1").arg(message->toPlainText());
     return out;
 }
-
-/// The region of a widget's paint events from its construction on.
-struct PaintedRegion : QObject {
-    explicit PaintedRegion(QWidget *widget) { widget->installEventFilter(this); }
-    bool eventFilter(QObject *, QEvent *event) override
-    {
-        if (event->type() == QEvent::Paint)
-            region |= static_cast<QPaintEvent *>(event)->region();
-        return false;
-    }
-    QRegion region;
-};
 
 /// The item and all its descendants.
 QSet<QGraphicsItem *> withChildren(QGraphicsItem *item)
@@ -250,9 +238,6 @@ private slots:
         QCOMPARE(texts(f.scene), drawn);
     }
 
-    // --bench-latency: its first line as before, then the canvas's own CPU time per change, a
-    // part of the process's (the canvas runs in it, so per change it cannot exceed the total),
-    // then the CPU time of finding the best layout again (every tenth change, the first included).
     // A part's label draws as Qt's rich text draws "<b>title</b><br>body" (a QGraphicsTextItem,
     // what the canvas used before), pixel for pixel: a card, text wrapped in a narrow block, a
     // title alone, lines of a body.
@@ -275,7 +260,6 @@ private slots:
         QFETCH(QString, title);
         QFETCH(QString, body);
         QFETCH(int, width);
-        body.replace(QStringLiteral("\\n"), QStringLiteral("\n"));
         QGraphicsScene rich, ours;
         auto *reference = new QGraphicsTextItem;
         QString html = QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped());
@@ -321,11 +305,11 @@ private slots:
         f.update();
         test::settle(); // drawn and painted
         const QString before = label->body();
-        PaintedRegion painted(view.viewport());
+        test::PaintedRegion painted(view.viewport());
         f.document.setOverride(scenario::keys::kScaleOutBandwidth, 9); // a shorter figure: "9 GB/s"
         f.update();
         QVERIFY(label->body() != before);
-        QTRY_VERIFY(!painted.region.isEmpty());
+        test::settle(); // painted
         // What was painted of this label: its body's line, as long as the longer of the two texts
         // (QFontMetricsF) and a little room for antialiasing, not the label's width.
         const QFontMetricsF metrics(label->font());
@@ -344,6 +328,9 @@ private slots:
         QVERIFY(inLabel.top() > shownLabel.top() + metrics.lineSpacing() * scale / 2); // below the title
     }
 
+    // --bench-latency: its first line as before, then the canvas's own CPU time per change, a
+    // part of the process's (the canvas runs in it, so per change it cannot exceed the total),
+    // then the CPU time of finding the best layout again (every tenth change, the first included).
     void latencyBenchReportsTheCanvasShare()
     {
         Fixture f;

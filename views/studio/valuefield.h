@@ -42,7 +42,7 @@ protected:
 
 private:
     void finish(bool apply);
-    /// Fixes the label's size to its text's, never narrower than it was (see setText).
+    /// Fixes the label's size to its text's, never narrower than it was (why: valuefield.cpp).
     void fitLabel();
 
     QLabel *mLabel;
