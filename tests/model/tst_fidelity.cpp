@@ -6,6 +6,8 @@
 // collectives, shared experts, multi-head latent attention, multi-token prediction, the 1F1B
 // pipeline of uneven stages and the software stack's fixed costs counted per block and pass. Sources:
 // docs/references.md.
+#include "relative_near.h"
+
 #include "gapstudio/model/analysis.h"
 #include "gapstudio/model/evaluate.h"
 
@@ -119,12 +121,6 @@ const LayerStats &layer(const Evaluation &e, const char *name)
     qFatal("no layer %s", name);
 }
 
-void fuzzyCompare(double actual, double expected, double tolerance = 1e-12)
-{
-    QVERIFY2(std::fabs(actual - expected) <= tolerance * std::fabs(expected),
-             qPrintable(QStringLiteral("%1 vs expected %2").arg(actual, 0, 'g', 17).arg(expected, 0, 'g', 17)));
-}
-
 } // namespace
 
 class tst_Fidelity : public QObject {
@@ -141,13 +137,14 @@ private slots:
         QVERIFY(e.ok);
         const double pairs = 2048.0 * 2049.0 / 2;
         const double forward = 2.0 * 2 * 64 * 16 * pairs;
-        fuzzyCompare(layer(e, "AttnBlock_FlashAttention").fw_flops, forward);
-        fuzzyCompare(layer(e, "AttnBlock_FlashAttention").agrad_flops, 2.5 * forward);
+        gapstudio::test::relativeNear(layer(e, "AttnBlock_FlashAttention").fw_flops, forward);
+        gapstudio::test::relativeNear(layer(e, "AttnBlock_FlashAttention").agrad_flops, 2.5 * forward);
         // Unfused: both batched products over all s^2 pairs, 4 s^2 d flops per head.
         exe.attentionKernel = AttentionKernel::Unfused;
         const Evaluation u = run(app, exe, corrected());
-        fuzzyCompare(layer(u, "AttnBlock_Multihead_Key_Query").fw_flops + layer(u, "AttnBlock_Multihead_Attn").fw_flops,
-                     4.0 * 2048 * 2048 * 64 * 16);
+        gapstudio::test::relativeNear(layer(u, "AttnBlock_Multihead_Key_Query").fw_flops
+                                          + layer(u, "AttnBlock_Multihead_Attn").fw_flops,
+                                      4.0 * 2048 * 2048 * 64 * 16);
     }
 
     void flashAttentionStoresNoScores()
@@ -156,7 +153,7 @@ private slots:
         Execution exe = layout();
         const double at1 = run(gpt(1024), exe, corrected()).stats.block_act_storage_space;
         const double at2 = run(gpt(2048), exe, corrected()).stats.block_act_storage_space;
-        fuzzyCompare(at2, 2 * at1);
+        gapstudio::test::relativeNear(at2, 2 * at1);
         exe.attentionKernel = AttentionKernel::Unfused; // the s x s scores are stored
         const double un1 = run(gpt(1024), exe, corrected()).stats.block_act_storage_space;
         const double un2 = run(gpt(2048), exe, corrected()).stats.block_act_storage_space;
@@ -187,7 +184,7 @@ private slots:
         const LayerStats &head = layer(e, "Head_Logits");
         const double total = 4 * block + head.fw_flops + head.agrad_flops + head.wgrad_flops;
         const double s = 2048, h = 1024, l = 4, V = 51200;
-        fuzzyCompare(total, 72 * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h)));
+        gapstudio::test::relativeNear(total, 72 * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h)));
     }
 
     void contextParallelRing()
@@ -205,12 +202,15 @@ private slots:
         const Evaluation e2 = run(app, two, corrected());
         QVERIFY(e2.ok);
         const double kv = 1024.0 * 16 * (64 + 64) * 2; // bytes of K and V of one rank's chunk
-        fuzzyCompare(layer(e2, "AttnBlock_FlashAttention").baseblock_fw_tp_comm_size, kv);
-        fuzzyCompare(layer(e2, "AttnBlock_FlashAttention").baseblock_bw_tp_comm_size, 2 * kv);
-        fuzzyCompare(layer(e2, "AttnBlock_Query").fw_flops, layer(e1, "AttnBlock_Query").fw_flops / 2);
+        gapstudio::test::relativeNear(layer(e2, "AttnBlock_FlashAttention").baseblock_fw_tp_comm_size, kv);
+        gapstudio::test::relativeNear(layer(e2, "AttnBlock_FlashAttention").baseblock_bw_tp_comm_size,
+                                      2 * kv);
+        gapstudio::test::relativeNear(layer(e2, "AttnBlock_Query").fw_flops,
+                                      layer(e1, "AttnBlock_Query").fw_flops / 2);
         // Each ring step is one point-to-point message on the CP tier (100 GB/s, no latency).
         const double perStep = kv / 100e9;
-        fuzzyCompare(e2.stats.cp_comm_link_time, 4 * (perStep + 2 * perStep)); // 4 blocks, 1 microbatch
+        gapstudio::test::relativeNear(e2.stats.cp_comm_link_time,
+                                      4 * (perStep + 2 * perStep)); // 4 blocks, 1 microbatch
     }
 
     void optimizerShardsOverContextParallelRanks()
@@ -227,8 +227,8 @@ private slots:
         const double h = 1024;
         const double params = 12 * h * h + 4 * h; // per block: linear layers and two LayerNorms
         const double blocks = 4;
-        fuzzyCompare(e.stats.optimizer_space, blocks * params * 12 / 4);
-        fuzzyCompare(e.stats.weight_space, blocks * params * 2);
+        gapstudio::test::relativeNear(e.stats.optimizer_space, blocks * params * 12 / 4);
+        gapstudio::test::relativeNear(e.stats.weight_space, blocks * params * 2);
     }
 
     void fp8RecipeSizes()
@@ -244,19 +244,19 @@ private slots:
         const Evaluation b = run(app, bf16, corrected());
         const Evaluation f = run(app, fp8, corrected());
         QVERIFY(b.ok && f.ok);
-        fuzzyCompare(f.stats.baseblock_fw_tp_size, b.stats.baseblock_fw_tp_size);
+        gapstudio::test::relativeNear(f.stats.baseblock_fw_tp_size, b.stats.baseblock_fw_tp_size);
         EvaluateOptions reference;
         const Evaluation r = evaluate(app, fp8, machine(), reference);
-        fuzzyCompare(r.stats.baseblock_fw_tp_size, b.stats.baseblock_fw_tp_size / 2);
+        gapstudio::test::relativeNear(r.stats.baseblock_fw_tp_size, b.stats.baseblock_fw_tp_size / 2);
         // Parameters per block and TP rank: 12 h^2 / 2 of the linear layers (QKV, projection,
         // MLP), and the two LayerNorms' 2 x 2h replicated on each rank.
         const double h = 1024;
         const double params = (12 * h * h) / 2 + 4 * h;
         const double blocks = 4;
-        fuzzyCompare(b.stats.weight_space, blocks * params * 2);
-        fuzzyCompare(f.stats.weight_space, blocks * params * 3);
-        fuzzyCompare(b.stats.weight_grad_space, blocks * params * 4);
-        fuzzyCompare(b.stats.optimizer_space, blocks * params * 12);
+        gapstudio::test::relativeNear(b.stats.weight_space, blocks * params * 2);
+        gapstudio::test::relativeNear(f.stats.weight_space, blocks * params * 3);
+        gapstudio::test::relativeNear(b.stats.weight_grad_space, blocks * params * 4);
+        gapstudio::test::relativeNear(b.stats.optimizer_space, blocks * params * 12);
     }
 
     void hierarchicalDataParallel()
@@ -272,7 +272,8 @@ private slots:
         const auto ring = [](double bytes, double n, double bw) { return bytes * (n - 1) / n / bw; };
         const double rs = ring(params * 4, 8, 100e9) + ring(params * 4 / 8, 2, 10e9);
         const double ag = ring(params * 2, 8, 100e9) + ring(params * 2 / 8, 2, 10e9);
-        fuzzyCompare(e.stats.dp_comm_link_time, 4 * (rs + ag)); // four blocks; no embedding here
+        gapstudio::test::relativeNear(e.stats.dp_comm_link_time,
+                                      4 * (rs + ag)); // four blocks; no embedding here
     }
 
     void sharedExpertsAndCapacity()
@@ -287,11 +288,11 @@ private slots:
         exe.activationFunction = ActivationFunction::Silu;
         const Evaluation e = run(app, exe, corrected());
         QVERIFY(e.ok);
-        fuzzyCompare(layer(e, "SharedExpert_Mlp1").fw_flops, 2.0 * 2048 * 1024 * 1024);
+        gapstudio::test::relativeNear(layer(e, "SharedExpert_Mlp1").fw_flops, 2.0 * 2048 * 1024 * 1024);
         const double routed = layer(e, "MlpBlock_Mlp1_MoE").fw_flops;
         exe.moeCapacityFactor = 1.25;
         const Evaluation padded = run(app, exe, corrected());
-        fuzzyCompare(layer(padded, "MlpBlock_Mlp1_MoE").fw_flops, 1.25 * routed);
+        gapstudio::test::relativeNear(layer(padded, "MlpBlock_Mlp1_MoE").fw_flops, 1.25 * routed);
     }
 
     void latentAttentionWeights()
@@ -317,15 +318,17 @@ private slots:
         for (const char *name :
              {"AttnBlock_Query_Down", "AttnBlock_Query_Up", "AttnBlock_KV_Down", "AttnBlock_KV_Up", "AttnBlock_MLP"})
             weights += layer(e, name).weight / 2; // bytes / 2 bytes per BF16 weight
-        fuzzyCompare(weights, 187105280.0);
+        gapstudio::test::relativeNear(weights, 187105280.0);
         // Unfused attention (Transformer Engine's UnfusedDotProductAttention) over all s^2 pairs:
         // Q K^T over the 128 + 64 query/key dimensions, the probabilities times V over 128.
         Execution unfused = layout();
         unfused.attentionKernel = AttentionKernel::Unfused;
         const Evaluation u = run(app, unfused, corrected());
         QVERIFY(u.ok);
-        fuzzyCompare(layer(u, "AttnBlock_Multihead_Key_Query").fw_flops, 2.0 * 128 * 4096 * 4096 * 192);
-        fuzzyCompare(layer(u, "AttnBlock_Multihead_Attn").fw_flops, 2.0 * 128 * 4096 * 4096 * 128);
+        gapstudio::test::relativeNear(layer(u, "AttnBlock_Multihead_Key_Query").fw_flops,
+                                      2.0 * 128 * 4096 * 4096 * 192);
+        gapstudio::test::relativeNear(layer(u, "AttnBlock_Multihead_Attn").fw_flops,
+                                      2.0 * 128 * 4096 * 4096 * 128);
     }
 
     void multiTokenPrediction()
@@ -345,8 +348,8 @@ private slots:
         QVERIFY(base.ok && mtp.ok);
         const LayerStats &projection = layer(mtp, "Mtp_Projection");
         const double s = 2048, h = 1024;
-        fuzzyCompare(projection.fw_flops, 2 * s * 2 * h * h);
-        fuzzyCompare(projection.agrad_flops + projection.wgrad_flops, 2 * 2 * s * 2 * h * h);
+        gapstudio::test::relativeNear(projection.fw_flops, 2 * s * 2 * h * h);
+        gapstudio::test::relativeNear(projection.agrad_flops + projection.wgrad_flops, 2 * 2 * s * 2 * h * h);
         // Useful work of one microbatch through the block, the head and the MTP layers, summed
         // over the layers the model lists; the ideal time at the 1 PFLOP/s peak is M x that.
         double block = 0, head = 0, own = 0;
@@ -362,7 +365,8 @@ private slots:
         }
         const auto idealSeconds
             = [](const Evaluation &e) { return e.stats.total_efficiency * e.stats.total_time; };
-        fuzzyCompare(idealSeconds(mtp) - idealSeconds(base), 4 * (block + head + own) / 1e15, 1e-9);
+        gapstudio::test::relativeNear(idealSeconds(mtp) - idealSeconds(base), 4 * (block + head + own) / 1e15,
+                                      1e-9);
         QVERIFY(mtp.stats.total_time > base.stats.total_time);
     }
 
@@ -385,7 +389,7 @@ private slots:
         QVERIFY(a.ok && b.ok);
         const double M = 8;
         const double t = (a.stats.fw_time + a.stats.bw_time) / (M * 2); // one block, one microbatch
-        fuzzyCompare(b.stats.total_time - a.stats.total_time, (M - 1) * t, 1e-9);
+        gapstudio::test::relativeNear(b.stats.total_time - a.stats.total_time, (M - 1) * t, 1e-9);
     }
 
     void gemmTileAndWaveQuantisation()
@@ -400,9 +404,11 @@ private slots:
         c.tileM = 128;
         c.tileN = 256;
         c.smCount = 132;
-        fuzzyCompare(detail::gemmShapeEfficiency(129, 256, 64, 1, c), (129.0 / 256) * (2.0 / 132) * 0.5);
+        gapstudio::test::relativeNear(detail::gemmShapeEfficiency(129, 256, 64, 1, c),
+                                      (129.0 / 256) * (2.0 / 132) * 0.5);
         // 264 full tiles fill exactly two waves.
-        fuzzyCompare(detail::gemmShapeEfficiency(128 * 264, 256, 1e9, 1, c), 1e9 / (1e9 + 64));
+        gapstudio::test::relativeNear(detail::gemmShapeEfficiency(128 * 264, 256, 1e9, 1, c),
+                                      1e9 / (1e9 + 64));
     }
 
     void eagerElementwiseKernels()
@@ -428,10 +434,10 @@ private slots:
         QVERIFY(f.ok && e.ok);
         const double norm = 2048.0 * 1024;
         const double gate = 2048.0 * 4096;
-        fuzzyCompare(e.stats.block_fw_mem_accessed - f.stats.block_fw_mem_accessed, 2 * 32 * norm + 6 * gate,
-                     1e-9);
-        fuzzyCompare(e.stats.block_agrad_mem_accessed - f.stats.block_agrad_mem_accessed,
-                     2 * 84 * norm + 14 * gate, 1e-9);
+        gapstudio::test::relativeNear(e.stats.block_fw_mem_accessed - f.stats.block_fw_mem_accessed,
+                                      2 * 32 * norm + 6 * gate, 1e-9);
+        gapstudio::test::relativeNear(e.stats.block_agrad_mem_accessed - f.stats.block_agrad_mem_accessed,
+                                      2 * 84 * norm + 14 * gate, 1e-9);
         QVERIFY(e.stats.block_fw_time > f.stats.block_fw_time);
         // Without the feature switch (or without a calibration) the flag changes nothing.
         EvaluateOptions off = corrected(true);
@@ -457,8 +463,8 @@ private slots:
         options.calibration.moeBlockOverhead_s = 100e-6;
         const Evaluation e = run(app, exe, options);
         QVERIFY(e.ok);
-        fuzzyCompare(e.stats.software_overhead_time, 1.0 * (4 + 2) * 3 * 10e-6, 1e-9);
-        fuzzyCompare(e.stats.moe_sync_time, 1.0 * 4 * 3 * 100e-6, 1e-9);
+        gapstudio::test::relativeNear(e.stats.software_overhead_time, 1.0 * (4 + 2) * 3 * 10e-6, 1e-9);
+        gapstudio::test::relativeNear(e.stats.moe_sync_time, 1.0 * 4 * 3 * 100e-6, 1e-9);
         const Analysis a = analyze(app, exe, machine(), e);
         const auto loss = [&](const char *key) {
             for (const TimeComponent &l : a.gap.losses)
@@ -466,8 +472,8 @@ private slots:
                     return l.seconds;
             qFatal("no loss %s", key);
         };
-        fuzzyCompare(loss("software"), e.stats.software_overhead_time / e.stats.total_time);
-        fuzzyCompare(loss("moe_sync"), e.stats.moe_sync_time / e.stats.total_time);
+        gapstudio::test::relativeNear(loss("software"), e.stats.software_overhead_time / e.stats.total_time);
+        gapstudio::test::relativeNear(loss("moe_sync"), e.stats.moe_sync_time / e.stats.total_time);
         // A capacity factor (or a fused dispatcher) needs no host synchronisation.
         exe.moeCapacityFactor = 1;
         QCOMPARE(run(app, exe, options).stats.moe_sync_time, 0.0);

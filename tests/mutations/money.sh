@@ -153,7 +153,7 @@ mutation "the next asynchronous checkpoint does not wait for the write" model/sr
 mutation "the snapshot bandwidth is not PCIe 5.0 x16" model/src/cost/goodput.cpp \
     'constexpr double kPcie5x16_Bps = 32e9 * 16 * 128.0 / 130 / 8;' \
     'constexpr double kPcie5x16_Bps = 32e9 * 16 / 8;' \
-    "tst_goodput:overridesSetTheAssumptions,cliAsynchronousCheckpoints"
+    "tst_goodput_scenario:overridesSetTheAssumptions,cliAsynchronousCheckpoints"
 mutation "Daly's wall time without the restarts" model/src/cost/goodput.cpp \
     '= tau > 0 ? M * std::exp(R / M) * std::expm1((tau + delta) / M) / tau : std::exp(R / M);' \
     '= tau > 0 ? M * std::expm1((tau + delta) / M) / tau : std::exp(R / M);' \
@@ -177,7 +177,7 @@ mutation "HBM failures left out" model/src/cost/goodput.cpp \
 mutation "servers counted as GPUs" model/src/cost/goodput.cpp \
     'parts.servers = static_cast<double>(bom.servers);' \
     'parts.servers = parts.gpus;' \
-    "tst_goodput:pipelineHasItExactlyForRunnableDesigns"
+    "tst_goodput_scenario:pipelineHasItExactlyForRunnableDesigns"
 mutation "sharded optimizer state counted once per replica" model/src/cost/goodput.cpp \
     'const double optimizerReplicas = exe.optimizerSharding ? 1.0 : weightReplicas;' \
     'const double optimizerReplicas = weightReplicas;' \
@@ -189,15 +189,15 @@ mutation "MoE weights divided over all data-parallel replicas" model/src/cost/go
 mutation "effective cost ignores the goodput" model/src/cost/goodput.cpp \
     'r.effectiveUsdPerMillionTokens = usdPerMillionTokens / r.goodput;' \
     'r.effectiveUsdPerMillionTokens = usdPerMillionTokens;' \
-    "tst_goodput:pipelineHasItExactlyForRunnableDesigns,cliPrintsItLast"
+    "tst_goodput_scenario:pipelineHasItExactlyForRunnableDesigns,cliPrintsItLast"
 mutation "the scenario's reliability overrides ignored" model/src/scenario/cost_inputs.cpp \
     '= model::goodputOf(compiled.resolved.reliability, model::reliabilityParts(cost.bom),' \
     '= model::goodputOf(model::ReliabilityAssumptions {}, model::reliabilityParts(cost.bom),' \
-    "tst_goodput:overridesSetTheAssumptions"
+    "tst_goodput_scenario:overridesSetTheAssumptions"
 mutation "effective MFU without the goodput" model/src/cost/goodput.cpp \
     'r.effectiveMfu = mfu * r.goodput;' \
     'r.effectiveMfu = mfu;' \
-    "tst_goodput:pipelineHasItExactlyForRunnableDesigns,cliPrintsItLast tst_charts:waterfallAddsUpToPeak"
+    "tst_goodput_scenario:pipelineHasItExactlyForRunnableDesigns,cliPrintsItLast tst_charts:waterfallAddsUpToPeak"
 mutation "the Roadmap view's cost ratio with failures is the failure-free one" views/roadmap/roadmapdata.cpp \
     '    return steps[index].effectiveCostRatio;' \
     '    return steps[index].costRatio;' \
@@ -265,16 +265,16 @@ mutation "idle spare GPUs at full power" model/src/cost/cost.cpp \
 mutation "a storage block's read bandwidth is its write bandwidth" model/src/scenario/resolve.cpp \
     'resolved.reliability.storageRead_Bps = storage->read_Bps;' \
     'resolved.reliability.storageRead_Bps = storage->write_Bps;' \
-    "tst_goodput:storageBlock"
+    "tst_goodput_scenario:storageBlock"
 mutation "unpriced storage counted as priced" model/src/cost/cost_bom.cpp \
     'bom.unpriced.emplace_back("storage");' \
     '(void)0;' \
-    "tst_goodput:storageBlock tst_costpanel:storageBlockIsAnUndoableChoice"
+    "tst_goodput_scenario:storageBlock tst_costpanel:storageBlockIsAnUndoableChoice"
 mutation "IT power without the checkpoint storage" model/src/cost/cost.cpp \
     'scaleOut_W + spares_W + storage_W;' \
     'scaleOut_W + spares_W;' \
-    "tst_goodput:storageBlock"
+    "tst_goodput_scenario:storageBlock"
 mutation "a GPU preset's interruption rates ignored" model/src/scenario/resolve.cpp \
     'applyPartFits(resolved.reliability, resolved.gpu.reliability);' \
     '(void)0;' \
-    "tst_goodput:interruptionRatesFromPresets"
+    "tst_goodput_scenario:interruptionRatesFromPresets"
