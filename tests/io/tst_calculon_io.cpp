@@ -50,17 +50,11 @@ void writeFile(const std::string &path, const std::string &text)
 
 } // namespace
 
-void tst_CalculonIo::rejectsBadInput_data()
-{
-    QTest::addColumn<QString>("target");  // model | execution | system
-    QTest::addColumn<QString>("op");      // merge (RFC 7386 patch) | set | remove | raw (file text) | missing
-    QTest::addColumn<QString>("pointer"); // for set / remove
-    QTest::addColumn<QString>("value");   // JSON text (merge, set) or the raw file text
-    QTest::addColumn<QString>("expectedFile");
-    QTest::addColumn<QString>("expectedPointer");
-    QTest::addColumn<QString>("expectedMessage"); // a substring of the message
+namespace {
 
-    // Application: exactly 6 integer keys, each >= 1.
+/// Rows of rejectsBadInput: the model file: exactly 6 integer keys, each >= 1.
+void modelRows()
+{
     row("model unknown key", "model", "merge", "", R"({"hidden_size": 1})", "model", "/hidden_size", "unknown key");
     row("model missing key", "model", "remove", "/num_blocks", "", "model", "/", "missing key \"num_blocks\"");
     row("model string for int", "model", "set", "/hidden", R"("12288")", "model", "/hidden", "expected an integer, got \"12288\"");
@@ -71,8 +65,11 @@ void tst_CalculonIo::rejectsBadInput_data()
     row("model negative size", "model", "set", "/feedforward", "-1", "model", "/feedforward", ">= 1, got -1");
     row("model integer too large", "model", "set", "/num_blocks", "1152921504606846976", "model", "/num_blocks", "too large");
     row("model not an object", "model", "raw", "", "[1, 2]", "model", "/", "expected an object, got an array");
+}
 
-    // Execution: exactly 23 keys, types, enums, and the reference's assertions.
+/// Rows of rejectsBadInput: the execution file: its 23 keys, types, enums and the reference's assertions.
+void executionRows()
+{
     row("exe unknown key", "execution", "merge", "", R"({"tensor_parallel": 8})", "execution", "/tensor_parallel", "unknown key");
     row("exe missing key", "execution", "remove", "/training", "", "execution", "/", "missing key \"training\"");
     row("exe tp*pp*dp != num_procs", "execution", "merge", "", R"({"num_procs": 2048})", "execution", "/num_procs", "2048 != tensor_par * pipeline_par * data_par = 8 * 16 * 32");
@@ -98,8 +95,11 @@ void tst_CalculonIo::rejectsBadInput_data()
     row("exe tp overlap with tp 1", "execution", "merge", "", R"({"tensor_par": 1, "num_procs": 512})", "execution", "/tensor_par_overlap", "requires tensor_par > 1");
     row("exe ag redo without rs_ag", "execution", "merge", "", R"({"tensor_par_comm_type": "ar"})", "execution", "/seq_par_ag_redo", "rs_ag");
     row("exe ag redo with full recompute", "execution", "merge", "", R"({"activation_recompute": "full"})", "execution", "/seq_par_ag_redo", "full");
+}
 
-    // Rules across files, reported on the execution key that must change.
+/// Rows of rejectsBadInput: rules across files, reported on the execution key that must change.
+void crossFileRows()
+{
     row("tp does not divide heads", "model", "set", "/attn_heads", "36", "execution", "/tensor_par", "8 does not divide attn_heads = 36 of ");
     row("tp does not divide hidden", "model", "set", "/hidden", "12300", "execution", "/tensor_par", "8 does not divide hidden = 12300");
     row("tp does not divide feedforward", "model", "set", "/feedforward", "49155", "execution", "/tensor_par", "does not divide feedforward = 49155");
@@ -107,8 +107,11 @@ void tst_CalculonIo::rejectsBadInput_data()
     row("datatype missing from system", "execution", "merge", "", R"({"datatype": "bfloat16"})", "execution", "/datatype", "bfloat16 has no entry in the matrix table");
     row("datatype missing from vector table", "system", "remove", "/vector/float8", "", "execution", "/datatype", "float8 has no entry in the vector table");
     row("network index out of range", "execution", "merge", "", R"({"pipeline_par_net": 2})", "execution", "/pipeline_par_net", "network 2 does not exist");
+}
 
-    // System.
+/// Rows of rejectsBadInput: the system file: its keys, engines and efficiency tables.
+void systemRows()
+{
     row("sys unknown key", "system", "merge", "", R"({"name": "h100"})", "system", "/name", "unknown key");
     row("sys key needing escape", "system", "merge", "", R"({"a/b~c": 1})", "system", "/a~1b~0c", "unknown key");
     row("sys missing key", "system", "remove", "/processing_mode", "", "system", "/", "missing key \"processing_mode\"");
@@ -130,6 +133,11 @@ void tst_CalculonIo::rejectsBadInput_data()
     row("sys zero tier-1 capacity", "system", "set", "/mem1/GiB", "0", "system", "/mem1/GiB", "(0, 1e+15]");
     row("sys string bandwidth", "system", "set", "/mem2/GBps", R"("450")", "system", "/mem2/GBps", "expected a number");
     row("sys networks not a list", "system", "set", "/networks", "{}", "system", "/networks", "expected an array, got an object");
+}
+
+/// Rows of rejectsBadInput: the system's networks and their collective ops.
+void networkRows()
+{
     row("net unknown key", "system", "set", "/networks/0/name", R"("nvlink")", "system", "/networks/0/name", "unknown key");
     row("net missing key", "system", "remove", "/networks/1/latency", "", "system", "/networks/1", "missing key \"latency\"");
     row("net zero size", "system", "set", "/networks/0/size", "0", "system", "/networks/0/size", ">= 1, got 0");
@@ -151,7 +159,11 @@ void tst_CalculonIo::rejectsBadInput_data()
         "system", "/networks/0/ops/all_to_all/2", "[1e-06, 1]");
     row("net missing op", "system", "remove", "/networks/0/ops/all_gather", "", "system", "/networks/0/ops", "missing key \"all_gather\"");
     row("net unknown op", "system", "set", "/networks/0/ops/broadcast", "[1, 0]", "system", "/networks/0/ops/broadcast", "unknown key");
+}
 
+/// Rows of rejectsBadInput: numbers the model cannot compute with, rejected where they are read (limits.h).
+void limitRows()
+{
     // Numbers the model cannot compute with (limits.h) once gave null or negative
     // statistics with exit 0; each is now rejected where it is read, with its range.
     row("sys zero HBM bandwidth", "system", "set", "/mem1/GBps", "0", "system", "/mem1/GBps",
@@ -175,8 +187,12 @@ void tst_CalculonIo::rejectsBadInput_data()
         "is too large");
     row("blocks times microbatches overflows", "model", "set", "/num_blocks", "4503599627370496", "model",
         "/num_blocks", "num_blocks 4.5036e+15 is too large");
+}
 
-    // Files.
+/// Rows of rejectsBadInput: the files themselves: syntax, duplicates, missing, special and oversized files,
+/// nesting.
+void fileRows()
+{
     row("bad JSON syntax", "execution", "raw", "", R"({"num_procs": 4096,,})", "execution", "/", "invalid JSON");
     row("empty file", "model", "raw", "", "", "model", "/", "invalid JSON");
     row("duplicate key", "model", "raw", "", R"({"hidden": 12288, "feedforward": 49152, "seq_size": 2048, "attn_heads": 96, "attn_size": 128, "num_blocks": 96, "hidden": 1})", "model", "/hidden", "duplicate key");
@@ -191,6 +207,27 @@ void tst_CalculonIo::rejectsBadInput_data()
         deepest += "/0";
     row("nested too deep", "model", "raw", "", std::string(100000, '[').c_str(), "model", deepest.c_str(),
         "nested deeper than 64 levels");
+}
+
+} // namespace
+
+void tst_CalculonIo::rejectsBadInput_data()
+{
+    QTest::addColumn<QString>("target");  // model | execution | system
+    QTest::addColumn<QString>("op");      // merge (RFC 7386 patch) | set | remove | raw (file text) | missing
+    QTest::addColumn<QString>("pointer"); // for set / remove
+    QTest::addColumn<QString>("value");   // JSON text (merge, set) or the raw file text
+    QTest::addColumn<QString>("expectedFile");
+    QTest::addColumn<QString>("expectedPointer");
+    QTest::addColumn<QString>("expectedMessage"); // a substring of the message
+
+    modelRows();
+    executionRows();
+    crossFileRows();
+    systemRows();
+    networkRows();
+    limitRows();
+    fileRows();
 }
 
 void tst_CalculonIo::rejectsBadInput()
