@@ -159,7 +159,7 @@ CalibrationFit fitCalibration(const std::vector<io::Measurement> &input, const P
     summary.meanAbsErrorBefore = fit.beforeStats.meanAbsError;
     summary.meanAbsError = fit.afterStats.meanAbsError;
     summary.maxAbsError = fit.afterStats.maxAbsError;
-    summary.parameters = problem.report(x);
+    problem.report(x, summary);
     if (step()) {
         fit.cancelled = true;
         fit.calibration.fit = summary;

@@ -16,8 +16,10 @@ void applyCalibration(CompiledScenario &compiled);
 /// wins over the calibration).
 void keepOverriddenLinks(CompiledScenario &compiled, const Scenario &scenario);
 
-/// The calibration values for one GPU and software stack (the lookup applyCalibration uses).
+/// The calibration values for one GPU and software stack (the lookup applyCalibration uses), with
+/// the fitted parameter behind each value in `sources` (network tiers left empty).
 [[nodiscard]] model::Calibration lookupCalibration(const CalibrationSet *set, const Gpu &gpu,
-                                                   const Software &software, std::string *note = nullptr);
+                                                   const Software &software, std::string *note = nullptr,
+                                                   CalibrationSources *sources = nullptr);
 
 } // namespace gapstudio::scenario

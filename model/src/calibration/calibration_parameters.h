@@ -45,6 +45,23 @@ inline double slope(Kind kind, double value)
     return kind == Kind::Efficiency ? value * (1 - value) : value;
 }
 
+/// The names of fitted parameters (FitSummary::parameters), from the calibration entry whose
+/// value they are: a GPU entry ("default", an architecture such as "hopper", or a GPU id), a
+/// software stack or a network role, and the quantity ("hbm_efficiency", "gemm_efficiency/fp8").
+inline std::string gpuParameter(const std::string &entry, const std::string &quantity)
+{
+    return (entry == "default" ? "gpus/default/" : entry + "/") + quantity;
+}
+inline std::string softwareParameter(const std::string &entry, const std::string &quantity)
+{
+    return "software/" + entry + "/" + quantity;
+}
+inline std::string networkParameter(const std::string &entry)
+{
+    return "network/" + entry + "/efficiency";
+}
+inline const char *const kHalfDepthParameter = "gemm_half_depth";
+
 inline std::string dtClass(model::Datatype type)
 {
     switch (type) {

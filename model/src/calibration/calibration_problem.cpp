@@ -81,7 +81,7 @@ CalibrationSet Problem::calibration(const Eigen::VectorXd &x) const
     CalibrationSet set;
     set.info.id = mOptions.id;
     set.info.name = mOptions.name;
-    set.gemmHalfDepth = value(x, find("gemm_half_depth"));
+    set.gemmHalfDepth = value(x, find(kHalfDepthParameter));
     for (const Run &run : mRuns) {
         const Binding &b = run.binding;
         GpuCalibration &gpu = set.gpus[b.gpuKey];
@@ -100,19 +100,19 @@ CalibrationSet Problem::calibration(const Eigen::VectorXd &x) const
     GpuCalibration &anyGpu = set.gpus["default"];
     for (std::size_t t = 0; t < model::kDatatypeCount; ++t) {
         const auto type = static_cast<model::Datatype>(t);
-        const std::string name = "gpus/default/gemm_efficiency/" + dtClass(type);
+        const std::string name = gpuParameter("default", "gemm_efficiency/" + dtClass(type));
         if (has(name))
             anyGpu.gemmEfficiency[t] = value(x, find(name));
     }
-    anyGpu.attentionEfficiency = value(x, find("gpus/default/attention_efficiency"));
-    anyGpu.hbmEfficiency = value(x, find("gpus/default/hbm_efficiency"));
+    anyGpu.attentionEfficiency = value(x, find(gpuParameter("default", "attention_efficiency")));
+    anyGpu.hbmEfficiency = value(x, find(gpuParameter("default", "hbm_efficiency")));
     SoftwareCalibration &fallback = set.software["default"];
-    fallback.computeEfficiency = value(x, find("software/default/compute_efficiency"));
-    fallback.blockOverhead_s = value(x, find("software/default/block_overhead"));
-    fallback.moeBlockOverhead_s = value(x, find("software/default/moe_block_overhead"));
-    fallback.overlapEfficiency = value(x, find("software/default/overlap_efficiency"));
-    set.networks["scale_up"].efficiency = value(x, find("network/scale_up/efficiency"));
-    set.networks["scale_out"].efficiency = value(x, find("network/scale_out/efficiency"));
+    fallback.computeEfficiency = value(x, find(softwareParameter("default", "compute_efficiency")));
+    fallback.blockOverhead_s = value(x, find(softwareParameter("default", "block_overhead")));
+    fallback.moeBlockOverhead_s = value(x, find(softwareParameter("default", "moe_block_overhead")));
+    fallback.overlapEfficiency = value(x, find(softwareParameter("default", "overlap_efficiency")));
+    set.networks["scale_up"].efficiency = value(x, find(networkParameter("scale_up")));
+    set.networks["scale_out"].efficiency = value(x, find(networkParameter("scale_out")));
     return set;
 }
 
@@ -165,40 +165,40 @@ void Problem::bind(Run &run)
     // GPU architectures are deviations from a "default" GPU, which a GPU without runs (another
     // vendor, a projected part) falls back to.
     const std::string dt = dtClass(b.gemmType);
-    const int gemmDefault = add("gpus/default/gemm_efficiency/" + dt, Kind::Efficiency, gemmPrior(b.gemmType),
-                                kKernelPriorSigma);
-    const int attentionDefault
-        = add("gpus/default/attention_efficiency", Kind::Efficiency, kAttentionPrior, kAttentionPriorSigma);
-    const int hbmDefault = add("gpus/default/hbm_efficiency", Kind::Efficiency, 0.8, 1.0);
-    b.gemm = add(b.gpuKey + "/gemm_efficiency/" + dt, Kind::Efficiency, 0, kDeviationSigma, gemmDefault,
-                 start(s.gemmEfficiency[gemmIndex]));
+    const int gemmDefault = add(gpuParameter("default", "gemm_efficiency/" + dt), Kind::Efficiency,
+                                gemmPrior(b.gemmType), kKernelPriorSigma);
+    const int attentionDefault = add(gpuParameter("default", "attention_efficiency"), Kind::Efficiency,
+                                     kAttentionPrior, kAttentionPriorSigma);
+    const int hbmDefault = add(gpuParameter("default", "hbm_efficiency"), Kind::Efficiency, 0.8, 1.0);
+    b.gemm = add(gpuParameter(b.gpuKey, "gemm_efficiency/" + dt), Kind::Efficiency, 0, kDeviationSigma,
+                 gemmDefault, start(s.gemmEfficiency[gemmIndex]));
     b.gemm16 = b.gemm;
     if (dt != "16-bit") {
         constexpr auto bf16 = model::Datatype::Bfloat16;
-        const int default16 = add("gpus/default/gemm_efficiency/16-bit", Kind::Efficiency, gemmPrior(bf16),
-                                  kKernelPriorSigma);
-        b.gemm16 = add(b.gpuKey + "/gemm_efficiency/16-bit", Kind::Efficiency, 0, kDeviationSigma, default16,
-                       start(s.gemmEfficiency[static_cast<std::size_t>(bf16)]));
+        const int default16 = add(gpuParameter("default", "gemm_efficiency/16-bit"), Kind::Efficiency,
+                                  gemmPrior(bf16), kKernelPriorSigma);
+        b.gemm16 = add(gpuParameter(b.gpuKey, "gemm_efficiency/16-bit"), Kind::Efficiency, 0, kDeviationSigma,
+                       default16, start(s.gemmEfficiency[static_cast<std::size_t>(bf16)]));
     }
-    b.attention = add(b.gpuKey + "/attention_efficiency", Kind::Efficiency, 0, kDeviationSigma,
+    b.attention = add(gpuParameter(b.gpuKey, "attention_efficiency"), Kind::Efficiency, 0, kDeviationSigma,
                       attentionDefault, start(s.attentionEfficiency));
-    b.hbm = add(b.gpuKey + "/hbm_efficiency", Kind::Efficiency, 0, kDeviationSigma, hbmDefault,
+    b.hbm = add(gpuParameter(b.gpuKey, "hbm_efficiency"), Kind::Efficiency, 0, kDeviationSigma, hbmDefault,
                 start(s.hbmEfficiency));
-    b.halfDepth = add("gemm_half_depth", Kind::Positive, 128, 1.0, -1, start(s.gemmHalfDepth));
-    const int compute = add("software/default/compute_efficiency", Kind::Efficiency, 0.9, 1.0);
-    const int overhead = add("software/default/block_overhead", Kind::Positive, 30e-6, 1.5);
-    const int moe = add("software/default/moe_block_overhead", Kind::Positive, 300e-6, 1.5);
-    b.overlap = add("software/default/overlap_efficiency", Kind::Efficiency, 0.8, 1.0, -1,
+    b.halfDepth = add(kHalfDepthParameter, Kind::Positive, 128, 1.0, -1, start(s.gemmHalfDepth));
+    const int compute = add(softwareParameter("default", "compute_efficiency"), Kind::Efficiency, 0.9, 1.0);
+    const int overhead = add(softwareParameter("default", "block_overhead"), Kind::Positive, 30e-6, 1.5);
+    const int moe = add(softwareParameter("default", "moe_block_overhead"), Kind::Positive, 300e-6, 1.5);
+    b.overlap = add(softwareParameter("default", "overlap_efficiency"), Kind::Efficiency, 0.8, 1.0, -1,
                     start(s.overlapEfficiency));
-    const std::string stack = "software/" + b.softwareKey + "/";
-    b.compute
-        = add(stack + "compute_efficiency", Kind::Efficiency, 0, 0.5, compute, start(s.computeEfficiency));
-    b.overhead = add(stack + "block_overhead", Kind::Positive, 0, 1.0, overhead, start(s.blockOverhead_s));
+    b.compute = add(softwareParameter(b.softwareKey, "compute_efficiency"), Kind::Efficiency, 0, 0.5, compute,
+                    start(s.computeEfficiency));
+    b.overhead = add(softwareParameter(b.softwareKey, "block_overhead"), Kind::Positive, 0, 1.0, overhead,
+                     start(s.blockOverhead_s));
     if (run.compiled.execution.modelMoE)
-        b.moeOverhead
-            = add(stack + "moe_block_overhead", Kind::Positive, 0, 1.0, moe, start(s.moeBlockOverhead_s));
-    b.scaleUp = add("network/scale_up/efficiency", Kind::Efficiency, 0.8, 0.7);
-    b.scaleOut = add("network/scale_out/efficiency", Kind::Efficiency, 0.8, 0.7);
+        b.moeOverhead = add(softwareParameter(b.softwareKey, "moe_block_overhead"), Kind::Positive, 0, 1.0,
+                            moe, start(s.moeBlockOverhead_s));
+    b.scaleUp = add(networkParameter("scale_up"), Kind::Efficiency, 0.8, 0.7);
+    b.scaleOut = add(networkParameter("scale_out"), Kind::Efficiency, 0.8, 0.7);
     (void)options;
 }
 

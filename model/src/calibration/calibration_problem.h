@@ -58,9 +58,9 @@ public:
     /// The fitted preset (entries for the architectures, stacks and links the runs use).
     [[nodiscard]] CalibrationSet calibration(const Eigen::VectorXd &x) const;
 
-    /// Every parameter's value and standard error (delta method on (J^T J)^-1 s^2;
-    /// calibration_solver.cpp).
-    [[nodiscard]] std::vector<FittedParameter> report(const Eigen::VectorXd &x) const;
+    /// Every parameter's value and standard error, and their correlations, in value space (delta
+    /// method on (J^T J)^-1 s^2; calibration_solver.cpp).
+    void report(const Eigen::VectorXd &x, FitSummary &summary) const;
     /// The residuals' derivatives by central differences (calibration_solver.cpp).
     [[nodiscard]] Eigen::MatrixXd jacobian(const Eigen::VectorXd &x) const;
 

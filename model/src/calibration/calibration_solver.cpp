@@ -48,25 +48,41 @@ Eigen::VectorXd solve(const Problem &problem, int maxIterations)
     return x;
 }
 
-std::vector<FittedParameter> Problem::report(const Eigen::VectorXd &x) const
+void Problem::report(const Eigen::VectorXd &x, FitSummary &summary) const
 {
     const Eigen::MatrixXd J = jacobian(x);
     Eigen::VectorXd r;
     residuals(x, r);
     const auto runs = static_cast<Eigen::Index>(mRuns.size());
     const double s2 = r.head(runs).squaredNorm() / std::max<double>(1.0, static_cast<double>(runs));
-    const Eigen::MatrixXd covariance
+    const Eigen::MatrixXd rawCovariance
         = (J.transpose() * J).completeOrthogonalDecomposition().pseudoInverse() * s2;
-    std::vector<FittedParameter> out;
-    for (int i = 0; i < parameters(); ++i) {
+    // A child's value is toValue(raw child + raw parent): d value = slope * (d child + d parent).
+    const int n = parameters();
+    Eigen::MatrixXd toValueSpace = Eigen::MatrixXd::Zero(n, n);
+    for (int i = 0; i < n; ++i) {
         const Parameter &p = mParams[static_cast<std::size_t>(i)];
-        double variance = covariance(i, i);
+        const double s = slope(p.kind, value(x, i));
+        toValueSpace(i, i) = s;
         if (p.parent >= 0)
-            variance += covariance(p.parent, p.parent) + 2 * covariance(i, p.parent);
-        const double v = value(x, i);
-        out.push_back({ p.name, v, slope(p.kind, v) * std::sqrt(std::max(0.0, variance)) });
+            toValueSpace(i, p.parent) = s;
     }
-    return out;
+    const Eigen::MatrixXd covariance = toValueSpace * rawCovariance * toValueSpace.transpose();
+    summary.parameters.clear();
+    for (int i = 0; i < n; ++i)
+        summary.parameters.push_back({ mParams[static_cast<std::size_t>(i)].name, value(x, i),
+                                       std::sqrt(std::max(0.0, covariance(i, i))) });
+    // Correlations to four decimals (enough for an interval, and a readable file), symmetric.
+    summary.correlation.assign(static_cast<std::size_t>(n),
+                               std::vector<double>(static_cast<std::size_t>(n), 1.0));
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < i; ++j) {
+            const double scale = std::sqrt(std::max(0.0, covariance(i, i)) * std::max(0.0, covariance(j, j)));
+            const double rho = scale > 0 ? std::clamp(covariance(i, j) / scale, -1.0, 1.0) : 0.0;
+            const double rounded = std::round(rho * 1e4) / 1e4 + 0.0; // + 0.0: no "-0"
+            summary.correlation[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = rounded;
+            summary.correlation[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)] = rounded;
+        }
 }
 
 Eigen::MatrixXd Problem::jacobian(const Eigen::VectorXd &x) const

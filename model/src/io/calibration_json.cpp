@@ -100,12 +100,39 @@ scenario::NetworkCalibration parseNetworkEntry(const JsonCursor &c)
     return e;
 }
 
+/// The parameters' correlation matrix: `count` rows of `count` numbers in [-1, 1], symmetric,
+/// 1 on the diagonal.
+std::vector<std::vector<double>> parseCorrelation(const JsonCursor &c, std::size_t count)
+{
+    if (c.requireArray() != count)
+        c.fail("expected " + std::to_string(count) + " rows, one per parameter, got "
+               + std::to_string(c.value().size()));
+    std::vector<std::vector<double>> rows(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const JsonCursor row = c[i];
+        if (row.requireArray() != count)
+            row.fail("expected " + std::to_string(count) + " correlations, one per parameter, got "
+                     + std::to_string(row.value().size()));
+        for (std::size_t j = 0; j < count; ++j)
+            rows[i].push_back(numberIn(row[j], -1, true, 1, true));
+        if (rows[i][i] != 1)
+            row[i].fail("expected 1 (a parameter's correlation with itself), got "
+                        + formatNumber(rows[i][i]));
+    }
+    for (std::size_t i = 0; i < count; ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (rows[i][j] != rows[j][i])
+                c[i][j].fail("expected " + formatNumber(rows[j][i]) + ", the same as row " + std::to_string(j)
+                             + " column " + std::to_string(i) + " (the matrix is symmetric)");
+    return rows;
+}
+
 scenario::FitSummary parseFit(const JsonCursor &c)
 {
     requireKeys(c,
                 { "rows", "mean_abs_error_before", "mean_abs_error", "max_abs_error",
                   "leave_one_family_out_mean_abs_error", "parameters" },
-                { "leave_one_generation_out_mean_abs_error" });
+                { "leave_one_generation_out_mean_abs_error", "correlation" });
     scenario::FitSummary fit;
     fit.rows = c["rows"].integerAtLeast(0);
     fit.meanAbsErrorBefore = numberIn(c["mean_abs_error_before"], 0, true);
@@ -128,6 +155,8 @@ scenario::FitSummary parseFit(const JsonCursor &c)
         requireKeys(p, { "name", "value", "standard_error" });
         fit.parameters.push_back({ p["name"].string(), p["value"].number(), numberIn(p["standard_error"], 0, true) });
     }
+    if (c.value().contains("correlation"))
+        fit.correlation = parseCorrelation(c["correlation"], count);
     return fit;
 }
 
@@ -232,6 +261,16 @@ void writeBody(nlohmann::ordered_json &out, const scenario::CalibrationSet &set)
                                    { "value", plainNumber(p.value) },
                                    { "standard_error", plainNumber(p.standardError) } });
         fit["parameters"] = parameters;
+        if (!f.correlation.empty()) {
+            nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+            for (const std::vector<double> &row : f.correlation) {
+                nlohmann::ordered_json values = nlohmann::ordered_json::array();
+                for (double rho : row)
+                    values.push_back(plainNumber(rho));
+                rows.push_back(values);
+            }
+            fit["correlation"] = rows;
+        }
         out["fit"] = fit;
     }
 }

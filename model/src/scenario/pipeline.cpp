@@ -107,6 +107,7 @@ void evaluateCompiled(PipelineResult &r, const PipelineOptions &options)
         r.cost = scenarioCost(c, r.evaluation.stats, *r.analysis);
         r.goodput = scenarioGoodput(c, r.evaluation.stats, *r.analysis, *r.cost);
         r.analysis->gap.failures = r.goodput->failuresLoss;
+        r.interval = predictionInterval(c, r.evaluation);
     }
 }
 
@@ -117,6 +118,7 @@ void internalError(PipelineResult &r, const char *what)
     r.analysis.reset();
     r.cost.reset();
     r.goodput.reset();
+    r.interval.reset();
     r.shortfalls.clear();
     r.diagnostics.push_back({ DiagnosticCode::InvalidScenario, "", std::string("internal error: ") + what });
 }

@@ -212,6 +212,10 @@ struct FitSummary {
     /// Per GPU generation: the mean |error| on its runs of a fit that had not seen the generation.
     std::map<std::string, double> leaveOneGenerationOutMeanAbsError;
     std::vector<FittedParameter> parameters;
+    /// The parameters' correlations (row i, column j in the order of `parameters`; symmetric, 1 on
+    /// the diagonal): with the standard errors, the covariance a prediction's interval is
+    /// propagated from (prediction_interval.h). Empty when the file did not record it.
+    std::vector<std::vector<double>> correlation;
     bool operator==(const FitSummary &) const = default;
 };
 

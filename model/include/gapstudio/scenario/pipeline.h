@@ -13,6 +13,7 @@
 #include "gapstudio/model/evaluate.h"
 #include "gapstudio/model/goodput.h"
 #include "gapstudio/model/sweep.h"
+#include "gapstudio/scenario/prediction_interval.h"
 #include "gapstudio/scenario/scenario.h"
 
 #include <cstdint>
@@ -66,6 +67,9 @@ struct PipelineResult {
     /// Failures, checkpoints and restarts (model/goodput.h) with the scenario's reliability
     /// assumptions, and the effective throughput and cost: present exactly when `cost` is.
     std::optional<model::GoodputResult> goodput;
+    /// How far the step time, throughput and MFU may be off (prediction_interval.h): present for an
+    /// Ok corrected-model scenario with a fitted calibration (runScenario, runCompiled).
+    std::optional<PredictionInterval> interval;
     std::string statusText;                   ///< one line in plain words, e.g. "Does not fit in memory: ..."
 
     [[nodiscard]] bool ok() const noexcept { return status == EvaluationStatus::Ok; }

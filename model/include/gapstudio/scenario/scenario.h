@@ -11,6 +11,7 @@
 #include "gapstudio/model/quirks.h"
 #include "gapstudio/scenario/blocks.h"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -112,6 +113,27 @@ struct CalibrationAccuracy {
     /// (0 and empty: not estimated).
     double unseenGenerationMeanAbsError = 0;
     std::string unseenGeneration;
+
+    /// Which of the errors above applies to the scenario, as the comment above says.
+    enum class Basis : std::uint8_t {
+        FittedRuns,     ///< GPU and software stack have entries: the fitted runs' error
+        UnseenSoftware, ///< the software stack has no entry: leave-one-family-out
+        UnseenGpu,      ///< the GPU has no entry: the worst unseen generation's error
+        Unestimated,    ///< the GPU has no entry and no generation was left out of the fit
+    };
+    [[nodiscard]] Basis basis() const noexcept;
+    /// The mean |error| of the basis (0 when not estimated).
+    [[nodiscard]] double meanAbsError() const noexcept;
+};
+
+/// Which fitted parameter (a FitSummary::parameters name) each calibrated value of a compiled
+/// scenario came from; empty where the value is a built-in default or the designer's override.
+/// The prediction interval (prediction_interval.h) propagates those parameters' covariance.
+struct CalibrationSources {
+    std::array<std::string, model::kDatatypeCount> gemmEfficiency;
+    std::string gemmHalfDepth, attentionEfficiency, hbmEfficiency;
+    std::string computeEfficiency, blockOverhead, overlapEfficiency, moeBlockOverhead;
+    std::vector<std::string> networkEfficiency; ///< per network tier of the system
 };
 
 /// The model's inputs for a scenario, and how to evaluate them.
@@ -126,6 +148,7 @@ struct CompiledScenario {
     std::string calibrationNote; ///< which calibration entries produced it, in words
     /// The calibration's error on published runs; none without a calibration or its fit summary.
     std::optional<CalibrationAccuracy> calibrationAccuracy;
+    CalibrationSources calibrationSources;
 
     /// Evaluation options for this scenario (quirks, features, calibration).
     [[nodiscard]] model::EvaluateOptions evaluateOptions(bool withLayers = false, bool explain = true) const
