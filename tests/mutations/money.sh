@@ -109,8 +109,8 @@ mutation "fold starts from the start calibration" model/src/calibration/calibrat
     'held.start = options.start;' \
     "tst_calibrate_synthetic:foldsStartFromThePriors"
 mutation "standard errors without the transform's slope" model/src/calibration/calibration_solver.cpp \
-    'out.push_back({ p.name, v, slope(p.kind, v) * std::sqrt(std::max(0.0, variance)) });' \
-    'out.push_back({ p.name, v, std::sqrt(std::max(0.0, variance)) });' \
+    'const double s = slope(p.kind, value(x, i));' \
+    'const double s = 1.0;' \
     "tst_calibrate_synthetic:standardErrorsByTheDeltaMethod"
 mutation "objective without the measured time" model/src/calibration/calibration_problem.cpp \
     '= std::isfinite(predicted) && predicted > 0 ? std::log(predicted / mRuns[r].measured) : 10.0;' \
@@ -121,8 +121,8 @@ mutation "priors ten times stronger" model/src/calibration/calibration_parameter
     'constexpr double kPriorWeight = 0.5;' \
     "tst_calibrate_synthetic:recoversTheKnownParameters,standardErrorsByTheDeltaMethod"
 mutation "half-depth prior at 512" model/src/calibration/calibration_problem.cpp \
-    'b.halfDepth = add("gemm_half_depth", Kind::Positive, 128, 1.0, -1, start(s.gemmHalfDepth));' \
-    'b.halfDepth = add("gemm_half_depth", Kind::Positive, 512, 1.0, -1, start(s.gemmHalfDepth));' \
+    'b.halfDepth = add(kHalfDepthParameter, Kind::Positive, 128, 1.0, -1, start(s.gemmHalfDepth));' \
+    'b.halfDepth = add(kHalfDepthParameter, Kind::Positive, 512, 1.0, -1, start(s.gemmHalfDepth));' \
     "tst_calibrate_synthetic:recoversTheKnownParameters"
 # app/cli: the grid's shards and the MPI runner
 mutation "shards start at points / shards x (shard - 1)" app/cli/grid.cpp \
@@ -278,3 +278,40 @@ mutation "a GPU preset's interruption rates ignored" model/src/scenario/resolve.
     'applyPartFits(resolved.reliability, resolved.gpu.reliability);' \
     '(void)0;' \
     "tst_goodput_scenario:interruptionRatesFromPresets"
+# prediction_interval.cpp and the fit's correlations: the interval on a prediction
+mutation "model error taken as a sigma" model/src/scenario/prediction_interval.cpp \
+    'return std::sqrt(std::numbers::pi / 2) * meanAbsError;' \
+    'return meanAbsError;' \
+    "tst_prediction_interval:modelErrorIsTheMeanAbsErrorAsASigma"
+mutation "parameters uncorrelated" model/src/scenario/prediction_interval.cpp \
+    ': fit.correlation[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];' \
+    ': 0.0;' \
+    "tst_prediction_interval:correlatedParametersAddAsTheGumSays"
+mutation "sources added, not in quadrature" model/src/scenario/prediction_interval.cpp \
+    'interval.sigma = std::hypot(interval.parameterSigma, interval.modelSigma);' \
+    'interval.sigma = interval.parameterSigma + interval.modelSigma;' \
+    "tst_prediction_interval:evalPrintsTheInterval"
+mutation "links without a fitted parameter" model/src/calibration/calibration_lookup.cpp \
+    'source(*set, keys, entry, fit::networkParameter));' \
+    'source(*set, keys, entry - 9, fit::networkParameter));' \
+    "tst_prediction_interval:oneParameterIsItsDerivativeTimesItsError"
+mutation "a stack's own entry as the default's" model/src/calibration/calibration_lookup.cpp \
+    'const std::array<std::string, 3> softwareKeys = { software.info.id, "default", "" };' \
+    'const std::array<std::string, 3> softwareKeys = { "default", "default", "" };' \
+    "tst_prediction_interval:aStacksOwnParameter"
+mutation "unseen software takes the fitted error" model/src/scenario/prediction_interval.cpp \
+    'return leaveOneFamilyOutMeanAbsError;' \
+    'return fittedMeanAbsError;' \
+    "tst_prediction_interval:modelErrorIsTheMeanAbsErrorAsASigma"
+mutation "an asymmetric correlation matrix read" model/src/io/calibration_json.cpp \
+    'if (rows[i][j] != rows[j][i])' \
+    'if (false)' \
+    "tst_prediction_interval:correlationsInTheCalibrationFile"
+mutation "Key results' MFU range from the step time" views/results/resultstable.cpp \
+    'const auto [lowMfu, highMfu] = results.interval->range(results.analysis->gap.mfu);' \
+    'const auto [lowMfu, highMfu] = results.interval->range(results.analysis->step.total_s);' \
+    "tst_resultstable:showsTheLikelyRange"
+mutation "the report without the likely range" views/report/reportcontent.cpp \
+    'if (results.interval && results.analysis) { // one standard deviation (prediction_interval.h)' \
+    'if (false) {' \
+    "tst_report:reportOfDefaultScenarioHasEverySection"

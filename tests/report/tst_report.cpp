@@ -127,6 +127,8 @@ private slots:
             QStringLiteral("Token throughput"),
             QStringLiteral("Sample throughput"),
             QStringLiteral("MFU"),
+            QStringLiteral("Step time, likely range"), // the prediction interval
+            QStringLiteral("MFU, likely range"),
             QStringLiteral("HBM per GPU (needed)"),
             QStringLiteral("HBM per GPU (capacity)"),
             QStringLiteral("Time to train 1,000B tokens"),

@@ -62,6 +62,45 @@ private slots:
             QVERIFY2(components.contains(QStringLiteral("EP all-to-all")), qPrintable(components.join(u',')));
     }
 
+    // The default design's likely range: t e^-sigma .. t e^sigma and MFU the same, sigma the
+    // model's interval; the tool tip names its sources. The reference model has none.
+    void showsTheLikelyRange()
+    {
+        const views::ResultsPtr results = test::shippedResults(test::shippedScenario(test::kMoeScenario));
+        QVERIFY(results->ok() && results->interval);
+        views::ResultsTable table;
+        table.showResults(*results);
+        const double sigma = results->interval->sigma;
+        const double t = results->evaluation.stats.total_time;
+        const double mfu = results->evaluation.stats.total_efficiency;
+        const QLocale locale;
+        const auto s = [&](double v) { return locale.toString(v, 'f', 4) + QStringLiteral(" s"); };
+        const auto p = [&](double v) { return locale.toString(100 * v, 'f', 2) + QStringLiteral(" %"); };
+        int found = 0;
+        for (int row = 0; row < table.rowCount(); ++row) {
+            const QString name = table.item(row, 0)->text();
+            const QTableWidgetItem *value = table.item(row, 1);
+            if (name == QStringLiteral("Step time, likely range")) {
+                QCOMPARE(value->text(),
+                         s(t * std::exp(-sigma)) + QStringLiteral(" – ") + s(t * std::exp(sigma)));
+                QVERIFY2(value->toolTip().contains(QStringLiteral("68 %")), qPrintable(value->toolTip()));
+                ++found;
+            } else if (name == QStringLiteral("MFU, likely range")) {
+                QCOMPARE(value->text(),
+                         p(mfu * std::exp(-sigma)) + QStringLiteral(" – ") + p(mfu * std::exp(sigma)));
+                ++found;
+            }
+        }
+        QCOMPARE(found, 2);
+
+        scenario::PipelineOptions reference;
+        reference.referenceQuirks = true;
+        const scenario::PipelineResult plain = scenario::runScenario(
+            test::shippedScenario(test::kMoeScenario), test::shippedLibrary(), reference);
+        table.showResults(plain);
+        QVERIFY(!tableContains(table, QStringLiteral("likely range")));
+    }
+
     void overCapacityShowsTheMemoryNotPerformance()
     {
         const views::ResultsPtr results = test::shippedResults(test::overCapacityScenario());

@@ -219,6 +219,17 @@ Table keyResultsTable(const ScenarioResults &results, double tokenBudget)
     for (const Metric &m : keyMetrics(results, tokenBudget))
         if (m.available) // a design that cannot run has no time, throughput or MFU to list
             table.rows << QStringList { m.name, metricText(m) };
+    if (results.interval && results.analysis) { // one standard deviation (prediction_interval.h)
+        const auto range = [&](double value, const QString &unit) {
+            const auto [low, high] = results.interval->range(value);
+            return chartformat::significant(low) + QStringLiteral(" \u2013 ") + chartformat::significant(high)
+                   + QLatin1Char(' ') + unit;
+        };
+        table.rows << QStringList { QStringLiteral("Step time, likely range"),
+                                    range(results.analysis->step.total_s, QStringLiteral("s")) };
+        table.rows << QStringList { QStringLiteral("MFU, likely range"),
+                                    range(results.analysis->gap.mfu * 100, QStringLiteral("%")) };
+    }
     if (const QString goodput = goodputText(results); !goodput.isEmpty()) {
         table.rows << QStringList { QStringLiteral("Goodput under failures"), goodput };
         if (const QString rate = effectiveTokenRateText(results); !rate.isEmpty())

@@ -38,17 +38,49 @@ QString accuracyText(const ScenarioResults &results)
                                ? tr("about ±%1 % on software stacks left out of the fit")
                                      .arg(percent(a.leaveOneFamilyOutMeanAbsError))
                                : tr("its error on software stacks it has not seen was not estimated");
-    if (!a.gpuHasEntry && a.unseenGenerationMeanAbsError > 0)
+    switch (a.basis()) {
+    case scenario::CalibrationAccuracy::Basis::UnseenGpu:
         return tr("No published run on this GPU: about ±%1 % (the mean error on %2 GPUs of a fit without "
                   "their runs, the worst GPU generation)")
-            .arg(percent(a.unseenGenerationMeanAbsError), QString::fromStdString(a.unseenGeneration));
-    if (!a.gpuHasEntry)
+            .arg(percent(a.meanAbsError()), QString::fromStdString(a.unseenGeneration));
+    case scenario::CalibrationAccuracy::Basis::Unestimated:
         return tr("Unknown: no published run on this GPU (%1)").arg(unseen);
-    if (!a.softwareHasEntry)
+    case scenario::CalibrationAccuracy::Basis::UnseenSoftware:
         return tr("The software stack is not in the calibration: %1").arg(unseen);
+    case scenario::CalibrationAccuracy::Basis::FittedRuns:
+        break;
+    }
     return tr("About ±%1 % (its mean error on the %2 published runs it was fitted to)")
-        .arg(percent(a.fittedMeanAbsError))
+        .arg(percent(a.meanAbsError()))
         .arg(a.runs);
+}
+
+QString intervalText(const ScenarioResults &results)
+{
+    if (!results.interval)
+        return {};
+    const scenario::PredictionInterval &i = *results.interval;
+    const auto tr = [](const char *text) { return QCoreApplication::translate("CalibrationText", text); };
+    const auto sigma = [](double value) { return QString::number(value, 'f', 2); };
+    const QString largest
+        = i.parameters.empty() ? tr("none") : QString::fromStdString(i.parameters.front().name);
+    QString error;
+    switch (i.basis) {
+    case scenario::CalibrationAccuracy::Basis::FittedRuns:
+        error = tr("the fitted runs' error");
+        break;
+    case scenario::CalibrationAccuracy::Basis::UnseenSoftware:
+        error = tr("the error on software stacks left out of the fit");
+        break;
+    case scenario::CalibrationAccuracy::Basis::UnseenGpu:
+    case scenario::CalibrationAccuracy::Basis::Unestimated:
+        error = tr("the error on a GPU generation left out of the fit");
+        break;
+    }
+    return tr("One standard deviation of the log step time, about 68 % of outcomes: %1 from the "
+              "calibration's "
+              "parameter errors (most from %2), %3 from %4; together %5")
+        .arg(sigma(i.parameterSigma), largest, sigma(i.modelSigma), error, sigma(i.sigma));
 }
 
 } // namespace gapstudio::views

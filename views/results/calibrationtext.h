@@ -24,6 +24,11 @@ namespace gapstudio::views {
 /// has not seen, and "unknown" for a GPU no published run used. Empty without a fit summary.
 [[nodiscard]] QString accuracyText(const ScenarioResults &results);
 
+/// The prediction interval's sources in words (PipelineResult::interval): one standard deviation
+/// of the parameters' part, with the parameter that contributes most, and of the model's part,
+/// with the error it comes from. Empty without an interval.
+[[nodiscard]] QString intervalText(const ScenarioResults &results);
+
 /// calibrationText() of a note as the model writes it (CompiledScenario::calibrationNote,
 /// ValidationRow::calibrationNote): the same words, starting with a capital.
 [[nodiscard]] QString calibrationText(const std::string &note);

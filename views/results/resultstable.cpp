@@ -63,7 +63,7 @@ void ResultsTable::setDiagnosticWording(DiagnosticWording wording)
     mWording = std::move(wording);
 }
 
-QList<ResultsTable::Row> ResultsTable::rowsOf(const ScenarioResults &results) const
+QList<ResultsTable::Row> ResultsTable::problemRows(const ScenarioResults &results) const
 {
     QList<Row> rows;
     const auto section = [&rows](const QString &title) { rows.append({ title, {}, {}, {}, {}, true }); };
@@ -100,7 +100,19 @@ QList<ResultsTable::Row> ResultsTable::rowsOf(const ScenarioResults &results) co
         }
         return rows;
     }
+    return rows;
+}
 
+QList<ResultsTable::Row> ResultsTable::rowsOf(const ScenarioResults &results) const
+{
+    if (QList<Row> problems = problemRows(results); !problems.isEmpty())
+        return problems;
+    QList<Row> rows;
+    const auto section = [&rows](const QString &title) { rows.append({ title, {}, {}, {}, {}, true }); };
+    const auto add = [&rows](const QString &quantity, const QString &value, const QString &toolTip = {},
+                             Qt::Alignment alignment = Qt::AlignLeft, QVariant seconds = {}) {
+        rows.append({ quantity, value, toolTip, alignment, std::move(seconds), false });
+    };
     const model::Stats &s = results.evaluation.stats;
     const model::Analysis &a = *results.analysis;
     const QLocale locale;
@@ -111,6 +123,7 @@ QList<ResultsTable::Row> ResultsTable::rowsOf(const ScenarioResults &results) co
     add(tr("Token rate"), tr("%1 tokens/s").arg(locale.toString(a.tokensPerSecond, 'f', 0)), {},
         Qt::AlignRight);
     add(tr("Total efficiency (MFU)"), percent(a.gap.mfu), {}, Qt::AlignRight);
+    addIntervalRows(rows, results);
     add(tr("Compute efficiency"), percent(s.compute_efficiency), {}, Qt::AlignRight);
     add(tr("System efficiency"), percent(s.system_efficiency), {}, Qt::AlignRight);
     add(tr("HBM per GPU (needed)"), gib(a.memory.tier1Need_B), {}, Qt::AlignRight);
@@ -143,6 +156,28 @@ QList<ResultsTable::Row> ResultsTable::rowsOf(const ScenarioResults &results) co
             Qt::AlignRight, c.seconds);
     }
     return rows;
+}
+
+void ResultsTable::addIntervalRows(QList<Row> &rows, const ScenarioResults &results)
+{
+    if (!results.interval || !results.analysis)
+        return;
+    // The likely range of each: one standard deviation of the model's error.
+    const QString why = intervalText(results);
+    const auto [fastest, slowest] = results.interval->range(results.analysis->step.total_s);
+    rows.append({ tr("Step time, likely range"),
+                  tr("%1 – %2").arg(seconds(fastest), seconds(slowest)),
+                  why,
+                  Qt::AlignRight,
+                  {},
+                  false });
+    const auto [lowMfu, highMfu] = results.interval->range(results.analysis->gap.mfu);
+    rows.append({ tr("MFU, likely range"),
+                  tr("%1 – %2").arg(percent(lowMfu), percent(highMfu)),
+                  why,
+                  Qt::AlignRight,
+                  {},
+                  false });
 }
 
 void ResultsTable::showResults(const ScenarioResults &results)

@@ -63,6 +63,10 @@ private:
         bool section = false;
     };
     [[nodiscard]] QList<Row> rowsOf(const ScenarioResults &results) const;
+    /// The rows of a design that does not run (over capacity, infeasible, malformed); none if it runs.
+    [[nodiscard]] QList<Row> problemRows(const ScenarioResults &results) const;
+    /// The likely ranges of the step time and MFU (PipelineResult::interval), if any.
+    static void addIntervalRows(QList<Row> &rows, const ScenarioResults &results);
     /// Shows the rows: now if the table is seen, else when it is (whenseen.h).
     void render();
     void renderNow();
