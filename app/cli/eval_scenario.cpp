@@ -58,27 +58,6 @@ nlohmann::ordered_json goodputToJson(const model::GoodputResult &g, const model:
     return out;
 }
 
-/// The prediction interval: one standard deviation of the log step time, the ranges it gives the
-/// step time, sample rate and MFU, and each fitted parameter's own part, largest first.
-nlohmann::ordered_json intervalToJson(const scenario::PredictionInterval &interval, const model::Stats &stats)
-{
-    const auto range = [&](double value) {
-        const auto [low, high] = interval.range(value);
-        return nlohmann::ordered_json::array({ low, high });
-    };
-    nlohmann::ordered_json parameters = nlohmann::ordered_json::array();
-    for (const scenario::ParameterSpread &p : interval.parameters)
-        parameters.push_back({ { "name", p.name }, { "sigma", p.sigma } });
-    return { { "sigma", interval.sigma },
-             { "parameter_sigma", interval.parameterSigma },
-             { "model_sigma", interval.modelSigma },
-             { "basis", scenario::basisName(interval.basis) },
-             { "total_time", range(stats.total_time) },
-             { "sample_rate", range(stats.sample_rate) },
-             { "total_efficiency", range(stats.total_efficiency) },
-             { "parameters", parameters } };
-}
-
 } // namespace
 
 int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const std::string &presetsDir,
@@ -109,7 +88,7 @@ int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const
                     { "software_has_entry", a->softwareHasEntry },
                     { "unseen_gpu_generation_mean_abs_error", a->unseenGenerationMeanAbsError } };
         if (const auto &interval = result.interval)
-            out["prediction_interval"] = intervalToJson(*interval, result.evaluation.stats);
+            out["prediction_interval"] = intervalToJson(*interval, result.evaluation.stats, true);
     }
     if (withCost && result.cost)
         out["cost"] = costToJson(*result.cost); // after every existing key: the output only grows

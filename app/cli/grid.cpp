@@ -85,6 +85,8 @@ nlohmann::ordered_json keyResults(const scenario::PipelineResult &r)
         out["goodput"] = r.goodput->goodput;
         out["effective_tokens_per_second"] = r.goodput->effectiveTokensPerSecond;
     }
+    if (r.interval) // after the others: the line only grows
+        out["prediction_interval"] = intervalToJson(*r.interval, s, false);
     return out;
 }
 

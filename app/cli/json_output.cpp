@@ -77,4 +77,26 @@ nlohmann::ordered_json evaluationToJson(const model::Evaluation &evaluation, Sta
     return out;
 }
 
+nlohmann::ordered_json intervalToJson(const scenario::PredictionInterval &interval, const model::Stats &stats,
+                                      bool withParameters)
+{
+    const auto range = [&](double value) {
+        const auto [low, high] = interval.range(value);
+        return nlohmann::ordered_json::array({ low, high });
+    };
+    nlohmann::ordered_json parameters = nlohmann::ordered_json::array();
+    for (const scenario::ParameterSpread &p : interval.parameters)
+        parameters.push_back({ { "name", p.name }, { "sigma", p.sigma } });
+    nlohmann::ordered_json out = { { "sigma", interval.sigma },
+                                   { "parameter_sigma", interval.parameterSigma },
+                                   { "model_sigma", interval.modelSigma },
+                                   { "basis", scenario::basisName(interval.basis) },
+                                   { "total_time", range(stats.total_time) },
+                                   { "sample_rate", range(stats.sample_rate) },
+                                   { "total_efficiency", range(stats.total_efficiency) } };
+    if (withParameters)
+        out["parameters"] = parameters;
+    return out;
+}
+
 } // namespace gapstudio::cli

@@ -2,6 +2,7 @@
 // The CLI's JSON rendering of an evaluation: names and order from model::Stats / LayerStats.
 
 #include "gapstudio/model/evaluate.h"
+#include "gapstudio/scenario/prediction_interval.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,5 +20,11 @@ enum class StatsFormat { Calculon, CalculonMoe };
 
 /// The execution in the reference's JSON keys (23, or 33 for calculon-MoE).
 [[nodiscard]] nlohmann::ordered_json executionToJson(const model::Execution &execution, StatsFormat format);
+
+/// The prediction interval (scenario/prediction_interval.h): one standard deviation of the log step
+/// time and its two parts, its basis, the ranges [low, high] it gives the step time, sample rate
+/// and MFU, and with `withParameters` each fitted parameter's own part, largest first.
+[[nodiscard]] nlohmann::ordered_json intervalToJson(const scenario::PredictionInterval &interval,
+                                                    const model::Stats &stats, bool withParameters);
 
 } // namespace gapstudio::cli

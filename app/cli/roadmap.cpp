@@ -2,6 +2,7 @@
 // pipeline, one row per step with its throughput, cost, energy and gain over the step before.
 #include "commands.h"
 #include "cost_output.h"
+#include "json_output.h"
 
 #include "gapstudio/io/roadmap_json.h"
 #include "gapstudio/scenario/locate.h"
@@ -54,6 +55,15 @@ std::string figure(double value)
     char text[32];
     std::snprintf(text, sizeof text, "%.6g", value);
     return text;
+}
+
+/// The MFU's likely range "low,high" (the prediction interval), or "," without one.
+std::string mfuRange(const scenario::PipelineResult &result)
+{
+    if (!result.interval)
+        return ",";
+    const auto [low, high] = result.interval->range(result.evaluation.stats.total_efficiency);
+    return figure(low) + ',' + figure(high);
 }
 
 /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
@@ -112,7 +122,7 @@ int runRoadmap(const std::vector<std::string> &args)
         std::cout
             << "step,name,status,samples_per_second,mfu,usd_per_million_tokens,joules_per_token,megawatts,"
                "speedup,cost_ratio,energy_ratio,goodput,effective_usd_per_million_tokens,effective_cost_"
-               "ratio\n";
+               "ratio,mfu_low,mfu_high\n";
     for (std::size_t i = 0; i < results.size(); ++i) {
         const scenario::RoadmapStepResult &r = results[i];
         const bool ok = r.result.ok();
@@ -141,6 +151,8 @@ int runRoadmap(const std::vector<std::string> &args)
                     s["effective_usd_per_million_tokens"] = r.result.goodput->effectiveUsdPerMillionTokens;
                     s["effective_cost_ratio"] = r.effectiveCostRatio;
                 }
+                if (r.result.interval) // after the others: a step only grows
+                    s["prediction_interval"] = intervalToJson(*r.result.interval, stats, false);
             }
             steps.push_back(std::move(s));
             continue;
@@ -154,9 +166,9 @@ int runRoadmap(const std::vector<std::string> &args)
                       << ',' << figure(r.speedup) << ',' << figure(r.costRatio) << ','
                       << figure(r.energyRatio) << ',' << figure(r.result.goodput->goodput) << ','
                       << figure(r.result.goodput->effectiveUsdPerMillionTokens) << ','
-                      << figure(r.effectiveCostRatio) << '\n';
+                      << figure(r.effectiveCostRatio) << ',' << mfuRange(r.result) << '\n';
         else
-            std::cout << ",,,,,,,,,,\n";
+            std::cout << ",,,,,,,,,,,,\n";
     }
     if (a.json) {
         nlohmann::ordered_json out;

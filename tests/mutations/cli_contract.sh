@@ -57,3 +57,12 @@ mutation "grid's effective token rate without the goodput" app/cli/grid.cpp \
     'out["effective_tokens_per_second"] = r.goodput->effectiveTokensPerSecond;' \
     'out["effective_tokens_per_second"] = r.analysis->tokensPerSecond;' \
     "tst_cli_grid:goodputAtEveryPoint"
+# the prediction interval in grid and roadmap outputs
+mutation "contract: grid without the interval" app/cli/grid.cpp \
+    'if (r.interval) // after the others: the line only grows' \
+    'if (false)' \
+    "tst_prediction_interval:gridPrintsTheInterval"
+mutation "contract: roadmap's MFU range upside down" app/cli/roadmap.cpp \
+    "return figure(low) + ',' + figure(high);" \
+    "return figure(high) + ',' + figure(low);" \
+    "tst_roadmap:cliRowPerStep"

@@ -277,6 +277,28 @@ private slots:
         test::relativeNear(i.at("model_sigma").get<double>(), unseen * kSqrtHalfPi);
         QVERIFY(!i.at("parameters").empty());
     }
+
+    // `grid` ends each point's line with the interval (without the parameters' parts): the step
+    // time's range is t e^-sigma .. t e^sigma.
+    void gridPrintsTheInterval()
+    {
+        QProcess process;
+        process.start(QStringLiteral(GAPSTUDIO_CLI),
+                      { QStringLiteral("grid"),
+                        QStringLiteral(PRESETS_DIR "/scenarios/gpt3-175b-4096-h100-fp8.gapstudio.json"),
+                        QStringLiteral("--vary"), QStringLiteral("gpu.hbm_bandwidth_GBps=3000") });
+        QVERIFY(process.waitForFinished(120000));
+        QCOMPARE(process.exitCode(), 0);
+        const QByteArray line = process.readAllStandardOutput().split('\n').front();
+        const nlohmann::json point = nlohmann::json::parse(line.toStdString());
+        const nlohmann::json &results = point.at("results");
+        const nlohmann::json &i = results.at("prediction_interval");
+        const double t = results.at("total_time").get<double>();
+        const double sigma = i.at("sigma").get<double>();
+        test::relativeNear(i.at("total_time")[0].get<double>(), t / std::exp(sigma));
+        test::relativeNear(i.at("total_time")[1].get<double>(), t * std::exp(sigma));
+        QVERIFY(!i.contains("parameters"));
+    }
 };
 
 QTEST_GUILESS_MAIN(tst_PredictionInterval)

@@ -185,11 +185,17 @@ private slots:
         QCOMPARE(process.exitCode(), 0);
         const QList<QByteArray> lines = process.readAllStandardOutput().trimmed().split('\n');
         QCOMPARE(lines.size(), 5);
-        QCOMPARE(lines[0], QByteArray("step,name,status,samples_per_second,mfu,usd_per_million_tokens,"
-                                      "joules_per_token,megawatts,speedup,cost_ratio,energy_ratio,goodput,"
-                                      "effective_usd_per_million_tokens,effective_cost_ratio"));
+        QCOMPARE(lines[0],
+                 QByteArray("step,name,status,samples_per_second,mfu,usd_per_million_tokens,"
+                            "joules_per_token,megawatts,speedup,cost_ratio,energy_ratio,goodput,"
+                            "effective_usd_per_million_tokens,effective_cost_ratio,mfu_low,mfu_high"));
         QVERIFY2(lines[1].startsWith("1,\"H100, two-tier, 8-GPU NVLink domains\",ok,"), lines[1].constData());
         QVERIFY(lines[4].startsWith("4,FullFlat optical fabric,ok,"));
+        // The MFU's likely range brackets the MFU (the last two columns).
+        const QList<QByteArray> fields = lines[4].split(',');
+        QCOMPARE(fields.size(), 16);
+        QVERIFY2(fields[14].toDouble() < fields[4].toDouble() && fields[4].toDouble() < fields[15].toDouble(),
+                 lines[4].constData());
 
         // A step naming a preset that does not exist: exit 2, the step's pointer in the message.
         QTemporaryDir dir;
