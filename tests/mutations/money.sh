@@ -315,3 +315,7 @@ mutation "the report without the likely range" views/report/reportcontent.cpp \
     'if (results.interval && results.analysis) { // one standard deviation (prediction_interval.h)' \
     'if (false) {' \
     "tst_report:reportOfDefaultScenarioHasEverySection"
+mutation "a correlation matrix of another size used" model/src/scenario/prediction_interval.cpp \
+    'const bool correlated = fit.correlation.size() == fit.parameters.size();' \
+    'const bool correlated = !fit.correlation.empty();' \
+    "tst_prediction_interval:correlatedParametersAddAsTheGumSays"

@@ -142,7 +142,7 @@ private slots:
     {
         const std::string a = "software/default/compute_efficiency";
         const std::string b = "ampere/hbm_efficiency";
-        const auto sigmaWith = [&](double seA, double seB, double rho) {
+        const auto sigmaWith = [&](double seA, double seB, double rho, bool matrixOfTheFit = true) {
             Setup s = quietSetup("val01-megatron-22b-a100.gapstudio.json");
             s.parameter(a).standardError = seA;
             s.parameter(b).standardError = seB;
@@ -153,6 +153,8 @@ private slots:
             const auto ia = static_cast<std::size_t>(s.indexOf(a));
             const auto ib = static_cast<std::size_t>(s.indexOf(b));
             s.fit().correlation[ia][ib] = s.fit().correlation[ib][ia] = rho;
+            if (!matrixOfTheFit) // one parameter more than the matrix has rows: not used
+                s.fit().parameters.push_back({ "software/extra/compute_efficiency", 0.9, 0.1 });
             const scenario::PipelineResult r = s.run();
             return r.interval ? r.interval->sigma : -1.0;
         };
@@ -161,6 +163,7 @@ private slots:
         QVERIFY(onlyA > 0.01 && onlyB > 0.01);
         test::relativeNear(sigmaWith(0.04, 0.05, 0), std::sqrt(onlyA * onlyA + onlyB * onlyB), 1e-9);
         test::relativeNear(sigmaWith(0.04, 0.05, 1), onlyA + onlyB, 1e-9);
+        test::relativeNear(sigmaWith(0.04, 0.05, 1, false), std::sqrt(onlyA * onlyA + onlyB * onlyB), 1e-9);
         test::relativeNear(sigmaWith(0.04, 0.05, -1), std::fabs(onlyA - onlyB), 1e-6);
         const double half = std::sqrt(onlyA * onlyA + onlyB * onlyB + onlyA * onlyB); // rho = 0.5
         test::relativeNear(sigmaWith(0.04, 0.05, 0.5), half, 1e-9);

@@ -98,7 +98,6 @@ QList<ResultsTable::Row> ResultsTable::problemRows(const ScenarioResults &result
                 = mWording ? mWording(diagnostic, execution) : QString::fromStdString(diagnostic.message);
             add(tr("Problem"), message, message);
         }
-        return rows;
     }
     return rows;
 }
@@ -164,20 +163,13 @@ void ResultsTable::addIntervalRows(QList<Row> &rows, const ScenarioResults &resu
         return;
     // The likely range of each: one standard deviation of the model's error.
     const QString why = intervalText(results);
+    const auto add = [&](const QString &quantity, const QString &low, const QString &high) {
+        rows.append({ quantity, tr("%1 – %2").arg(low, high), why, Qt::AlignRight, {}, false });
+    };
     const auto [fastest, slowest] = results.interval->range(results.analysis->step.total_s);
-    rows.append({ tr("Step time, likely range"),
-                  tr("%1 – %2").arg(seconds(fastest), seconds(slowest)),
-                  why,
-                  Qt::AlignRight,
-                  {},
-                  false });
+    add(tr("Step time, likely range"), seconds(fastest), seconds(slowest));
     const auto [lowMfu, highMfu] = results.interval->range(results.analysis->gap.mfu);
-    rows.append({ tr("MFU, likely range"),
-                  tr("%1 – %2").arg(percent(lowMfu), percent(highMfu)),
-                  why,
-                  Qt::AlignRight,
-                  {},
-                  false });
+    add(tr("MFU, likely range"), percent(lowMfu), percent(highMfu));
 }
 
 void ResultsTable::showResults(const ScenarioResults &results)

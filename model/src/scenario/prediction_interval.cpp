@@ -135,6 +135,9 @@ std::optional<PredictionInterval> predictionInterval(const CompiledScenario &com
             gradient.emplace_back(index, (std::log(moved.stats.total_time) - logTime) / (-kStep * value));
     }
 
+    // Correlations only from a matrix that matches the parameters (the file reader checks that; a
+    // fit edited in code may not keep it): otherwise the parameters count as uncorrelated.
+    const bool correlated = fit.correlation.size() == fit.parameters.size();
     double variance = 0;
     for (const auto &[i, gi] : gradient) {
         const double sei = fit.parameters[static_cast<std::size_t>(i)].standardError;
@@ -142,10 +145,10 @@ std::optional<PredictionInterval> predictionInterval(const CompiledScenario &com
             interval.parameters.push_back({ fit.parameters[static_cast<std::size_t>(i)].name, std::abs(gi) * sei });
         for (const auto &[j, gj] : gradient) {
             const double sej = fit.parameters[static_cast<std::size_t>(j)].standardError;
-            const double rho = i == j ? 1.0
-                               : fit.correlation.empty()
-                                   ? 0.0
-                                   : fit.correlation[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
+            const double rho
+                = i == j        ? 1.0
+                  : !correlated ? 0.0
+                                : fit.correlation[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)];
             variance += gi * gj * rho * sei * sej;
         }
     }
