@@ -11,6 +11,7 @@
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 
@@ -358,6 +359,72 @@ private slots:
             QVERIFY(!qobject_cast<QCPItemRect *>(chart.plot()->item(i)));
     }
 
+    // The step time's and the MFU's likely ranges are error bars from t e^-sigma to t e^+sigma of
+    // each run's own interval (sigma from the model; the ends computed here), on the current run
+    // and on a pin, with a tool tip at the whisker; results without an interval draw none.
+    void likelyRangesAreErrorBars()
+    {
+        const auto expectBars
+            = [](QCustomPlot *plot, const std::vector<std::pair<double, double>> &valueAndSigma) {
+                  QCPErrorBars *bars = nullptr;
+                  for (int i = 0; i < plot->plottableCount(); ++i)
+                      if (auto *found = qobject_cast<QCPErrorBars *>(plot->plottable(i)))
+                          bars = found;
+                  if (valueAndSigma.empty())
+                      return bars == nullptr;
+                  if (!bars || bars->dataCount() != int(valueAndSigma.size()))
+                      return false;
+                  for (int i = 0; i < bars->dataCount(); ++i) {
+                      const auto [value, sigma] = valueAndSigma[std::size_t(i)];
+                      const QCPErrorBarsData &e = bars->data()->at(i);
+                      if (!test::fuzzy(bars->dataMainValue(i), value, 1e-12)
+                          || !test::fuzzy(e.errorMinus, value * (1 - std::exp(-sigma)), 1e-12)
+                          || !test::fuzzy(e.errorPlus, value * (std::exp(sigma) - 1), 1e-12))
+                          return false;
+                  }
+                  return true;
+              };
+        const double denseSigma = mDense->interval->sigma, moeSigma = mMoe->interval->sigma;
+        QVERIFY(denseSigma > 0.01 && moeSigma > 0.01 && std::abs(denseSigma - moeSigma) > 0.01);
+        const double dense_ms = mDense->analysis->step.total_s * 1e3,
+                     moe_ms = mMoe->analysis->step.total_s * 1e3;
+        const double denseMfu = mDense->analysis->gap.mfu * 100, moeMfu = mMoe->analysis->gap.mfu * 100;
+
+        views::StepTimeChart step;
+        step.setResults(mMoe);
+        QVERIFY(expectBars(step.plot(), { { moe_ms, moeSigma } }));
+        step.resize(1000, 560);
+        step.show(); // laid out, so pixels are valid
+        QVERIFY(QTest::qWaitForWindowExposed(&step));
+        step.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        const QPointF whiskerEnd(step.plot()->xAxis->coordToPixel(moe_ms * std::exp(moeSigma)),
+                                 step.plot()->yAxis->coordToPixel(1.0));
+        const QString tip = step.toolTipAt(whiskerEnd);
+        const double moe_s = mMoe->analysis->step.total_s;
+        QVERIFY2(tip.contains(cf::ms(moe_s * std::exp(-moeSigma)))
+                     && tip.contains(cf::ms(moe_s * std::exp(moeSigma))),
+                 qPrintable(tip));
+        QVERIFY(step.headline().contains(cf::ms(moe_s * std::exp(moeSigma))));
+        step.setBaseline(mDense); // the pin's bar first, each with its own range
+        QVERIFY(expectBars(step.plot(), { { dense_ms, denseSigma }, { moe_ms, moeSigma } }));
+
+        views::EfficiencyGapChart gap;
+        gap.setResults(mMoe);
+        QVERIFY(expectBars(gap.plot(), { { moeMfu, moeSigma } }));
+        QVERIFY(gap.headline().contains(cf::percent(mMoe->analysis->gap.mfu * std::exp(moeSigma))));
+        gap.setBaseline(mDense);
+        QVERIFY(expectBars(gap.plot(), { { denseMfu, denseSigma }, { moeMfu, moeSigma } }));
+
+        auto without = std::make_shared<views::ScenarioResults>(*mMoe);
+        without->interval.reset();
+        step.setBaseline(nullptr);
+        step.setResults(without);
+        QVERIFY(expectBars(step.plot(), {}));
+        gap.setBaseline(nullptr);
+        gap.setResults(without);
+        QVERIFY(expectBars(gap.plot(), {}));
+    }
+
     void csvRowsAreTheResults_data() { addCases(); }
     void csvRowsAreTheResults()
     {
@@ -369,7 +436,9 @@ private slots:
         step.setResults(results);
         QList<QStringList> csv = step.csvRows();
         QCOMPARE(csv.front().first(), QStringLiteral("run"));
-        QCOMPARE(csv.size(), qsizetype(1 + a.step.exposed.size() + a.step.hidden.size()));
+        QVERIFY(results->interval); // both cases run the corrected model with the shipped calibration
+        // header, every component of both bars, the likely range's two ends
+        QCOMPARE(csv.size(), qsizetype(1 + a.step.exposed.size() + a.step.hidden.size() + 2));
         for (const auto &c : a.step.exposed) {
             const auto rows = csvMatching(csv, now, QStringLiteral("component_key"), cf::qs(c.key));
             QCOMPARE(rows.size(), 1);
@@ -393,8 +462,11 @@ private slots:
         gap.setResults(results);
         csv = gap.csvRows();
         const auto shown = std::count_if(a.gap.losses.begin(), a.gap.losses.end(), [](auto &l) { return l.seconds != 0; });
-        // header, peak, the non-zero losses, MFU, failures and checkpoints, effective MFU
-        QCOMPARE(csv.size(), qsizetype(1 + 1 + shown + 1 + 2));
+        // header, peak, the non-zero losses, MFU, failures and checkpoints, effective MFU, the
+        // MFU's likely range
+        QCOMPARE(csv.size(), qsizetype(1 + 1 + shown + 1 + 2 + 1));
+        QCOMPARE(csv.back()[column(csv, QStringLiteral("step_key"))], QStringLiteral("mfu_likely_range"));
+        csv.removeLast();
         const int value = column(csv, QStringLiteral("value_percent"));
         double sum = 0;
         for (qsizetype i = 2; i < csv.size() - 2; ++i) // every step after "peak": losses, then the MFU

@@ -319,3 +319,15 @@ mutation "a correlation matrix of another size used" model/src/scenario/predicti
     'const bool correlated = fit.correlation.size() == fit.parameters.size();' \
     'const bool correlated = !fit.correlation.empty();' \
     "tst_prediction_interval:correlatedParametersAddAsTheGumSays"
+mutation "the charts' error bars drawn the wrong way round" views/charts/likelyrange.cpp \
+    'bars->addData(r.value - r.low, r.high - r.value);' \
+    'bars->addData(r.high - r.value, r.value - r.low);' \
+    "tst_charts:likelyRangesAreErrorBars"
+mutation "the step-time chart without the pins' ranges" views/charts/steptimechart.cpp \
+    'if (row.kind != QLatin1String("exposed") || !row.run.results || !row.run.results->interval)' \
+    'if (row.kind != QLatin1String("exposed") || !row.run.results || !row.run.results->interval || row.run.isPin())' \
+    "tst_charts:likelyRangesAreErrorBars"
+mutation "the efficiency gap's MFU range from the peak" views/charts/efficiencygapchart.cpp \
+    'return run.run.results->interval->range(step.value());' \
+    'return run.run.results->interval->range(100.0);' \
+    "tst_charts:likelyRangesAreErrorBars"

@@ -93,6 +93,21 @@ private slots:
         }
         QCOMPARE(found, 2);
 
+        // A pinned design's column holds its own range (its own sigma and step time).
+        const views::ResultsPtr pinned = test::shippedResults(test::shippedScenario(test::kDenseScenario));
+        QVERIFY(pinned->interval && std::abs(pinned->interval->sigma - sigma) > 0.01);
+        table.setPinned({ { QStringLiteral("GPT-3 175B"), pinned } });
+        const double pinSigma = pinned->interval->sigma, pinT = pinned->evaluation.stats.total_time;
+        bool pinRange = false;
+        for (int row = 0; row < table.rowCount(); ++row)
+            if (table.item(row, 0)->text() == QStringLiteral("Step time, likely range")) {
+                QCOMPARE(table.item(row, 2)->text(),
+                         s(pinT * std::exp(-pinSigma)) + QStringLiteral(" – ") + s(pinT * std::exp(pinSigma)));
+                pinRange = true;
+            }
+        QVERIFY(pinRange);
+        table.setPinned({});
+
         scenario::PipelineOptions reference;
         reference.referenceQuirks = true;
         const scenario::PipelineResult plain = scenario::runScenario(

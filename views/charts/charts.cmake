@@ -4,6 +4,7 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/legendtexts.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/legendtexts.h
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/plotchart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/plotchart.h
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/chartview.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/chartview.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/charts/likelyrange.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/likelyrange.h
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/steptimechart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/steptimechart.h
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/bandwidthchart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/bandwidthchart.h
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/efficiencygapchart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/efficiencygapchart.h

@@ -1,6 +1,8 @@
 #include "charts/efficiencygapchart.h"
 
 #include "charts/chartformat.h"
+#include "charts/likelyrange.h"
+#include "results/calibrationtext.h"
 
 #include "gapstudio/model/cost.h"
 #include "gapstudio/scenario/best_layout.h"
@@ -13,6 +15,8 @@
 #include <cmath>
 #include <functional>
 #include <optional>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace gapstudio::views {
@@ -287,6 +291,10 @@ QString headlineOf(const model::Analysis &current, const std::vector<ChartRun> &
               ? QObject::tr("Efficiency gap in dollars: %1 of a %2 training run buys useful compute")
                     .arg(amountText(scale, now.back().value(), 1), amountText(scale, scale.total, 1))
               : QObject::tr("Efficiency gap: MFU %1 of peak").arg(cf::percent(current.gap.mfu));
+    if (!scale.dollars && results.interval) {
+        const auto [low, high] = results.interval->range(current.gap.mfu);
+        headline += QObject::tr(" (likely %1 \u2013 %2)").arg(cf::percent(low), cf::percent(high));
+    }
     if (!scale.dollars && current.gap.failures != 0 && results.goodput)
         headline += QObject::tr(", %1 over the wall time with failures and checkpoints")
                         .arg(cf::percent(results.goodput->effectiveMfu));
@@ -318,6 +326,37 @@ std::vector<Run> runsOf(const std::vector<ChartRun> &pins, const std::vector<std
     const cf::GroupSlot slot = cf::groupSlot(count - 1, count);
     runs.push_back({ &now, current, currentName, slot.offset, slot.width });
     return runs;
+}
+
+/// The likely range of a run's MFU step (the run's prediction interval), in percent of peak; none
+/// in dollars, for another step, or without an interval.
+std::optional<std::pair<double, double>> likelyRangeOf(const Step &step, const Run &run, const Scale &scale)
+{
+    if (scale.dollars || step.key != QLatin1String("mfu") || !run.run.results || !run.run.results->interval)
+        return std::nullopt;
+    return run.run.results->interval->range(step.value());
+}
+
+/// Every run's MFU range as error bars, with their tool tips.
+void drawLikelyRanges(QCustomPlot *p, const std::vector<Run> &runs, const QStringList &keys,
+                      const Scale &scale,
+                      const std::function<void(QCPAbstractPlottable *, double, const QString &)> &tip)
+{
+    std::vector<LikelyRange> ranges;
+    std::vector<QString> tips;
+    for (const Run &run : runs)
+        for (const Step &step : *run.steps)
+            if (const auto range = likelyRangeOf(step, run, scale)) {
+                ranges.push_back(
+                    { keys.indexOf(step.key) + 1 + run.offset, step.value(), range->first, range->second });
+                tips.push_back(QObject::tr("MFU, likely range (%1)\n%2 \u2013 %3\n%4")
+                                   .arg(run.name, amountText(scale, range->first, 1),
+                                        amountText(scale, range->second, 1), intervalText(*run.run.results)));
+            }
+    QCPErrorBars *bars
+        = addLikelyRanges(p->yAxis, p->xAxis, ranges, QObject::tr("Likely range of the MFU (\u00b11\u03c3)"));
+    for (std::size_t i = 0; i < ranges.size(); ++i)
+        tip(bars, ranges[i].key, tips[i]);
 }
 
 /// What a run's bars need from the chart: its tool tips and labels (ChartView's).
@@ -381,7 +420,10 @@ void drawRun(QCustomPlot *p, const Run &run, const QStringList &keys, const Scal
                 tip += difference.tip;
             }
         marks.tip(bars, key, tip);
-        QCPItemText *label = marks.label(step.upper(), key, text);
+        // Past the likely range's whisker, if the step has one.
+        const auto range = likelyRangeOf(step, run, scale);
+        QCPItemText *label
+            = marks.label(range ? std::max(step.upper(), range->second) : step.upper(), key, text);
         label->setFont(QFont(label->font().family(), pins.empty() ? 9 : pins.size() > 2 ? 7 : 8));
         if (run.run.isPin())
             label->setColor(QColor(0x70, 0x70, 0x70));
@@ -441,6 +483,7 @@ void EfficiencyGapChart::rebuild(const model::Analysis &current, const std::vect
         const QString suffix = pins.empty() || keyed ? QString() : tr(" (%1)").arg(run.name);
         drawRun(p, run, keys, scale, pinRuns, suffix, !(keyed && run.run.isPin()), marks, *ticker);
     }
+    drawLikelyRanges(p, runs, keys, scale, marks.tip);
     addPinKeys(pins, [](const ChartRun &pin) { return cf::pinBrush(kLoss, pin.pin); });
 
     setAxes(p, ticker, keys.size(), scale);
@@ -472,15 +515,25 @@ QList<QStringList> EfficiencyGapChart::csvRows() const
     const std::vector<ChartRun> pins = dollars ? std::vector<ChartRun> {} : pinRuns();
     const ScenarioResults *best = dollars ? nullptr : bestLayout();
     const QSet<QString> shown = shownLosses(best ? *best->analysis : *current, pins);
-    std::vector<std::pair<QString, std::vector<Step>>> runs;
+    std::vector<std::tuple<QString, std::vector<Step>, const ScenarioResults *>> runs;
     for (const ChartRun &pin : pins)
-        runs.emplace_back(pin.run, pinSteps(*pin.analysis, shown));
+        runs.emplace_back(pin.run, pinSteps(*pin.analysis, shown), pin.results);
     runs.emplace_back(QStringLiteral("current"),
-                      currentSteps(*current, currentScale(*current), results().get(), best, shown));
-    for (const auto &[run, steps] : runs) {
+                      currentSteps(*current, currentScale(*current), results().get(), best, shown),
+                      results().get());
+    for (const auto &[run, steps, _] : runs) {
         for (const Step &step : steps)
             csv.append({run, step.key, step.label, cf::exact(step.from), cf::exact(step.to), cf::exact(step.value())});
     }
+    // After every run's steps: the likely range of each run's MFU (from, to; value its width).
+    if (!dollars)
+        for (const auto &[run, steps, runResults] : runs)
+            if (const Step *mfu = findStep(steps, QStringLiteral("mfu"));
+                mfu && runResults && runResults->interval) {
+                const auto [low, high] = runResults->interval->range(mfu->value());
+                csv.append({ run, QStringLiteral("mfu_likely_range"), tr("MFU, likely range"), cf::exact(low),
+                             cf::exact(high), cf::exact(high - low) });
+            }
     return csv;
 }
 

@@ -1,11 +1,16 @@
 #include "charts/steptimechart.h"
 
 #include "charts/chartformat.h"
+#include "charts/likelyrange.h"
+#include "results/calibrationtext.h"
 
 #include <qcustomplot.h>
 
 #include <algorithm>
 #include <functional>
+#include <optional>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace gapstudio::views {
@@ -107,6 +112,15 @@ QString componentTip(const QString &name, const std::string &key, const Row &row
     return text;
 }
 
+/// The likely range of a step-time bar's total (s): the run's prediction interval, on its exposed
+/// bar only.
+std::optional<std::pair<double, double>> likelyRangeOf(const Row &row)
+{
+    if (row.kind != QLatin1String("exposed") || !row.run.results || !row.run.results->interval)
+        return std::nullopt;
+    return row.run.results->interval->range(row.step->total_s);
+}
+
 /// Each bar's end: its total, and for the current run the difference from the first pin. Returns
 /// the longest bar (ms).
 double labelBarEnds(const std::vector<Row> &rows, const std::vector<ChartRun> &pins,
@@ -120,15 +134,35 @@ double labelBarEnds(const std::vector<Row> &rows, const std::vector<ChartRun> &p
         const bool exposed = row.kind == QLatin1String("exposed");
         if (exposed)
             end_s = row.step->total_s; // the step time itself (the exposed parts add up to it)
-        maxEnd_ms = std::max(maxEnd_ms, end_s * cf::kMsPerSecond);
+        // Past the likely range's whisker, if the bar has one.
+        const auto range = likelyRangeOf(row);
+        const double labelAt_s = range ? std::max(end_s, range->second) : end_s;
+        maxEnd_ms = std::max(maxEnd_ms, labelAt_s * cf::kMsPerSecond);
         QString text = cf::ms(end_s);
         if (!pins.empty() && !row.run.isPin() && exposed)
             text += QStringLiteral("  (%1 ms)")
                         .arg(cf::signedNumber((row.step->total_s - pins.front().analysis->step.total_s)
                                               * cf::kMsPerSecond));
-        addEndLabel(end_s * cf::kMsPerSecond, row.position, text);
+        addEndLabel(labelAt_s * cf::kMsPerSecond, row.position, text);
     }
     return maxEnd_ms;
+}
+
+/// The error bars of the exposed bars that have a likely range, and their tool tips.
+std::pair<std::vector<LikelyRange>, std::vector<QString>> likelyRangesOf(const std::vector<Row> &rows)
+{
+    std::pair<std::vector<LikelyRange>, std::vector<QString>> out;
+    for (const Row &row : rows) {
+        const auto range = likelyRangeOf(row);
+        if (!range)
+            continue;
+        out.first.push_back({ row.position, row.step->total_s * cf::kMsPerSecond,
+                              range->first * cf::kMsPerSecond, range->second * cf::kMsPerSecond });
+        out.second.push_back(QObject::tr("Step time, likely range (%1)\n%2 \u2013 %3\n%4")
+                                 .arg(row.run.longName(), cf::ms(range->first), cf::ms(range->second),
+                                      intervalText(*row.run.results)));
+    }
+    return out;
 }
 
 } // namespace
@@ -176,6 +210,11 @@ void StepTimeChart::rebuild(const model::Analysis &current, const std::vector<Ch
             }
         }
     }
+    const auto [ranges, rangeTips] = likelyRangesOf(rows);
+    QCPErrorBars *rangeBars
+        = addLikelyRanges(p->yAxis, p->xAxis, ranges, tr("Likely range of the step time (\u00b11\u03c3)"));
+    for (std::size_t i = 0; i < ranges.size(); ++i)
+        setToolTip(rangeBars, ranges[i].key, rangeTips[i]);
     addPinKeys(pins); // the axis names the runs
 
     const double maxEnd_ms = labelBarEnds(rows, pins, [this](double x, double y, const QString &text) {
@@ -184,6 +223,10 @@ void StepTimeChart::rebuild(const model::Analysis &current, const std::vector<Ch
     p->xAxis->setRange(0, std::max(maxEnd_ms, 1e-3) * (pins.empty() ? 1.18 : 1.3));
 
     QString headline = tr("Step time: %1").arg(cf::ms(current.step.total_s));
+    if (const ScenarioResults *results = currentRun().results; results && results->interval) {
+        const auto [low, high] = results->interval->range(current.step.total_s);
+        headline += tr(" (likely %1 \u2013 %2)").arg(cf::ms(low), cf::ms(high));
+    }
     if (!pins.empty()) {
         const model::Analysis &first = *pins.front().analysis;
         headline
@@ -207,6 +250,15 @@ QList<QStringList> StepTimeChart::csvRows() const
             csv.append({ row.run.run, row.kind, cf::qs(c.key), cf::qs(c.label),
                          cf::exact(c.seconds * cf::kMsPerSecond),
                          cf::exact(share(c.seconds, *row.step) * cf::kPercent) });
+    // The likely range of each run's step time, after every bar's components.
+    for (const Row &row : rowsOf(currentRun(), pinRuns()))
+        if (const auto range = likelyRangeOf(row))
+            for (const auto &[key, name, seconds] :
+                 { std::tuple { "step_time_low", tr("Step time, likely range (low)"), range->first },
+                   std::tuple { "step_time_high", tr("Step time, likely range (high)"), range->second } })
+                csv.append({ row.run.run, QStringLiteral("likely_range"), QString::fromLatin1(key), name,
+                             cf::exact(seconds * cf::kMsPerSecond),
+                             cf::exact(share(seconds, *row.step) * cf::kPercent) });
     return csv;
 }
 
