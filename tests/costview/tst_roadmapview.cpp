@@ -5,6 +5,7 @@
 #include "shippedresults.h"
 
 #include "charts/chartexport.h"
+#include "charts/chartformat.h"
 #include "report/headless.h"
 #include "roadmap/roadmapchart.h"
 #include "roadmap/roadmappanel.h"
@@ -122,13 +123,33 @@ void TestRoadmapView::chartIsTheModels()
     // ratio to the step before (the ratio of the two steps' effective costs).
     QCOMPARE(rows[0].mid(10),
              (QStringList { QStringLiteral("goodput"), QStringLiteral("effective_usd_per_million_tokens"),
-                            QStringLiteral("effective_cost_ratio") }));
+                            QStringLiteral("effective_cost_ratio"), QStringLiteral("mfu_low"),
+                            QStringLiteral("mfu_high") }));
     for (std::size_t i = 0; i < model.size(); ++i) {
         const QStringList &row = rows[int(i) + 1];
         const double goodput = row.at(10).toDouble(), usd = row.at(11).toDouble();
         QVERIFY2(goodput > 0.5 && goodput < 1, qPrintable(row.at(10)));
         QCOMPARE(goodput, model[i].result.goodput->goodput);
         QVERIFY(std::abs(usd - model[i].result.cost->usdPerMillionTokens / goodput) <= 1e-12 * usd);
+        // Last, the MFU's likely range: mfu e^-sigma .. mfu e^+sigma of the step's own interval,
+        // and each panel's error bar the same range of its metric (display units).
+        QVERIFY(model[i].result.interval);
+        const double sigma = model[i].result.interval->sigma,
+                     mfu = model[i].result.evaluation.stats.total_efficiency;
+        QVERIFY(std::abs(row.at(13).toDouble() - mfu * std::exp(-sigma)) <= 1e-12 * mfu);
+        QVERIFY(std::abs(row.at(14).toDouble() - mfu * std::exp(sigma)) <= 1e-12 * mfu);
+        for (const RoadmapMetric metric : views::kRoadmapMetrics) {
+            QCPErrorBars *range = nullptr;
+            QCustomPlot *plot = panel.chart()->plot();
+            for (int k = 0; k < plot->plottableCount(); ++k)
+                if (auto *found = qobject_cast<QCPErrorBars *>(plot->plottable(k));
+                    found && found->keyAxis() == panel.chart()->bars(metric)->keyAxis())
+                    range = found;
+            QVERIFY(range && range->dataCount() == int(model.size()));
+            const double v = modelValue(model[i], metric);
+            QVERIFY(std::abs(range->data()->at(int(i)).errorMinus - v * (1 - std::exp(-sigma))) <= 1e-12 * v);
+            QVERIFY(std::abs(range->data()->at(int(i)).errorPlus - v * (std::exp(sigma) - 1)) <= 1e-12 * v);
+        }
         if (i == 0) {
             QVERIFY(row.at(12).isEmpty());
             continue;
@@ -136,7 +157,13 @@ void TestRoadmapView::chartIsTheModels()
         const double previous = rows[int(i)].at(11).toDouble();
         QVERIFY(std::abs(row.at(12).toDouble() - usd / previous) <= 1e-12 * usd / previous);
     }
-    QCOMPARE(panel.table()->columnCount(), int(rows[0].size()) + 1); // and MW
+    // The table: MW more, the MFU's range in one column ("a – b").
+    QCOMPARE(panel.table()->columnCount(), int(rows[0].size()) + 1 - 1);
+    const int last = panel.table()->columnCount() - 1;
+    QCOMPARE(panel.table()->horizontalHeaderItem(last)->text(), QStringLiteral("MFU range"));
+    QCOMPARE(panel.table()->item(0, last)->text(),
+             QStringLiteral("%1 – %2").arg(views::chartformat::percent(rows[1].at(13).toDouble()),
+                                           views::chartformat::percent(rows[1].at(14).toDouble())));
     QCOMPARE(panel.table()->rowCount(), int(model.size()));
 }
 

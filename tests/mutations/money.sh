@@ -331,3 +331,11 @@ mutation "the efficiency gap's MFU range from the peak" views/charts/efficiencyg
     'return run.run.results->interval->range(step.value());' \
     'return run.run.results->interval->range(100.0);' \
     "tst_charts:likelyRangesAreErrorBars"
+mutation "the roadmap's likely ranges all the MFU's" views/roadmap/roadmapdata.cpp \
+    'return steps[index].result.interval->range(*v);' \
+    'return steps[index].result.interval->range(steps[index].result.evaluation.stats.total_efficiency);' \
+    "tst_roadmapview:chartIsTheModels"
+mutation "the roadmap table's MFU range the throughput's" views/roadmap/roadmaptable.cpp \
+    'const auto range = roadmap.likelyRange(i, RoadmapMetric::Mfu);' \
+    'const auto range = roadmap.likelyRange(i, RoadmapMetric::Throughput);' \
+    "tst_roadmapview:chartIsTheModels tst_report:reportHasRoadmapSection"

@@ -189,6 +189,14 @@ private slots:
         expected << QStringLiteral("The steps with failures, checkpoints and restarts");
         for (const scenario::RoadmapStepResult &step : steps)
             expected << QLocale::c().toString(100 * step.result.goodput->goodput, 'f', 1) + QStringLiteral(" %");
+        // And each step's MFU range: mfu e^-sigma .. mfu e^+sigma.
+        for (const scenario::RoadmapStepResult &step : steps) {
+            const double mfu = step.result.evaluation.stats.total_efficiency,
+                         sigma = step.result.interval->sigma;
+            expected << QStringLiteral("%1 % \u2013 %2 %")
+                            .arg(QLocale::c().toString(100 * mfu * std::exp(-sigma), 'f', 1),
+                                 QLocale::c().toString(100 * mfu * std::exp(sigma), 'f', 1));
+        }
         for (const QString &needle : expected)
             QVERIFY2(text.contains(needle), qPrintable(QStringLiteral("missing \"%1\" in %2").arg(needle, text.left(3000))));
     }

@@ -107,10 +107,11 @@ void writeRoadmap(report::ReportPainter &out, int section, const RoadmapData &ro
     out.paragraph(QString::fromStdString(roadmap.roadmap.name));
     if (!roadmap.roadmap.source.empty())
         out.paragraph(QString::fromStdString(roadmap.roadmap.source), false, true);
-    // The view's table in two, as its fourteen columns do not fit across A4: the steps' figures,
-    // then their goodput (step and design again, then the last three columns).
+    // The view's table in two, as its fifteen columns do not fit across A4: the steps' figures,
+    // then their goodput and the MFU's likely range (step and design again, then the last four
+    // columns).
     const QList<QStringList> rows = RoadmapTable::rowsOf(roadmap);
-    constexpr int kGoodputColumns = 3;
+    constexpr int kGoodputColumns = 4;
     const qsizetype split = rows.first().size() - kGoodputColumns;
     report::Table table;
     table.title = QObject::tr("Steps of %1. Gains are over the step before (cost and energy ratios below 1 are savings).")
@@ -118,7 +119,8 @@ void writeRoadmap(report::ReportPainter &out, int section, const RoadmapData &ro
     report::Table goodput;
     goodput.title
         = QObject::tr("The steps with failures, checkpoints and restarts: goodput, $ per million tokens "
-                      "(Eff. $/M) and its ratio to the step before.");
+                      "(Eff. $/M) and its ratio to the step before; the MFU's likely range (one standard "
+                      "deviation of the model's error).");
     for (qsizetype r = 0; r < rows.size(); ++r) {
         QStringList &target = r == 0 ? table.headers : table.rows.emplace_back();
         target = rows[r].mid(0, split);
@@ -126,11 +128,11 @@ void writeRoadmap(report::ReportPainter &out, int section, const RoadmapData &ro
         withFailures = rows[r].mid(0, 2) + rows[r].mid(split);
     }
     table.weights = { 0.8, 1.9, 0.95, 1.35, 0.85, 1.15, 1.0, 0.75, 1.3, 1.1, 1.2 };
-    goodput.weights = { 0.8, 1.9, 1.1, 1.1, 1.1 };
-    goodput.widthFraction = 0.65;
+    goodput.weights = { 0.8, 1.9, 1.1, 1.1, 1.1, 1.7 };
+    goodput.widthFraction = 0.85;
     for (int c = 0; c < table.headers.size(); ++c)
         table.rightAligned << (c >= 3);
-    goodput.rightAligned = { false, false, true, true, true };
+    goodput.rightAligned = { false, false, true, true, true, true };
     out.table(table);
     out.table(goodput);
     for (const QString &problem : roadmap.problems)

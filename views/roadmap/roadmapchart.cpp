@@ -2,10 +2,13 @@
 
 #include "charts/chartformat.h"
 #include "charts/chartinteraction.h"
+#include "charts/likelyrange.h"
 
 #include <qcustomplot.h>
 
 #include <algorithm>
+#include <optional>
+#include <vector>
 
 namespace gapstudio::views {
 
@@ -98,7 +101,8 @@ void RoadmapChart::setRoadmap(RoadmapPtr roadmap)
         return;
     }
     clearPlot();
-    setSubtitle(tr("%1  ·  ×: over the step before").arg(QString::fromStdString(mRoadmap->roadmap.name)));
+    setSubtitle(tr("%1  ·  ×: over the step before  ·  I: likely range (±1σ of the model's error)")
+                    .arg(QString::fromStdString(mRoadmap->roadmap.name)));
     for (const RoadmapMetric metric : kRoadmapMetrics)
         drawMetric(panelOf(metric), metric);
     replot();
@@ -126,6 +130,7 @@ void RoadmapChart::drawMetric(std::size_t panel, RoadmapMetric metric)
     mBars[panel] = bars;
 
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    std::vector<LikelyRange> ranges;
     double high = 0;
     const std::size_t count = mRoadmap->steps.size();
     for (std::size_t i = 0; i < count; ++i) {
@@ -144,9 +149,17 @@ void RoadmapChart::drawMetric(std::size_t panel, RoadmapMetric metric)
         }
         const double shown = displayValue(metric, *value);
         bars->addData(key, shown);
-        high = std::max(high, shown);
         QString text = valueText(metric, shown);
         QString tip = tr("%1\n%2: %3").arg(mRoadmap->stepName(i), metricTitle(metric), text);
+        double top = shown; // the label sits above the bar, or above its likely range
+        if (const auto range = mRoadmap->likelyRange(i, metric)) {
+            const double low = displayValue(metric, range->first),
+                         upper = displayValue(metric, range->second);
+            ranges.push_back({ key, shown, low, upper });
+            tip += tr("\nlikely %1 \u2013 %2").arg(valueText(metric, low), valueText(metric, upper));
+            top = upper;
+        }
+        high = std::max(high, top);
         if (const std::optional<double> gain = mRoadmap->gain(i, metric)) {
             text += QLatin1Char('\n') + gainText(*gain);
             tip += tr("\n%1 the step before").arg(gainText(*gain));
@@ -155,12 +168,13 @@ void RoadmapChart::drawMetric(std::size_t panel, RoadmapMetric metric)
         auto *label = new QCPItemText(plot());
         label->setClipToAxisRect(false);
         label->position->setAxes(x, y);
-        label->position->setCoords(key, shown);
+        label->position->setCoords(key, top);
         label->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
         label->setTextAlignment(Qt::AlignCenter);
         label->setFont(QFont(font().family(), 8));
         label->setText(text);
     }
+    addLikelyRanges(x, y, ranges, tr("Likely range (\u00b11\u03c3)"));
     x->setTicker(ticker);
     x->setRange(0.4, double(count) + 0.6);
     x->setLabel(metric == RoadmapMetric::JoulesPerToken || metric == RoadmapMetric::UsdPerMillionTokens
@@ -198,6 +212,7 @@ QList<QStringList> RoadmapChart::csvRows() const
     // The goodput's columns come last, as in `gapstudio-cli roadmap`'s CSV.
     header << QStringLiteral("goodput") << QStringLiteral("effective_usd_per_million_tokens")
            << QStringLiteral("effective_cost_ratio");
+    header << QStringLiteral("mfu_low") << QStringLiteral("mfu_high"); // the MFU's likely range, last
     QList<QStringList> rows { header };
     if (!mRoadmap)
         return rows;
@@ -212,6 +227,9 @@ QList<QStringList> RoadmapChart::csvRows() const
             row << cell(mRoadmap->gain(i, metric));
         row << cell(mRoadmap->goodput(i)) << cell(mRoadmap->effectiveUsdPerMillionTokens(i))
             << cell(mRoadmap->effectiveCostRatio(i));
+        const auto mfuRange = mRoadmap->likelyRange(i, RoadmapMetric::Mfu);
+        row << cell(mfuRange ? std::optional(mfuRange->first) : std::nullopt)
+            << cell(mfuRange ? std::optional(mfuRange->second) : std::nullopt);
         rows << row;
     }
     return rows;

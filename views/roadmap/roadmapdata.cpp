@@ -67,6 +67,15 @@ std::optional<double> RoadmapData::value(std::size_t index, RoadmapMetric metric
     return std::nullopt;
 }
 
+std::optional<std::pair<double, double>> RoadmapData::likelyRange(std::size_t index,
+                                                                  RoadmapMetric metric) const
+{
+    const std::optional<double> v = value(index, metric);
+    if (!v || !steps[index].result.interval)
+        return std::nullopt;
+    return steps[index].result.interval->range(*v);
+}
+
 std::optional<double> RoadmapData::gain(std::size_t index, RoadmapMetric metric) const
 {
     if (index >= steps.size())

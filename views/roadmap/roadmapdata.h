@@ -14,6 +14,7 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace gapstudio::views {
@@ -40,6 +41,11 @@ struct RoadmapData {
     /// The metric of step `index` (0-based), or nullopt when the step has no such result (it does
     /// not evaluate, or runs over capacity, or has no cost).
     [[nodiscard]] std::optional<double> value(std::size_t index, RoadmapMetric metric) const;
+    /// The likely range of the step's `metric` (the prediction interval of its result,
+    /// prediction_interval.h): every metric is proportional to the step time or to its inverse.
+    /// nullopt when the step has no value or no interval.
+    [[nodiscard]] std::optional<std::pair<double, double>> likelyRange(std::size_t index,
+                                                                       RoadmapMetric metric) const;
     /// The step's gain for `metric` over the previous step (speedup, cost ratio, energy ratio;
     /// nullopt for MFU and for steps without one).
     [[nodiscard]] std::optional<double> gain(std::size_t index, RoadmapMetric metric) const;

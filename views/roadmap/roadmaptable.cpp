@@ -42,7 +42,7 @@ QList<QStringList> RoadmapTable::rowsOf(const RoadmapData &roadmap)
     const QStringList header { tr("Step"),     tr("Design"),     tr("Status"),       tr("Samples/s"),
                                tr("MFU"),      tr("$/M tokens"), tr("J/token"),      tr("MW"),
                                tr("Speedup"),  tr("Cost ratio"), tr("Energy ratio"), tr("Goodput"),
-                               tr("Eff. $/M"), tr("Eff. ratio") };
+                               tr("Eff. $/M"), tr("Eff. ratio"), tr("MFU range") };
     QList<QStringList> rows { header };
     for (std::size_t i = 0; i < roadmap.steps.size(); ++i) {
         const scenario::PipelineResult &r = roadmap.steps[i].result;
@@ -59,6 +59,11 @@ QList<QStringList> RoadmapTable::rowsOf(const RoadmapData &roadmap)
         row << (goodput ? chartformat::percent(*goodput) : QStringLiteral("\u2014"))
             << (usd ? chartformat::significant(*usd) : QStringLiteral("\u2014"))
             << ratio(roadmap.effectiveCostRatio(i));
+        // The MFU's likely range: one standard deviation of the model's error.
+        const auto range = roadmap.likelyRange(i, RoadmapMetric::Mfu);
+        row << (range ? QStringLiteral("%1 \u2013 %2")
+                            .arg(chartformat::percent(range->first), chartformat::percent(range->second))
+                      : QStringLiteral("\u2014"));
         rows << row;
     }
     return rows;
