@@ -447,6 +447,50 @@ private slots:
                  run(app, fused, corrected(false)).stats.total_time);
     }
 
+    void pipelineScatterGather()
+    {
+        // Narayanan et al. 2021, section 4.1: without sequence parallelism the stage's output is
+        // replicated on its t TP ranks, so each sends 1/t of it to the next stage and the
+        // receivers all-gather it over TP. gpt(): a microbatch of 2048 tokens x h 1024 in bf16.
+        const Application app = gpt();
+        Execution plain = layout(4, 1);
+        plain.tensorParCommType = TpCommType::Ar;
+        plain.pipelinePar = 2;
+        plain.numProcs = 8;
+        plain.batchSize = 2;
+        Execution scattered = plain;
+        scattered.pipelineScatterGather = true;
+        const Evaluation p = run(app, plain, corrected()), s = run(app, scattered, corrected());
+        QVERIFY(p.ok && s.ok);
+        const double message = 2048.0 * 1024 * 2;
+        QCOMPARE(p.stats.block_fw_pp_size, message);
+        QCOMPARE(s.stats.block_fw_pp_size, message / 4);
+        QCOMPARE(s.stats.block_bw_pp_size, message / 4);
+        // Each p2p: 1/4 of the message over the scale-out tier (PP's), then the ring all-gather
+        // of the whole message over the scale-up tier (TP's), S (t - 1) / t.
+        const System sys = machine();
+        const NetworkTier &up = sys.networks[0], &out = sys.networks[1];
+        const auto time = [](const NetworkTier &n, double bytes) {
+            return n.latency_s + bytes / (n.bandwidth_Bps * n.efficiency);
+        };
+        const double p2ps = p.stats.pp_comm_link_time / time(out, message); // as many in both
+        QVERIFY(p2ps >= 2);
+        gapstudio::test::relativeNear(s.stats.pp_comm_link_time,
+                                      p2ps * (time(out, message / 4) + time(up, message * 3 / 4)), 1e-12);
+        QVERIFY(s.stats.total_time < p.stats.total_time);
+        // Not in the reference models (the feature off), nor where TP already splits the
+        // activation by sequence (its message is 1/t already, and no all-gather is added).
+        EvaluateOptions off = corrected();
+        off.features.pipelineScatterGather = false;
+        QCOMPARE(run(app, scattered, off).stats.pp_comm_link_time, p.stats.pp_comm_link_time);
+        Execution sequence = plain;
+        sequence.tensorParCommType = TpCommType::RsAg;
+        Execution sequenceScattered = sequence;
+        sequenceScattered.pipelineScatterGather = true;
+        QCOMPARE(run(app, sequenceScattered, corrected()).stats.pp_comm_link_time,
+                 run(app, sequence, corrected()).stats.pp_comm_link_time);
+    }
+
     void softwareOverheadsNamedInTheGap()
     {
         // The calibration's fixed costs, counted by hand: one microbatch per GPU, four MoE

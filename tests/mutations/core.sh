@@ -275,3 +275,15 @@ mutation "the optimizer sharded over DP only under context parallelism" model/sr
     'const double contextShards = features.attention ? dbl(exe.contextPar) : 1.0;' \
     'const double contextShards = features.attention ? 1.0 : 1.0;' \
     "tst_fidelity:optimizerShardsOverContextParallelRanks"
+mutation "pipeline messages scattered under every software stack" model/src/engine/run.h \
+    'return run.features.pipelineScatterGather && run.exe.pipelineScatterGather && run.exe.tensorPar > 1' \
+    'return run.features.pipelineScatterGather && run.exe.tensorPar > 1' \
+    "tst_fidelity:pipelineScatterGather"
+mutation "the scattered pipeline message's all-gather dropped" model/src/engine/batch_stats.cpp \
+    'run.chunkFwPpTime += gather;' \
+    'run.chunkFwPpTime += 0 * gather;' \
+    "tst_fidelity:pipelineScatterGather"
+mutation "the software preset's scatter/gather key not read" model/src/io/calibration_json.cpp \
+    'software.pipelineScatterGather = c["pipeline_scatter_gather"].boolean();' \
+    'software.pipelineScatterGather = false && c["pipeline_scatter_gather"].boolean();' \
+    "tst_compile:softwareScattersPipelineMessages"

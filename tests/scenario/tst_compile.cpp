@@ -288,6 +288,28 @@ private slots:
         QCOMPARE(written.value("moe_all_to_all_overlap", true), false);
     }
 
+    void softwareScattersPipelineMessages()
+    {
+        // Megatron-LM of 2022 sends pipeline messages scattered over TP (its preset says so);
+        // the Megatron-Core stacks do not. The preset's key survives writing and reading.
+        scenario::Scenario s = io::loadScenario(PRESETS_DIR "/scenarios/gpt3-175b-4096-h100-fp8.gapstudio.json");
+        const auto scatters = [&](const char *software) {
+            s.software.presetId = software;
+            const scenario::CompileResult r = scenario::compile(s, mLibrary);
+            if (!r.compiled)
+                qFatal("%s", r.diagnostics.empty() ? "?" : r.diagnostics.front().message.c_str());
+            return r.compiled->execution.pipelineScatterGather;
+        };
+        QVERIFY(scatters("megatron-lm-2022"));
+        QVERIFY(!scatters("megatron-core"));
+        QVERIFY(!scatters("megatron-lm-2023"));
+        const scenario::Software &legacy = mLibrary.software.at("megatron-lm-2022");
+        const nlohmann::ordered_json written = io::toJson(legacy);
+        QCOMPARE(written.value("pipeline_scatter_gather", false), true);
+        QVERIFY(io::parseSoftware(nlohmann::json::parse(written.dump()), "inline").pipelineScatterGather);
+        QVERIFY(!io::toJson(mLibrary.software.at("megatron-core")).contains("pipeline_scatter_gather"));
+    }
+
     void overridesApply()
     {
         scenario::Scenario s = fromPresets("nvidia-a100-80gb", "nvlink3", "infiniband-hdr", "two-tier-8",

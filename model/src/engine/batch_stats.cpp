@@ -179,6 +179,14 @@ void pipelineComm(Run &run, Stats &o) noexcept
     run.chunkBwPpTime = p2pAlways || (exe.pipelinePar > 1 && exe.training)
                             ? networkTime(*run.ppNet, NetOp::P2p, o.block_bw_pp_size, 2)
                             : 0;
+    if (exe.pipelinePar > 1 && scatterGathersPipeline(run)) {
+        // Narayanan et al. 2021, section 4.1: the receiving TP ranks all-gather the activation
+        // from their 1/TP shares before using it (counted with the PP time it belongs to).
+        const double gather = networkTime(*run.tpNet, NetOp::AllGather,
+                                          lay.activationSize * run.ctx.bytesPerElement, exe.tensorPar);
+        run.chunkFwPpTime += gather;
+        run.chunkBwPpTime += exe.training ? gather : 0;
+    }
     const double fwP2ps = exe.pipelinePar > 1 ? dbl(lay.chunksPerProc) : 0;
     const double bwP2ps = exe.pipelinePar > 1 && exe.training ? dbl(lay.chunksPerProc) : 0;
     o.pp_comm_link_time = M * fwP2ps * run.chunkFwPpTime + M * bwP2ps * run.chunkBwPpTime;

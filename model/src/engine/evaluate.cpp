@@ -134,13 +134,14 @@ void checkpointSize(const Run &run, Stats &o) noexcept
             b;
 }
 
-/// §4.3: the p2p message is the sequence-split activation when TP splits it at chunk edges.
+/// §4.3: the p2p message is the sequence-split activation when TP splits it at chunk edges, and
+/// each TP rank's 1/TP share of it under the scatter/gather optimisation (scatterGathersPipeline).
 void pipelineMessageSizes(const Run &run, Stats &o) noexcept
 {
     const Execution &exe = run.exe;
     const double b = run.ctx.bytesPerElement;
     if (exe.pipelinePar > 1) {
-        const bool split = exe.tensorParCommType != TpCommType::Ar;
+        const bool split = exe.tensorParCommType != TpCommType::Ar || scatterGathersPipeline(run);
         o.block_fw_pp_size = (split ? run.layout.seqParActivationSize : run.layout.activationSize) * b;
     }
     if (exe.training)

@@ -118,6 +118,13 @@ void applyStages(Run &run, Stats &stats) noexcept;
 [[nodiscard]] double fwOffloadBytes(const Run &run, const Stats &stats) noexcept;
 [[nodiscard]] double bwOffloadBytes(const Run &run, const Stats &stats) noexcept;
 
-
+/// Corrected model: whether pipeline messages go scattered over TP and are all-gathered by the
+/// receiver (Execution::pipelineScatterGather, Narayanan et al. 2021 section 4.1): only where TP
+/// does not already split the activation by sequence.
+[[nodiscard]] inline bool scatterGathersPipeline(const Run &run) noexcept
+{
+    return run.features.pipelineScatterGather && run.exe.pipelineScatterGather && run.exe.tensorPar > 1
+           && run.exe.tensorParCommType == TpCommType::Ar;
+}
 
 } // namespace gapstudio::model::detail

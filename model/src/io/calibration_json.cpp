@@ -164,8 +164,9 @@ scenario::FitSummary parseFit(const JsonCursor &c)
 
 scenario::Software parseSoftwareBody(const JsonCursor &c, bool wholeFile)
 {
-    requireBlockKeys(c, wholeFile, { "framework", "gradient_reduce_datatype" },
-                     { "elementwise_kernels", "moe_dispatcher", "moe_all_to_all_overlap" });
+    requireBlockKeys(
+        c, wholeFile, { "framework", "gradient_reduce_datatype" },
+        { "elementwise_kernels", "moe_dispatcher", "moe_all_to_all_overlap", "pipeline_scatter_gather" });
     scenario::Software software;
     software.info = parseInfo(c);
     software.framework = c["framework"].string();
@@ -178,6 +179,8 @@ scenario::Software parseSoftwareBody(const JsonCursor &c, bool wholeFile)
             = static_cast<model::MoeDispatcher>(c["moe_dispatcher"].oneOf(model::names::kMoeDispatcher));
     if (c.value().contains("moe_all_to_all_overlap"))
         software.moeAllToAllOverlap = c["moe_all_to_all_overlap"].boolean();
+    if (c.value().contains("pipeline_scatter_gather"))
+        software.pipelineScatterGather = c["pipeline_scatter_gather"].boolean();
     return software;
 }
 
@@ -191,6 +194,8 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Software &software)
         out["moe_dispatcher"] = model::names::of(model::names::kMoeDispatcher, *software.moeDispatcher);
     if (software.moeAllToAllOverlap)
         out["moe_all_to_all_overlap"] = *software.moeAllToAllOverlap;
+    if (software.pipelineScatterGather)
+        out["pipeline_scatter_gather"] = true;
 }
 
 scenario::CalibrationSet parseCalibrationBody(const JsonCursor &c, bool wholeFile)

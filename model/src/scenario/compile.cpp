@@ -175,6 +175,7 @@ model::Execution executionOf(const ResolvedScenario &r, std::size_t tiers, Diagn
     }
     exe.gradientReduceBytes = r.software.gradientReduceBytes;
     exe.eagerKernels = r.software.eagerKernels;
+    exe.pipelineScatterGather = r.software.pipelineScatterGather;
     // The software stack's MoE dispatcher and all-to-all overlap, unless the layout names its own.
     if (r.software.moeDispatcher && !r.layout.namesMoeDispatcher)
         exe.moeDispatcher = *r.software.moeDispatcher;

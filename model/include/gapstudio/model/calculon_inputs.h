@@ -122,6 +122,11 @@ struct Execution {
     /// The element-wise operations (RMSNorm, the SwiGLU gate) run as separate eager-mode
     /// PyTorch kernels rather than fused ones (no torch.compile, no fused norm kernel).
     bool eagerKernels = false;
+    /// Megatron-LM's scatter/gather optimisation of pipeline messages (its
+    /// --no-scatter-gather-tensors-in-pipeline switch, on by default in its legacy schedules):
+    /// without sequence parallelism each TP rank sends only its 1/TP share of the activation
+    /// between stages, and the receiving ranks all-gather it over TP.
+    bool pipelineScatterGather = false;
 
     /// Every field equal (exact: no tolerance).
     bool operator==(const Execution &) const = default;

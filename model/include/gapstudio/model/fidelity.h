@@ -35,15 +35,20 @@ struct Features {
     /// Execution::eagerKernels is honoured: the extra HBM traffic of unfused eager-mode
     /// element-wise kernels (with calibrated kernel times only).
     bool eagerKernels = false;
+    /// Execution::pipelineScatterGather is honoured: without sequence parallelism, each TP rank
+    /// sends 1/TP of the activation between pipeline stages and the receiver all-gathers it over
+    /// TP (Narayanan et al. 2021, section 4.1; docs/references.md).
+    bool pipelineScatterGather = false;
 
     [[nodiscard]] bool any() const noexcept
     {
-        return embeddingAndHead || attention || precisionRecipe || moeDetails || calibrated || eagerKernels;
+        return embeddingAndHead || attention || precisionRecipe || moeDetails || calibrated || eagerKernels
+               || pipelineScatterGather;
     }
     [[nodiscard]] static constexpr Features reference() noexcept { return {}; }
     [[nodiscard]] static constexpr Features corrected() noexcept
     {
-        return { true, true, true, true, true, true };
+        return { true, true, true, true, true, true, true };
     }
 };
 

@@ -159,6 +159,8 @@ struct Software {
     std::string framework;          ///< e.g. "Megatron-Core with Transformer Engine"
     double gradientReduceBytes = 4; ///< bytes per gradient element in the DP reduction
     bool eagerKernels = false;      ///< element-wise ops as separate eager-mode kernels
+    /// Pipeline messages scattered over TP and all-gathered by the receiver (Execution's field).
+    bool pipelineScatterGather = false;
     /// The MoE token dispatcher and EP all-to-all overlap the stack runs with, for layouts that
     /// do not name their own (unset: the all-to-all dispatcher, no overlap).
     std::optional<model::MoeDispatcher> moeDispatcher;
