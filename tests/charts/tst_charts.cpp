@@ -444,6 +444,15 @@ private slots:
             QCOMPARE(rows.size(), 1);
             QCOMPARE(rows[0][column(csv, QStringLiteral("time_ms"))].toDouble(), c.seconds * 1e3);
         }
+        // The likely range's ends: t e^-sigma and t e^+sigma, in ms.
+        const double sigma = results->interval->sigma, t_ms = a.step.total_s * 1e3;
+        const auto rangeEnd = [&](const char *key) {
+            const auto rows
+                = csvMatching(csv, now, QStringLiteral("component_key"), QString::fromLatin1(key));
+            return rows.size() == 1 ? rows[0][column(csv, QStringLiteral("time_ms"))].toDouble() : -1.0;
+        };
+        QVERIFY(test::fuzzy(rangeEnd("step_time_low"), t_ms * std::exp(-sigma), 1e-12));
+        QVERIFY(test::fuzzy(rangeEnd("step_time_high"), t_ms * std::exp(sigma), 1e-12));
 
         views::BandwidthChart bandwidth;
         bandwidth.setResults(results);
@@ -466,6 +475,12 @@ private slots:
         // MFU's likely range
         QCOMPARE(csv.size(), qsizetype(1 + 1 + shown + 1 + 2 + 1));
         QCOMPARE(csv.back()[column(csv, QStringLiteral("step_key"))], QStringLiteral("mfu_likely_range"));
+        // From mfu e^-sigma to mfu e^+sigma, in percent of peak.
+        const double mfu = a.gap.mfu * 100;
+        QVERIFY(test::fuzzy(csv.back()[column(csv, QStringLiteral("from_percent"))].toDouble(),
+                            mfu * std::exp(-sigma), 1e-12));
+        QVERIFY(test::fuzzy(csv.back()[column(csv, QStringLiteral("to_percent"))].toDouble(),
+                            mfu * std::exp(sigma), 1e-12));
         csv.removeLast();
         const int value = column(csv, QStringLiteral("value_percent"));
         double sum = 0;

@@ -222,7 +222,7 @@ mutation "the Cost panel's goodput shows what failures take" views/cost/costfigu
     'fmt(kPercent * g->goodput, QStringLiteral("%")) }' \
     'fmt(kPercent * (1 - g->goodput), QStringLiteral("%")) }' \
     "tst_costpanel:figuresAreTheModels"
-mutation "the efficiency gap's failures step drawn from the peak" views/charts/efficiencygapchart.cpp \
+mutation "the efficiency gap's failures step drawn from the peak" views/charts/efficiencygapsteps.cpp \
     'const double mfu = steps.back().value(), lost = gap.failures * cf::kPercent;' \
     'const double mfu = steps.front().value(), lost = gap.failures * cf::kPercent;' \
     "tst_charts:waterfallAddsUpToPeak,csvRowsAreTheResults"
@@ -339,3 +339,11 @@ mutation "the roadmap table's MFU range the throughput's" views/roadmap/roadmapt
     'const auto range = roadmap.likelyRange(i, RoadmapMetric::Mfu);' \
     'const auto range = roadmap.likelyRange(i, RoadmapMetric::Throughput);' \
     "tst_roadmapview:chartIsTheModels tst_report:reportHasRoadmapSection"
+mutation "the step-time CSV's low end the high one" views/charts/steptimechart.cpp \
+    '{ std::tuple { "step_time_low", tr("Step time, likely range (low)"), range->first },' \
+    '{ std::tuple { "step_time_low", tr("Step time, likely range (low)"), range->second },' \
+    "tst_charts:csvRowsAreTheResults"
+mutation "the efficiency gap CSV's range from the unscaled MFU" views/charts/efficiencygapchart.cpp \
+    'csv.append({ run, QStringLiteral("mfu_likely_range"), tr("MFU, likely range"), cf::exact(low),' \
+    'csv.append({ run, QStringLiteral("mfu_likely_range"), tr("MFU, likely range"), cf::exact(low / 100),' \
+    "tst_charts:csvRowsAreTheResults"

@@ -7,6 +7,7 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/likelyrange.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/likelyrange.h
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/steptimechart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/steptimechart.h
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/bandwidthchart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/bandwidthchart.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/charts/efficiencygapsteps.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/efficiencygapsteps.h
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/efficiencygapchart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/efficiencygapchart.h
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/memorychart.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/memorychart.h
     ${CMAKE_CURRENT_SOURCE_DIR}/charts/chartspanel.cpp ${CMAKE_CURRENT_SOURCE_DIR}/charts/chartspanel.h
