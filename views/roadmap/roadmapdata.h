@@ -42,7 +42,10 @@ struct RoadmapData {
     /// not evaluate, or runs over capacity, or has no cost).
     [[nodiscard]] std::optional<double> value(std::size_t index, RoadmapMetric metric) const;
     /// The likely range of the step's `metric` (the prediction interval of its result,
-    /// prediction_interval.h): every metric is proportional to the step time or to its inverse.
+    /// prediction_interval.h), the interval's factors applied to the value. Exact for throughput
+    /// and MFU (proportional to 1 / step time). For $/M tokens and J/token an approximation:
+    /// model/cost.h makes them proportional to the step time at a given power, but the GPUs' power
+    /// follows their activity, which a slower step lowers, so the range is slightly wide for them.
     /// nullopt when the step has no value or no interval.
     [[nodiscard]] std::optional<std::pair<double, double>> likelyRange(std::size_t index,
                                                                        RoadmapMetric metric) const;
