@@ -25,16 +25,16 @@ mutation "tokens per second are samples per second" model/src/engine/analysis.cp
 mutation "MoE host sync not a loss of its own" model/src/engine/analysis.cpp \
     '{"moe_sync", "MoE dispatcher host sync (fitted)", o.moe_sync_time / total},' \
     '{"moe_sync", "MoE dispatcher host sync (fitted)", 0.0},' \
-    "tst_fidelity:softwareOverheadsNamedInTheGap"
+    "tst_fidelity_layers:softwareOverheadsNamedInTheGap"
 # block_stats.cpp and stages.cpp: the software stack's fixed costs counted per block and pass
 mutation "software overheads counted for the forward pass only" model/src/engine/block_stats.cpp \
     'o.block_software_overhead_time = passes * ctx.calibration->blockOverhead_s;' \
     'o.block_software_overhead_time = ctx.calibration->blockOverhead_s;' \
-    "tst_fidelity:softwareOverheadsNamedInTheGap"
+    "tst_fidelity_layers:softwareOverheadsNamedInTheGap"
 mutation "software overheads of the embedding and LM head left out" model/src/engine/stages.cpp \
     'o.software_overhead_time += M * critical.ends.software;' \
     'o.software_overhead_time += 0;' \
-    "tst_fidelity:softwareOverheadsNamedInTheGap"
+    "tst_fidelity_layers:softwareOverheadsNamedInTheGap"
 mutation "the software picker's choice is dropped" views/studio/layoutpanel.cpp \
     'mDocument->setSoftware(id.toStdString());' \
     '(void)id;' \
@@ -92,7 +92,7 @@ mutation "Adam moments in 2 bytes" model/src/engine/layer_memory.h \
 mutation "eager RMSNorm forward one FP32 pass short" model/src/engine/calibrated_cost.cpp \
     'return l.inputs * (fw ? 7 * f + 2 * b : 19 * f + 4 * b);' \
     'return l.inputs * (fw ? 6 * f + 2 * b : 19 * f + 4 * b);' \
-    "tst_fidelity:eagerElementwiseKernels"
+    "tst_fidelity_layers:eagerElementwiseKernels"
 mutation "every expert on every GPU" model/src/engine/moe_block.cpp \
     'const I localExperts = experts / ep; // e' \
     'const I localExperts = experts; // e' \

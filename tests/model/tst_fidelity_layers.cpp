@@ -1,0 +1,213 @@
+// The corrected model's layers and kernel costs (model/include/gapstudio/model/fidelity.h), each
+// checked against a number derived by hand from its published definition, never against the
+// code's own output: shared experts and the capacity factor, multi-head latent attention,
+// multi-token prediction, GEMM tile and wave quantisation, eager-mode element-wise kernels and the
+// software stack's fixed costs counted per block and pass. Attention, FLOPs, parallelism and
+// schedules: tst_fidelity. Sources: docs/references.md.
+#include "fidelity_machine.h"
+#include "relative_near.h"
+
+#include "gapstudio/model/analysis.h"
+#include "gapstudio/model/evaluate.h"
+
+#include "engine/layers.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <string>
+
+using namespace gapstudio::model;
+using namespace gapstudio::test::fidelity;
+
+class tst_FidelityLayers : public QObject {
+    Q_OBJECT
+
+private slots:
+    void sharedExpertsAndCapacity()
+    {
+        // A shared SwiGLU expert of width 512 on every token: gate and up projections
+        // 2 x T x h x (2 x 512) flops. A capacity factor of 1.25 pads every expert's tokens by 25 %.
+        Application app = gpt();
+        app.sharedExperts = 1;
+        app.sharedExpertFeedforward = 512;
+        app.feedforward = 512;
+        Execution exe = moeLayout();
+        exe.activationFunction = ActivationFunction::Silu;
+        const Evaluation e = run(app, exe, corrected());
+        QVERIFY(e.ok);
+        gapstudio::test::relativeNear(layer(e, "SharedExpert_Mlp1").fw_flops, 2.0 * 2048 * 1024 * 1024);
+        const double routed = layer(e, "MlpBlock_Mlp1_MoE").fw_flops;
+        exe.moeCapacityFactor = 1.25;
+        const Evaluation padded = run(app, exe, corrected());
+        gapstudio::test::relativeNear(layer(padded, "MlpBlock_Mlp1_MoE").fw_flops, 1.25 * routed);
+    }
+
+    void latentAttentionWeights()
+    {
+        // DeepSeek-V3 (technical report, section 2.1.1 and its config.json): h 7168, 128 heads,
+        // query rank 1536, key/value rank 512, 128 + 64 query/key dims, 128 value dims. Its
+        // projections hold 7168 x 1536 + 1536 x 128 x 192 + 7168 x (512 + 64) + 512 x 128 x 256 +
+        // 128 x 128 x 7168 = 187,105,280 weights per layer.
+        Application app;
+        app.hidden = 7168;
+        app.feedforward = 18432;
+        app.seqSize = 4096;
+        app.attnHeads = 128;
+        app.attnSize = 128;
+        app.numBlocks = 1;
+        app.qLoraRank = 1536;
+        app.kvLoraRank = 512;
+        app.ropeHeadSize = 64;
+        app.valueHeadSize = 128;
+        const Evaluation e = run(app, layout(), corrected());
+        QVERIFY(e.ok);
+        double weights = 0;
+        for (const char *name : { "AttnBlock_Query_Down", "AttnBlock_Query_Up", "AttnBlock_KV_Down",
+                                  "AttnBlock_KV_Up", "AttnBlock_MLP" })
+            weights += layer(e, name).weight / 2; // bytes / 2 bytes per BF16 weight
+        gapstudio::test::relativeNear(weights, 187105280.0);
+        // Unfused attention (Transformer Engine's UnfusedDotProductAttention) over all s^2 pairs:
+        // Q K^T over the 128 + 64 query/key dimensions, the probabilities times V over 128.
+        Execution unfused = layout();
+        unfused.attentionKernel = AttentionKernel::Unfused;
+        const Evaluation u = run(app, unfused, corrected());
+        QVERIFY(u.ok);
+        gapstudio::test::relativeNear(layer(u, "AttnBlock_Multihead_Key_Query").fw_flops,
+                                      2.0 * 128 * 4096 * 4096 * 192);
+        gapstudio::test::relativeNear(layer(u, "AttnBlock_Multihead_Attn").fw_flops,
+                                      2.0 * 128 * 4096 * 4096 * 128);
+    }
+
+    void multiTokenPrediction()
+    {
+        // DeepSeek-V3 technical report, section 2.2, equations 21-23: an MTP module of depth 1 is
+        // a projection M (h x 2h) of the normalised hidden state and embedding, one transformer
+        // block and the shared output head. Forward projection: 2 x s x 2h x h flops, its two
+        // backward products the same each. Per iteration the model's work grows by exactly one
+        // block, one LM-head pass and the module's own layers (on the last stage).
+        Application app = gpt();
+        app.vocabSize = 51200;
+        Execution exe = layout();
+        exe.batchSize = 4; // M = 4 microbatches
+        const Evaluation base = run(app, exe, corrected());
+        app.mtpLayers = 1;
+        const Evaluation mtp = run(app, exe, corrected());
+        QVERIFY(base.ok && mtp.ok);
+        const LayerStats &projection = layer(mtp, "Mtp_Projection");
+        const double s = 2048, h = 1024;
+        gapstudio::test::relativeNear(projection.fw_flops, 2 * s * 2 * h * h);
+        gapstudio::test::relativeNear(projection.agrad_flops + projection.wgrad_flops, 2 * 2 * s * 2 * h * h);
+        // Useful work of one microbatch through the block, the head and the MTP layers, summed
+        // over the layers the model lists; the ideal time at the 1 PFLOP/s peak is M x that.
+        double block = 0, head = 0, own = 0;
+        for (const LayerStats &l : mtp.layers) {
+            const std::string name = l.name;
+            const double work = l.fw_flops + l.agrad_flops + l.wgrad_flops;
+            if (name.rfind("Mtp_", 0) == 0)
+                own += work;
+            else if (name.rfind("Head_", 0) == 0)
+                head += work;
+            else if (name.rfind("Embedding_", 0) != 0) // the first stage's embedding is not repeated
+                block += work;
+        }
+        const auto idealSeconds
+            = [](const Evaluation &e) { return e.stats.total_efficiency * e.stats.total_time; };
+        gapstudio::test::relativeNear(idealSeconds(mtp) - idealSeconds(base), 4 * (block + head + own) / 1e15,
+                                      1e-9);
+        QVERIFY(mtp.stats.total_time > base.stats.total_time);
+    }
+
+    void gemmTileAndWaveQuantisation()
+    {
+        // NVIDIA's "Matrix Multiplication Background" guide: a 129 x 256 output on 128 x 256 tiles
+        // computes two tiles (tile quantisation 129 / 256), which fill 2 of 132 SMs in a single
+        // wave; a reduction depth equal to the half-depth halves the rate.
+        Calibration calibration;
+        calibration.gemmHalfDepth = 64;
+        detail::LayerContext c;
+        c.calibration = &calibration;
+        c.tileM = 128;
+        c.tileN = 256;
+        c.smCount = 132;
+        gapstudio::test::relativeNear(detail::gemmShapeEfficiency(129, 256, 64, 1, c),
+                                      (129.0 / 256) * (2.0 / 132) * 0.5);
+        // 264 full tiles fill exactly two waves.
+        gapstudio::test::relativeNear(detail::gemmShapeEfficiency(128 * 264, 256, 1e9, 1, c),
+                                      1e9 / (1e9 + 64));
+    }
+
+    void eagerElementwiseKernels()
+    {
+        // Eager PyTorch (torchtitan without torch.compile) runs RMSNorm as 6 kernels and the
+        // SwiGLU gate as 2. Bytes per element, 16-bit activations (b = 2) and FP32 temporaries
+        // (f = 4), counted from torchtitan's norms.py / model.py and PyTorch's autograd formulas:
+        //   RMSNorm forward  x.float() 6, pow 8, mean 4, x * rsqrt 8, type_as 6, * weight 4 = 36,
+        //           fused: read x, write y = 4                                   -> 32 extra;
+        //   RMSNorm backward grad * w 4, sum(grad * y) 8, to FP32 6, grad * r 8, sum(grad * x) 16,
+        //           mean 4, pow 28, sum of x's two gradients 12, to 16 bits 6 = 92,
+        //           fused: read x and dy, write dx (4) plus the weight gradient's 4 = 8 -> 84 extra;
+        //   SwiGLU forward   silu 4, product 6 = 10, fused 4                     -> 6 extra;
+        //   SwiGLU backward  the product's two gradients 12, silu_backward 6 = 18, fused 4 -> 14.
+        // One block of gpt(): 2048 tokens, two RMSNorms over h = 1024 and a gate of 4096.
+        const Application app = gpt();
+        Execution fused = layout();
+        fused.activationFunction = ActivationFunction::Silu;
+        Execution eager = fused;
+        eager.eagerKernels = true;
+        const Evaluation f = run(app, fused, corrected(true));
+        const Evaluation e = run(app, eager, corrected(true));
+        QVERIFY(f.ok && e.ok);
+        const double norm = 2048.0 * 1024;
+        const double gate = 2048.0 * 4096;
+        gapstudio::test::relativeNear(e.stats.block_fw_mem_accessed - f.stats.block_fw_mem_accessed,
+                                      2 * 32 * norm + 6 * gate, 1e-9);
+        gapstudio::test::relativeNear(e.stats.block_agrad_mem_accessed - f.stats.block_agrad_mem_accessed,
+                                      2 * 84 * norm + 14 * gate, 1e-9);
+        QVERIFY(e.stats.block_fw_time > f.stats.block_fw_time);
+        // Without the feature switch (or without a calibration) the flag changes nothing.
+        EvaluateOptions off = corrected(true);
+        off.features.eagerKernels = false;
+        QCOMPARE(run(app, eager, off).stats.block_fw_mem_accessed, f.stats.block_fw_mem_accessed);
+        QCOMPARE(run(app, eager, corrected(false)).stats.total_time,
+                 run(app, fused, corrected(false)).stats.total_time);
+    }
+
+    void softwareOverheadsNamedInTheGap()
+    {
+        // The calibration's fixed costs, counted by hand: one microbatch per GPU, four MoE
+        // blocks plus the embedding and the LM head, three passes each (forward, and a backward
+        // that launches twice the forward's kernels), no recompute. Per-block overhead 10 us on
+        // all six; the dropless all-to-all dispatcher's host synchronisation, 100 us, on the four
+        // MoE blocks only. The efficiency gap shows each as its own loss, out of the kernels'.
+        Application app = gpt();
+        app.feedforward = 512;
+        app.vocabSize = 32000;
+        Execution exe = moeLayout();
+        EvaluateOptions options = corrected(true);
+        options.calibration.blockOverhead_s = 10e-6;
+        options.calibration.moeBlockOverhead_s = 100e-6;
+        const Evaluation e = run(app, exe, options);
+        QVERIFY(e.ok);
+        gapstudio::test::relativeNear(e.stats.software_overhead_time, 1.0 * (4 + 2) * 3 * 10e-6, 1e-9);
+        gapstudio::test::relativeNear(e.stats.moe_sync_time, 1.0 * 4 * 3 * 100e-6, 1e-9);
+        const Analysis a = analyze(app, exe, machine(), e);
+        const auto loss = [&](const char *key) {
+            for (const TimeComponent &l : a.gap.losses)
+                if (l.key == key)
+                    return l.seconds;
+            qFatal("no loss %s", key);
+        };
+        gapstudio::test::relativeNear(loss("software"), e.stats.software_overhead_time / e.stats.total_time);
+        gapstudio::test::relativeNear(loss("moe_sync"), e.stats.moe_sync_time / e.stats.total_time);
+        // A capacity factor (or a fused dispatcher) needs no host synchronisation.
+        exe.moeCapacityFactor = 1;
+        QCOMPARE(run(app, exe, options).stats.moe_sync_time, 0.0);
+        exe.moeCapacityFactor = 0;
+        exe.moeDispatcher = MoeDispatcher::Flex;
+        QCOMPARE(run(app, exe, options).stats.moe_sync_time, 0.0);
+    }
+};
+
+QTEST_APPLESS_MAIN(tst_FidelityLayers)
+#include "tst_fidelity_layers.moc"
