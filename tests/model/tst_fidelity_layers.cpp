@@ -14,6 +14,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -24,6 +25,50 @@ class tst_FidelityLayers : public QObject {
     Q_OBJECT
 
 private slots:
+    void dropoutOfZeroIsNoKernel()
+    {
+        // PyTorch's dropout returns its input when p = 0 (docs/references.md): a model trained
+        // without dropout runs no dropout kernel and keeps no mask. With unfused attention there
+        // are three dropouts per block: on the 16 heads' 2048 x 2048 probabilities and on the
+        // 2048 x 1024 hidden states after attention and after the MLP.
+        const Application app = gpt();
+        Execution exe = layout();
+        exe.attentionKernel = AttentionKernel::Unfused;
+        const char *names[] = { "AttnBlock_Multihead_DropOut", "AttnBlock_DropOut", "MlpBlock_DropOut" };
+        const double elements[] = { 16.0 * 2048 * 2048, 2048.0 * 1024, 2048.0 * 1024 };
+        const Evaluation stated = run(app, exe, corrected());
+        QVERIFY(stated.ok);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(layer(stated, names[i]).inputs_size, elements[i]);
+        const auto has = [](const Evaluation &e, const char *name) {
+            return std::any_of(e.layers.begin(), e.layers.end(),
+                               [&](const LayerStats &l) { return l.name == name; });
+        };
+        Application none = app;
+        none.attentionDropout = 0;
+        none.hiddenDropout = 0;
+        const Evaluation dropless = run(none, exe, corrected());
+        QVERIFY(dropless.ok);
+        for (const char *name : names)
+            QVERIFY2(!has(dropless, name), name);
+        // Each dropout kept a 1-byte mask per element for the backward pass.
+        gapstudio::test::relativeNear(stated.stats.block_act_storage_space
+                                          - dropless.stats.block_act_storage_space,
+                                      elements[0] + elements[1] + elements[2]);
+        QVERIFY(dropless.stats.total_time < stated.stats.total_time);
+        // Each switch acts on its own dropouts; a probability above 0 runs the kernel.
+        Application attentionOnly = app;
+        attentionOnly.attentionDropout = 0;
+        attentionOnly.hiddenDropout = 0.1;
+        const Evaluation hidden = run(attentionOnly, exe, corrected());
+        QVERIFY(!has(hidden, names[0]) && has(hidden, names[1]) && has(hidden, names[2]));
+        // The references always run them.
+        EvaluateOptions reference = corrected();
+        reference.features = Features::reference();
+        reference.quirks = Quirks::reference();
+        QVERIFY(has(run(none, exe, reference), names[0]));
+    }
+
     void sharedExpertsAndCapacity()
     {
         // A shared SwiGLU expert of width 512 on every token: gate and up projections

@@ -287,3 +287,20 @@ mutation "the software preset's scatter/gather key not read" model/src/io/calibr
     'software.pipelineScatterGather = c["pipeline_scatter_gather"].boolean();' \
     'software.pipelineScatterGather = false && c["pipeline_scatter_gather"].boolean();' \
     "tst_compile:softwareScattersPipelineMessages"
+# block.cpp, preset_llm_block.cpp, compile.cpp: a dropout of probability 0 is no kernel
+mutation "a dropout of probability 0 still runs" model/src/engine/block.cpp \
+    'return !(features.dropout && p == 0.0);' \
+    'return !(features.dropout && p == 0.0 && false);' \
+    "tst_fidelity_layers:dropoutOfZeroIsNoKernel"
+mutation "the attention dropout follows the hidden one" model/src/engine/block.cpp \
+    'if (dropoutRuns(app.attentionDropout, features))' \
+    'if (dropoutRuns(app.hiddenDropout, features))' \
+    "tst_fidelity_layers:dropoutOfZeroIsNoKernel"
+mutation "the LLM's hidden dropout not read" model/src/io/preset_llm_block.cpp \
+    'optionalProbability("hidden_dropout", llm.hiddenDropout);' \
+    '(void)optionalProbability;' \
+    "tst_presets:badFiles"
+mutation "the LLM's dropout not passed to the model" model/src/scenario/compile.cpp \
+    'app.attentionDropout = llm.attentionDropout;' \
+    'app.attentionDropout = -1;' \
+    "tst_compile:llmDropoutReachesTheModel"

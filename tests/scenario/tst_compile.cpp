@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 using namespace gapstudio;
 
@@ -308,6 +309,32 @@ private slots:
         QCOMPARE(written.value("pipeline_scatter_gather", false), true);
         QVERIFY(io::parseSoftware(nlohmann::json::parse(written.dump()), "inline").pipelineScatterGather);
         QVERIFY(!io::toJson(mLibrary.software.at("megatron-core")).contains("pipeline_scatter_gather"));
+    }
+
+    void llmDropoutReachesTheModel()
+    {
+        // Llama 3's config.json trains without dropout (its preset says 0 for both); Megatron
+        // 22B's preset states none, and the model then counts the dropout kernels. Both keys
+        // survive writing and reading.
+        const auto dropouts = [&](const char *llm) {
+            const scenario::Scenario s = fromPresets("nvidia-a100-80gb", "nvlink3", "infiniband-hdr",
+                                                     "two-tier-8", llm, "val01-megatron-22b-8gpu-full", 8);
+            const scenario::CompileResult r = scenario::compile(s, mLibrary);
+            if (!r.compiled)
+                qFatal("%s", r.diagnostics.empty() ? "?" : r.diagnostics.front().message.c_str());
+            return std::pair { r.compiled->application.attentionDropout,
+                               r.compiled->application.hiddenDropout };
+        };
+        QCOMPARE(dropouts("llama3-8b"), std::pair(0.0, 0.0));
+        const auto unstated = dropouts("megatron-22b");
+        QVERIFY(unstated.first < 0 && unstated.second < 0);
+        scenario::Llm llm = mLibrary.llms.at("megatron-22b");
+        llm.attentionDropout = 0.1;
+        llm.hiddenDropout = 0;
+        const scenario::Llm again = io::parseLlm(nlohmann::json::parse(io::toJson(llm).dump()), "inline");
+        QCOMPARE(again.attentionDropout, 0.1);
+        QCOMPARE(again.hiddenDropout, 0.0);
+        QVERIFY(!io::toJson(mLibrary.llms.at("megatron-22b")).contains("hidden_dropout"));
     }
 
     void overridesApply()

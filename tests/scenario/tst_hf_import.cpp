@@ -60,6 +60,10 @@ private slots:
         QCOMPARE(m.kvHeads, std::int64_t { 8 });
         QCOMPARE(m.seqSize, std::int64_t { 32768 });
         QVERIFY(!mentions(in, "sliding-window")); // sliding_window is null
+        // The config's "attention_dropout": 0.0; it states no hidden dropout, which stays counted.
+        QCOMPARE(m.attentionDropout, 0.0);
+        QVERIFY(m.hiddenDropout < 0);
+        QVERIFY(mentions(in, "no hidden_dropout"));
     }
 
     void deepseek()
@@ -97,6 +101,15 @@ private slots:
             QFAIL("no error");
         } catch (const io::InputError &error) {
             QCOMPARE(QString::fromStdString(error.jsonPointer()), QStringLiteral("/num_key_value_heads"));
+        }
+        // A dropout is a probability: 1 drops everything and is refused with its JSON path.
+        config["num_key_value_heads"] = 8;
+        config["attention_dropout"] = 1.0;
+        try {
+            (void)scenario::importHuggingFaceConfig(config, "config.json", "x", "x");
+            QFAIL("no error");
+        } catch (const io::InputError &error) {
+            QCOMPARE(QString::fromStdString(error.jsonPointer()), QStringLiteral("/attention_dropout"));
         }
     }
 };

@@ -132,7 +132,7 @@ private slots:
     void switchesHelp_data()
     {
         QTest::addColumn<QString>("path");
-        QTest::addColumn<QString>("hardware"); // "helps", "hurts" or "even" (within 3 %)
+        QTest::addColumn<QString>("hardware"); // "helps" or "hurts"
         for (const QString &group : { kMoe, kGpt3 })
             for (const QString &design : kDesigns) {
                 // The exception: the MoE on the projected GPU (FullFlat and two-tier) runs its best
@@ -141,13 +141,12 @@ private slots:
                 // 0.75 against 1 (x bytes / bandwidth; the scalars of docs/reference/paper.md §5
                 // and §6.2). On FullFlat its DP reduction, where the ring costs 2x, is hidden
                 // behind the backward pass, so hardware collectives make the step longer. On
-                // two-tier part of the DP reduction is exposed, and the two effects nearly cancel
-                // (which one wins depends on the calibration's fitted efficiencies): within 3 %.
+                // two-tier part of the DP reduction is exposed, which the in-network reduction
+                // halves, and that outweighs the TP loss: hardware collectives help there too, by
+                // about 3 % with the shipped calibration (a near balance of two effects).
                 QString hardware = QStringLiteral("helps");
                 if (group == kMoe && design == QLatin1String("future-fullflat"))
                     hardware = QStringLiteral("hurts");
-                else if (group == kMoe && design == QLatin1String("future-two-tier"))
-                    hardware = QStringLiteral("even");
                 QTest::newRow(qPrintable(group.section(QLatin1Char('/'), -2, -2) + QLatin1Char(' ') + design))
                     << group + design + QStringLiteral(".gapstudio.json") << hardware;
             }
@@ -164,9 +163,7 @@ private slots:
         const double software = flipped(path, softwareCollectives);
         const double serial = flipped(path, noOverlap);
         QVERIFY(software > 0 && serial > 0);
-        const bool holds = hardware == QLatin1String("helps")   ? software > asShipped
-                           : hardware == QLatin1String("hurts") ? software < asShipped
-                                                                : std::abs(software / asShipped - 1) <= 0.03;
+        const bool holds = hardware == QLatin1String("helps") ? software > asShipped : software < asShipped;
         QVERIFY2(holds,
                  qPrintable(QStringLiteral("hardware collectives expected to %1: software collectives %2 s, "
                                            "hardware %3 s")

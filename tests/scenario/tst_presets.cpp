@@ -162,6 +162,14 @@ private slots:
                    .arg(8)
             << "/llm/mtp_layers"
             << "9 exceeds num_blocks = 8";
+        QTest::newRow("dropout of 1") << scenario
+                                             .arg(QStringLiteral(R"({"id": "m", "name": "m", "source": "s",
+            "hidden": 1024, "feedforward": 4096, "seq_size": 2048, "attn_heads": 16, "head_size": 64, "kv_heads": 16,
+            "num_blocks": 8, "vocab_size": 1000, "num_experts": 1, "top_k": 1, "activation": "gelu",
+            "hidden_dropout": 1})"))
+                                             .arg(8)
+                                      << "/llm/hidden_dropout"
+                                      << "expected a number in [0, 1), got 1";
     }
     void badFiles()
     {

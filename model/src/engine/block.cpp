@@ -42,6 +42,14 @@ void buildLatentProjections(BlockBuilder &b, const Application &app, I tokens, I
     b.linear("AttnBlock_KV_Up", tokens, app.kvLoraRank, a * (app.attnSize + dv) / tp, f);
 }
 
+/// Whether a dropout of probability p runs a kernel: PyTorch's dropout returns its input when
+/// p = 0 (aten/src/ATen/native/Dropout.cpp, _dropout_impl; docs/references.md), so a model trained
+/// without dropout has none. Unstated (p < 0) and the references: it runs, as they assume.
+bool dropoutRuns(double p, const Features &features) noexcept
+{
+    return !(features.dropout && p == 0.0);
+}
+
 } // namespace
 
 I tokensPerRank(const Application &app, const Execution &exe, const Features &features) noexcept
@@ -112,8 +120,9 @@ void buildAttention(BlockBuilder &b, const Application &app, const Execution &ex
                       { attn, false, false, true, !attn });
         b.elementwiseLike("AttnBlock_Multihead_SoftMax", LayerKind::SoftMax, scores, 5, 8,
                           {attn, false, false, true, !attn});
-        b.elementwiseLike("AttnBlock_Multihead_DropOut", LayerKind::DropOut, scores, 1, 1,
-                          {attn, false, false, !attn, true});
+        if (dropoutRuns(app.attentionDropout, features))
+            b.elementwiseLike("AttnBlock_Multihead_DropOut", LayerKind::DropOut, scores, 1, 1,
+                              { attn, false, false, !attn, true });
         b.batchMatMul("AttnBlock_Multihead_Attn", exe.microbatchSize * a / tp, s, s, latent ? dv : a * dh / a,
                       { full });
     }
@@ -123,7 +132,8 @@ void buildAttention(BlockBuilder &b, const Application &app, const Execution &ex
     } else {
         b.linearOverlapped("AttnBlock_MLP_RS", batchSeq, a * dh, h, true, {full, full});
     }
-    b.elementwiseLike("AttnBlock_DropOut", LayerKind::DropOut, local, 1, 1, {full});
+    if (dropoutRuns(app.hiddenDropout, features))
+        b.elementwiseLike("AttnBlock_DropOut", LayerKind::DropOut, local, 1, 1, { full });
     b.residual("AttnBlock_Residual", local, local, {full, false, true, false, true});
 }
 
@@ -167,7 +177,8 @@ Block buildBlock(const Application &app, const Execution &exe, const System &sys
     } else {
         b.linearOverlapped("MlpBlock_Mlp2_RS", batchSeq, ff, h, true, {full, full});
     }
-    b.elementwiseLike("MlpBlock_DropOut", LayerKind::DropOut, local, 1, 1, {full});
+    if (dropoutRuns(app.hiddenDropout, features))
+        b.elementwiseLike("MlpBlock_DropOut", LayerKind::DropOut, local, 1, 1, { full });
     b.residual("MlpBlock_Residual", local, local, {full, false, true, false, true});
     return block;
 }

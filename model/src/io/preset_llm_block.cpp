@@ -12,7 +12,7 @@ scenario::Llm parseLlmBody(const JsonCursor &c, bool wholeFile)
                        "num_blocks", "vocab_size", "num_experts", "top_k", "activation" },
                      { "tied_embeddings", "shared_experts", "shared_expert_feedforward", "dense_blocks",
                        "dense_feedforward", "dense_block_pattern", "latent_attention", "sliding_window",
-                       "sliding_window_blocks", "mtp_layers" });
+                       "sliding_window_blocks", "mtp_layers", "attention_dropout", "hidden_dropout" });
     scenario::Llm llm;
     llm.info = parseInfo(c);
     llm.hidden = c["hidden"].integerAtLeast(1);
@@ -61,6 +61,12 @@ scenario::Llm parseLlmBody(const JsonCursor &c, bool wholeFile)
     if (llm.mtpLayers > llm.numBlocks)
         c["mtp_layers"].fail(std::to_string(llm.mtpLayers)
                              + " exceeds num_blocks = " + std::to_string(llm.numBlocks));
+    const auto optionalProbability = [&](const char *key, double &out) {
+        if (c.value().contains(key))
+            out = numberInRange(c[key], 0, true, 1, false);
+    };
+    optionalProbability("attention_dropout", llm.attentionDropout);
+    optionalProbability("hidden_dropout", llm.hiddenDropout);
     return llm;
 }
 
@@ -97,6 +103,10 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Llm &llm)
     optionalInteger("sliding_window", llm.slidingWindow);
     optionalInteger("sliding_window_blocks", llm.slidingWindowBlocks);
     optionalInteger("mtp_layers", llm.mtpLayers);
+    if (llm.attentionDropout >= 0)
+        out["attention_dropout"] = llm.attentionDropout;
+    if (llm.hiddenDropout >= 0)
+        out["hidden_dropout"] = llm.hiddenDropout;
 }
 
 } // namespace gapstudio::io::detail

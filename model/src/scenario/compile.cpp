@@ -140,6 +140,8 @@ model::Application applicationOf(const Llm &llm, Diagnostics &diagnostics)
     app.slidingWindow = llm.slidingWindow;
     app.slidingWindowBlocks = llm.slidingWindowBlocks;
     app.mtpLayers = llm.mtpLayers;
+    app.attentionDropout = llm.attentionDropout;
+    app.hiddenDropout = llm.hiddenDropout;
     if (llm.denseBlocks > llm.numBlocks)
         invalid(diagnostics, "llm/dense_blocks",
                 std::to_string(llm.denseBlocks) + " dense blocks exceed the " + std::to_string(llm.numBlocks)

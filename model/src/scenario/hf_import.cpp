@@ -107,6 +107,21 @@ void importActivation(const JsonCursor &root, const nlohmann::json &config, Llm 
         notes.push_back("no hidden_act: GeLU assumed");
 }
 
+/// The dropout probabilities the config states (attention_dropout; hidden_dropout where the
+/// architecture has one); an unstated one is counted as the reference models do.
+void importDropout(const JsonCursor &root, const nlohmann::json &config, Llm &llm,
+                   std::vector<std::string> &notes)
+{
+    if (has(config, "attention_dropout"))
+        llm.attentionDropout = io::detail::numberInRange(root["attention_dropout"], 0, true, 1, false);
+    if (has(config, "hidden_dropout"))
+        llm.hiddenDropout = io::detail::numberInRange(root["hidden_dropout"], 0, true, 1, false);
+    else
+        notes.push_back(
+            "no hidden_dropout: the dropout after attention and MLP is counted (set hidden_dropout "
+            "to 0 if the architecture has none)");
+}
+
 /// What the imported preset leaves out of the original architecture.
 void noteWhatIsNotModelled(const nlohmann::json &config, std::vector<std::string> &notes)
 {
@@ -149,6 +164,7 @@ HfImport importHuggingFaceConfig(const nlohmann::json &config, const std::string
     importHeadSize(root, config, llm, notes);
     importExperts(root, config, llm);
     importActivation(root, config, llm, notes);
+    importDropout(root, config, llm, notes);
     noteWhatIsNotModelled(config, notes);
     return out;
 }

@@ -45,6 +45,10 @@ struct Application {
     /// Multi-token prediction depth D (DeepSeek-V3): D extra layers on the last pipeline stage,
     /// each one block of the model's kind plus a projection and a second pass of the LM head.
     std::int64_t mtpLayers = 0;
+    /// Dropout probabilities of the attention probabilities (unfused attention) and of the
+    /// hidden states after attention and MLP; < 0: not stated, and the dropout kernels run as in
+    /// the references. A probability of 0 runs no kernel and keeps no mask (Features::dropout).
+    double attentionDropout = -1, hiddenDropout = -1;
 };
 
 /// Element datatypes known to the model. The byte size is `bytesPerElement()`; float4 (0.5 byte)

@@ -39,16 +39,19 @@ struct Features {
     /// sends 1/TP of the activation between pipeline stages and the receiver all-gathers it over
     /// TP (Narayanan et al. 2021, section 4.1; docs/references.md).
     bool pipelineScatterGather = false;
+    /// Application::attentionDropout and hiddenDropout are honoured: a dropout of probability 0
+    /// is no kernel (PyTorch's dropout returns its input unchanged when p = 0; docs/references.md).
+    bool dropout = false;
 
     [[nodiscard]] bool any() const noexcept
     {
         return embeddingAndHead || attention || precisionRecipe || moeDetails || calibrated || eagerKernels
-               || pipelineScatterGather;
+               || pipelineScatterGather || dropout;
     }
     [[nodiscard]] static constexpr Features reference() noexcept { return {}; }
     [[nodiscard]] static constexpr Features corrected() noexcept
     {
-        return { true, true, true, true, true, true, true };
+        return { true, true, true, true, true, true, true, true };
     }
 };
 

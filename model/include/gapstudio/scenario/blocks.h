@@ -142,6 +142,8 @@ struct Llm {
     std::int64_t qLoraRank = 0, kvLoraRank = 0, ropeHeadSize = 0, valueHeadSize = 0;
     std::int64_t slidingWindow = 0, slidingWindowBlocks = 0; ///< windowed attention blocks
     std::int64_t mtpLayers = 0; ///< multi-token prediction depth (DeepSeek-V3), 0 = none
+    /// Training dropout probabilities (attention probabilities; hidden states), < 0 = not stated.
+    double attentionDropout = -1, hiddenDropout = -1;
     [[nodiscard]] bool isMoe() const noexcept { return numExperts > 1; }
     [[nodiscard]] AttentionKind attention() const noexcept
     {
