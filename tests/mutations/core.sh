@@ -144,7 +144,7 @@ mutation "every fabric called two-tier in the variants chart" views/explore/vari
 mutation "dense blocks of an MoE model keep an MoE block's optimizer state" model/src/engine/stages.cpp \
     'run.stages.denseOptimizer_B = denseState.optimizer - moeState.optimizer;' \
     'run.stages.denseOptimizer_B = 0;' \
-    "tst_real_runs:predictedMemoryFitsTheGpu"
+    "tst_moe_corrected:denseBlocksHoldTheirOwnOptimizerState"
 mutation "the first stage's dense blocks not counted" model/src/engine/stages.cpp \
     'run.stages.firstDense = denseHere;' \
     'run.stages.firstDense = 0;' \
