@@ -11,8 +11,6 @@
 
 #include <QTest>
 
-#include <cmath>
-
 #include <map>
 
 using namespace gapstudio;

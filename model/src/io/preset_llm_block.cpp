@@ -63,7 +63,7 @@ scenario::Llm parseLlmBody(const JsonCursor &c, bool wholeFile)
                              + " exceeds num_blocks = " + std::to_string(llm.numBlocks));
     const auto optionalProbability = [&](const char *key, double &out) {
         if (c.value().contains(key))
-            out = numberInRange(c[key], 0, true, 1, false);
+            out = numberInRange(c[key], model::limits::kDropout);
     };
     optionalProbability("attention_dropout", llm.attentionDropout);
     optionalProbability("hidden_dropout", llm.hiddenDropout);

@@ -113,9 +113,9 @@ void importDropout(const JsonCursor &root, const nlohmann::json &config, Llm &ll
                    std::vector<std::string> &notes)
 {
     if (has(config, "attention_dropout"))
-        llm.attentionDropout = io::detail::numberInRange(root["attention_dropout"], 0, true, 1, false);
+        llm.attentionDropout = io::detail::numberInRange(root["attention_dropout"], model::limits::kDropout);
     if (has(config, "hidden_dropout"))
-        llm.hiddenDropout = io::detail::numberInRange(root["hidden_dropout"], 0, true, 1, false);
+        llm.hiddenDropout = io::detail::numberInRange(root["hidden_dropout"], model::limits::kDropout);
     else
         notes.push_back(
             "no hidden_dropout: the dropout after attention and MLP is counted (set hidden_dropout "

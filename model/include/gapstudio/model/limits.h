@@ -62,6 +62,8 @@ inline constexpr Range kCollectiveScalar { 0, false, 1e3, true };
 inline constexpr Range kCollectiveOffset { -1, true, 1e3, true };
 /// Fraction of compute a transfer occupies; 1 would stall compute forever.
 inline constexpr Range kProcessorUsage { 0, true, 1, false };
+/// Dropout probability (an LLM's attention_dropout, hidden_dropout); 1 would drop every value.
+inline constexpr Range kDropout { 0, true, 1, false };
 /// Threshold of an efficiency row in flops or bytes (at most 1e30).
 inline constexpr Range kThreshold { 0, true, 1e30, true };
 /// Spine oversubscription of a three-tier fabric.
