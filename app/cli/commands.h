@@ -21,6 +21,16 @@ struct UsageError {
     std::string message;
 };
 
+/// The word after `option` (at args[i]), stepping i over it; "OPTION needs a value" when there
+/// is none.
+[[nodiscard]] inline const std::string &optionValue(const std::string &option,
+                                                    const std::vector<std::string> &args, std::size_t &i)
+{
+    if (i + 1 >= args.size())
+        throw UsageError { option + " needs a value" };
+    return args[++i];
+}
+
 /// `eval --calculon MODEL EXECUTION SYSTEM [--layers]`: the 96 statistics as one JSON object.
 [[nodiscard]] int runEval(const std::string &modelPath, const std::string &executionPath,
                           const std::string &systemPath, bool withLayers);

@@ -28,13 +28,8 @@ CostCommand parse(const std::vector<std::string> &args, const char *command, boo
     CostCommand c;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &a = args[i];
-        const auto value = [&]() -> const std::string & {
-            if (i + 1 >= args.size())
-                throw UsageError { a + " needs a value" };
-            return args[++i];
-        };
         if (a == "--by") {
-            const auto rank = scenario::rankFromName(value());
+            const auto rank = scenario::rankFromName(optionValue(a, args, i));
             if (!rank)
                 throw UsageError {
                     "--by expects sample_rate, mfu, usd_per_million_tokens, joules_per_token or "
@@ -43,17 +38,17 @@ CostCommand parse(const std::vector<std::string> &args, const char *command, boo
                 };
             c.options.rank = *rank;
         } else if (a == "--top" && !sweep) {
-            c.options.topN = static_cast<std::size_t>(positiveInteger(value(), "--top"));
+            c.options.topN = static_cast<std::size_t>(positiveInteger(optionValue(a, args, i), "--top"));
         } else if (a == "--widen") {
             c.options.widen = true;
         } else if (a == "--threads") {
-            c.options.threads = static_cast<unsigned>(positiveInteger(value(), "--threads"));
+            c.options.threads = static_cast<unsigned>(positiveInteger(optionValue(a, args, i), "--threads"));
         } else if (a == "--presets") {
-            c.presetsDir = value();
+            c.presetsDir = optionValue(a, args, i);
         } else if (a == "--json" && sweep) {
             c.json = true;
         } else if (a == "--gpus" && sweep) {
-            std::stringstream in(value());
+            std::stringstream in(optionValue(a, args, i));
             std::string item;
             while (std::getline(in, item, ','))
                 c.gpus.push_back(positiveInteger(item, "--gpus"));

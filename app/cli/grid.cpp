@@ -98,13 +98,8 @@ GridCommand parseGridCommand(const std::vector<std::string> &args)
     std::vector<std::string> positional;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &a = args[i];
-        const auto value = [&]() -> const std::string & {
-            if (i + 1 >= args.size())
-                throw UsageError { a + " needs a value" };
-            return args[++i];
-        };
         if (a == "--vary") {
-            GridAxis axis = parseAxis(value());
+            GridAxis axis = parseAxis(optionValue(a, args, i));
             for (const GridAxis &other : c.axes)
                 if (other.key == axis.key)
                     throw UsageError { "--vary " + axis.key + " given twice" };
@@ -114,13 +109,13 @@ GridCommand parseGridCommand(const std::vector<std::string> &args)
         } else if (a == "--reference-quirks") {
             c.referenceQuirks = true;
         } else if (a == "--presets") {
-            c.presetsDir = value();
+            c.presetsDir = optionValue(a, args, i);
             if (c.presetsDir.empty())
                 throw UsageError { "--presets needs a directory" };
         } else if (a == "--threads") {
-            c.threads = static_cast<unsigned>(positive(value(), "--threads", 4096));
+            c.threads = static_cast<unsigned>(positive(optionValue(a, args, i), "--threads", 4096));
         } else if (a == "--shard") {
-            const std::string &v = value();
+            const std::string &v = optionValue(a, args, i);
             const std::size_t slash = v.find('/');
             if (slash == std::string::npos)
                 throw UsageError { "--shard expects K/N (part K of N, 1 <= K <= N), got '" + v + "'" };

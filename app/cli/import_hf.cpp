@@ -18,9 +18,7 @@ int runImportHf(const std::vector<std::string> &args)
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &arg = args[i];
         if (arg == "--id" || arg == "--name") {
-            if (i + 1 >= args.size())
-                throw UsageError { arg + " needs a value" };
-            (arg == "--id" ? id : name) = args[++i];
+            (arg == "--id" ? id : name) = optionValue(arg, args, i);
         } else if (arg.rfind("-", 0) == 0) {
             throw UsageError { "unknown option '" + arg + "' for import-hf" };
         } else if (path.empty()) {

@@ -233,17 +233,13 @@ int commandBench(const std::vector<std::string> &args)
             continue;
         }
         if (args[i] == "--scenario" || args[i] == "--presets") {
-            if (i + 1 >= args.size())
-                throw UsageError{args[i] + " needs a value"};
-            (args[i] == "--scenario" ? scenarioPath : presetsDir) = args[i + 1];
-            ++i;
+            const std::string &option = args[i];
+            (option == "--scenario" ? scenarioPath : presetsDir) = optionValue(option, args, i);
             continue;
         }
         if (args[i] != "--seconds")
             throw UsageError{"unknown argument '" + args[i] + "' for bench"};
-        if (i + 1 >= args.size())
-            throw UsageError{"--seconds needs a value"};
-        const std::string &text = args[++i];
+        const std::string &text = optionValue(args[i], args, i);
         char *end = nullptr;
         seconds = std::strtod(text.c_str(), &end);
         if (text.empty() || *end != '\0' || !std::isfinite(seconds) || seconds < 0 || seconds > 86400)

@@ -64,15 +64,10 @@ SearchCommand parse(const std::vector<std::string> &args)
     bool calculon = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &a = args[i];
-        const auto value = [&]() -> const std::string & {
-            if (i + 1 >= args.size())
-                throw UsageError{a + " needs a value"};
-            return args[++i];
-        };
         if (a == "--calculon")
             calculon = true;
         else if (a == "--top")
-            c.options.topN = static_cast<std::size_t>(positiveInteger(value(), "--top"));
+            c.options.topN = static_cast<std::size_t>(positiveInteger(optionValue(a, args, i), "--top"));
         else if (a == "-m")
             c.space.mbsBreak = true;
         else if (a == "--no-tp-overlap")
@@ -80,35 +75,35 @@ SearchCommand parse(const std::vector<std::string> &args)
         else if (a == "--no-dp-overlap")
             c.space.dpOverlap = model::OverlapChoice::Off;
         else if (a == "--dp-overlap") {
-            const std::string &v = value();
+            const std::string &v = optionValue(a, args, i);
             if (v != "both" && v != "on" && v != "off")
                 throw UsageError{"--dp-overlap expects both, on or off, got '" + v + "'"};
             c.space.dpOverlap = v == "both" ? model::OverlapChoice::Both
                                 : v == "on" ? model::OverlapChoice::On
                                             : model::OverlapChoice::Off;
         } else if (a == "-f") {
-            const std::string &v = value();
+            const std::string &v = optionValue(a, args, i);
             if (v != "true" && v != "false" && v != "both")
                 throw UsageError{"-f expects true, false or both, got '" + v + "'"};
             c.space.fused = v == "true"    ? model::FusedActivationChoice::True
                             : v == "false" ? model::FusedActivationChoice::False
                                            : model::FusedActivationChoice::Both;
         } else if (a == "--moe")
-            c.space.moeExperts = positiveInteger(value(), "--moe");
+            c.space.moeExperts = positiveInteger(optionValue(a, args, i), "--moe");
         else if (a == "--tp-comm")
-            c.space.tpCommTypes = commTypes(value());
+            c.space.tpCommTypes = commTypes(optionValue(a, args, i));
         else if (a == "--rank") {
-            const std::string &v = value();
+            const std::string &v = optionValue(a, args, i);
             if (v != "sample_rate" && v != "mfu")
                 throw UsageError{"--rank expects sample_rate or mfu, got '" + v + "'"};
             c.space.rankBy = v == "mfu" ? model::RankBy::Mfu : model::RankBy::SampleRate;
         } else if (a == "--max-layouts") {
-            const std::string &v = value();
+            const std::string &v = optionValue(a, args, i);
             c.maxLayouts = v == "0" ? 0 : static_cast<std::uint64_t>(positiveInteger(v, "--max-layouts"));
         } else if (a == "--exhaustive")
             c.bounded = false;
         else if (a == "--threads")
-            c.options.threads = static_cast<unsigned>(positiveInteger(value(), "--threads"));
+            c.options.threads = static_cast<unsigned>(positiveInteger(optionValue(a, args, i), "--threads"));
         else if (a.size() > 1 && a[0] == '-')
             throw UsageError{"unknown option '" + a + "' for search"};
         else

@@ -48,19 +48,14 @@ SweepArgs parse(const std::vector<std::string> &args, bool needsAxis)
     bool calculon = false;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &a = args[i];
-        const auto value = [&]() -> const std::string & {
-            if (i + 1 >= args.size())
-                throw UsageError{a + " needs a value"};
-            return args[++i];
-        };
         if (a == "--calculon") {
             calculon = true;
             for (int k = 0; k < 3; ++k)
-                s.files.push_back(value());
+                s.files.push_back(optionValue(a, args, i));
         } else if (a == "--axis" && needsAxis) {
-            s.axis = value();
+            s.axis = optionValue(a, args, i);
         } else if (a == "--factors" && needsAxis) {
-            s.factors = numbers(value(), "--factors");
+            s.factors = numbers(optionValue(a, args, i), "--factors");
         } else if (a == "--json") {
             s.json = true;
         } else {
