@@ -1,9 +1,9 @@
 // The corrected model's layers and kernel costs (model/include/gapstudio/model/fidelity.h), each
 // checked against a number derived by hand from its published definition, never against the
 // code's own output: shared experts and the capacity factor, multi-head latent attention,
-// multi-token prediction, GEMM tile and wave quantisation, eager-mode element-wise kernels and the
-// software stack's fixed costs counted per block and pass. Attention, FLOPs, parallelism and
-// schedules: tst_fidelity. Sources: docs/references.md.
+// multi-token prediction, GEMM tile and wave quantisation, eager-mode element-wise kernels, the
+// software stack's fixed costs counted per block and pass, and the load imbalance of dropless
+// routing. Attention, FLOPs, parallelism and schedules: tst_fidelity. Sources: docs/references.md.
 #include "fidelity_machine.h"
 #include "relative_near.h"
 
@@ -251,6 +251,58 @@ private slots:
         exe.moeCapacityFactor = 0;
         exe.moeDispatcher = MoeDispatcher::Flex;
         QCOMPARE(run(app, exe, options).stats.moe_sync_time, 0.0);
+    }
+
+    void expertLoadImbalance()
+    {
+        // Dropless routing of 2048 tokens x top-2 on each of 8 GPUs with one expert each: 4096
+        // token-expert pairs per GPU on average. Spread at random, the fullest of the 8 GPUs
+        // gets 4096 + sqrt(2 x 4096 x ln 8) = 4226.5 (Raab and Steger 1998, the heavily loaded
+        // case), 1.03186 times the mean, and the EP group waits for it: its expert GEMMs and
+        // activation take that much longer in every pass. Four MoE blocks, one microbatch.
+        Application app = gpt();
+        app.feedforward = 512;
+        Execution exe = moeLayout();
+        const double factor = (4096 + std::sqrt(2 * 4096 * std::log(8.0))) / 4096;
+        EvaluateOptions even = corrected();
+        even.features.moeImbalance = false;
+        const Evaluation balanced = run(app, exe, even);
+        const Evaluation dropless = run(app, exe, corrected());
+        QVERIFY(balanced.ok && dropless.ok);
+        double fw = 0, bw = 0;
+        for (const char *name : { "MlpBlock_Mlp1_MoE", "MlpBlock_GeLU_MoE", "MlpBlock_Mlp2_MoE" }) {
+            const LayerStats &l = layer(balanced, name);
+            fw += l.fw_processing_time;
+            bw += l.agrad_processing_time + l.wgrad_processing_time;
+        }
+        QVERIFY(fw > 0 && bw > 0);
+        const Stats &a = balanced.stats, &b = dropless.stats;
+        gapstudio::test::relativeNear(b.block_fw_time - a.block_fw_time, (factor - 1) * fw, 1e-9);
+        gapstudio::test::relativeNear((b.block_agrad_time + b.block_wgrad_time)
+                                          - (a.block_agrad_time + a.block_wgrad_time),
+                                      (factor - 1) * bw, 1e-9);
+        gapstudio::test::relativeNear(b.block_moe_imbalance_time, (factor - 1) * (fw + bw), 1e-9);
+        gapstudio::test::relativeNear(b.moe_imbalance_time, 4 * (factor - 1) * (fw + bw), 1e-9);
+        QCOMPARE(a.moe_imbalance_time, 0.0);
+        // The efficiency gap names it.
+        const Analysis analysis = analyze(app, exe, machine(), dropless);
+        const auto loss = std::find_if(analysis.gap.losses.begin(), analysis.gap.losses.end(),
+                                       [](const TimeComponent &l) { return l.key == "moe_imbalance"; });
+        QVERIFY(loss != analysis.gap.losses.end());
+        gapstudio::test::relativeNear(loss->seconds, b.moe_imbalance_time / b.total_time);
+        // Experts padded to a capacity factor take no imbalance, nor do experts that all sit on
+        // each GPU (EP 1: every GPU routes its own tokens).
+        Execution padded = exe;
+        padded.moeCapacityFactor = 1;
+        const Evaluation capacity = run(app, padded, corrected());
+        QVERIFY(capacity.ok);
+        QCOMPARE(capacity.stats.moe_imbalance_time, 0.0);
+        Execution local = exe;
+        local.expertPar = 1;
+        local.dataParExp = 8;
+        const Evaluation one = run(app, local, corrected());
+        QVERIFY(one.ok);
+        QCOMPARE(one.stats.moe_imbalance_time, 0.0);
     }
 };
 

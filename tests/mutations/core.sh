@@ -3,8 +3,8 @@
 # shellcheck shell=bash
 # analysis.cpp: the charts' data (model::analyze)
 mutation "memory loss halved" model/src/engine/analysis.cpp \
-    '{"memory", "Memory-bound time", memory / total},' \
-    '{"memory", "Memory-bound time", memory / total / 2},' \
+    '{ "memory", "Memory-bound time", memory / total },' \
+    '{ "memory", "Memory-bound time", memory / total / 2 },' \
     "tst_analysis:efficiencyGapByHand"
 mutation "DP bytes without the sharded all-gather" model/src/engine/analysis.cpp \
     'lp * o.block_dp_size * (exe.optimizerSharding ? 2.0 : 1.0), o.dp_comm_link_time,' \
@@ -23,9 +23,13 @@ mutation "tokens per second are samples per second" model/src/engine/analysis.cp
     'a.tokensPerSecond = o.sample_rate;' \
     "tst_analysis:stepBreakdownByHand"
 mutation "MoE host sync not a loss of its own" model/src/engine/analysis.cpp \
-    '{"moe_sync", "MoE dispatcher host sync (fitted)", o.moe_sync_time / total},' \
-    '{"moe_sync", "MoE dispatcher host sync (fitted)", 0.0},' \
+    '{ "moe_sync", "MoE dispatcher host sync (fitted)", o.moe_sync_time / total },' \
+    '{ "moe_sync", "MoE dispatcher host sync (fitted)", 0.0 },' \
     "tst_fidelity_layers:softwareOverheadsNamedInTheGap"
+mutation "expert load imbalance not a loss of its own" model/src/engine/analysis.cpp \
+    '{ "moe_imbalance", "Expert load imbalance", o.moe_imbalance_time / total },' \
+    '{ "moe_imbalance", "Expert load imbalance", 0.0 },' \
+    "tst_fidelity_layers:expertLoadImbalance"
 # block_stats.cpp and stages.cpp: the software stack's fixed costs counted per block and pass
 mutation "software overheads counted for the forward pass only" model/src/engine/block_stats.cpp \
     'o.block_software_overhead_time = passes * ctx.calibration->blockOverhead_s;' \
@@ -304,3 +308,21 @@ mutation "the LLM's dropout not passed to the model" model/src/scenario/compile.
     'app.attentionDropout = llm.attentionDropout;' \
     'app.attentionDropout = -1;' \
     "tst_compile:llmDropoutReachesTheModel"
+
+# moe_block.cpp, block_stats.cpp: the busiest GPU of dropless routing sets the pace
+mutation "the busiest GPU's excess loses its factor of 2" model/src/engine/moe_block.cpp \
+    'return 1 + std::sqrt(2 * std::log(d(s.ep)) / d(s.pairs));' \
+    'return 1 + std::sqrt(std::log(d(s.ep)) / d(s.pairs));' \
+    "tst_fidelity_layers:expertLoadImbalance"
+mutation "the experts' activation is not paced by the busiest GPU" model/src/engine/moe_block.cpp \
+    'b.last().expertWork = true;' \
+    '(void)b.last();' \
+    "tst_fidelity_layers:expertLoadImbalance"
+mutation "the busiest GPU's excess left out of the backward pass" model/src/engine/block_stats.cpp \
+    'o.block_agrad_time += extra * agrad;' \
+    '(void)agrad;' \
+    "tst_fidelity_layers:expertLoadImbalance"
+mutation "experts padded to a capacity still counted as imbalanced" model/src/engine/moe_block.cpp \
+    'if (!features.moeImbalance || exe.moeCapacityFactor > 0 || s.ep < 2 || s.pairs < 1)' \
+    'if (!features.moeImbalance || exe.moeCapacityFactor < 0 || s.ep < 2 || s.pairs < 1)' \
+    "tst_fidelity_layers:expertLoadImbalance"

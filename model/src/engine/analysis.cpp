@@ -62,20 +62,22 @@ EfficiencyGap efficiencyGap(const Application &app, const Execution &exe, const 
     const double memory = sys.processingMode == ProcessingMode::NoOverlap
                               ? steps * (o.block_fw_mem_time + o.block_agrad_mem_time + o.block_wgrad_mem_time)
                               : 0.0;
-    g.losses = {{"memory", "Memory-bound time", memory / total},
-                {"software", "Software overhead per block (fitted)", o.software_overhead_time / total},
-                {"moe_sync", "MoE dispatcher host sync (fitted)", o.moe_sync_time / total},
-                {"optimizer", "Optimizer step", o.optim_step_time / total},
-                {"recompute", "Recompute", o.recompute_time / total},
-                {"bubble", "Pipeline bubble", o.bubble_time / total},
-                {"tp_exposed", "Exposed TP communication", o.tp_comm_exposed_time / total},
-                {"pp_exposed", "Exposed PP communication", o.pp_comm_exposed_time / total},
-                {"dp_exposed", "Exposed DP communication", o.dp_comm_exposed_time / total},
-                {"ep_exposed", "Exposed EP all-to-all", o.ep_comm_exposed_time / total},
-                {"es_exposed", "Exposed ES communication", o.es_comm_exposed_time / total},
-                {"recomm_exposed", "Re-communication", o.recomm_exposed_time / total},
-                {"offload", "Offload overhead", (o.fw_offload_exposed_time + o.bw_offload_exposed_time) / total},
-                {"cp_exposed", "Exposed CP communication", o.cp_comm_exposed_time / total}};
+    g.losses = { { "memory", "Memory-bound time", memory / total },
+                 { "software", "Software overhead per block (fitted)", o.software_overhead_time / total },
+                 { "moe_sync", "MoE dispatcher host sync (fitted)", o.moe_sync_time / total },
+                 { "moe_imbalance", "Expert load imbalance", o.moe_imbalance_time / total },
+                 { "optimizer", "Optimizer step", o.optim_step_time / total },
+                 { "recompute", "Recompute", o.recompute_time / total },
+                 { "bubble", "Pipeline bubble", o.bubble_time / total },
+                 { "tp_exposed", "Exposed TP communication", o.tp_comm_exposed_time / total },
+                 { "pp_exposed", "Exposed PP communication", o.pp_comm_exposed_time / total },
+                 { "dp_exposed", "Exposed DP communication", o.dp_comm_exposed_time / total },
+                 { "ep_exposed", "Exposed EP all-to-all", o.ep_comm_exposed_time / total },
+                 { "es_exposed", "Exposed ES communication", o.es_comm_exposed_time / total },
+                 { "recomm_exposed", "Re-communication", o.recomm_exposed_time / total },
+                 { "offload", "Offload overhead",
+                   (o.fw_offload_exposed_time + o.bw_offload_exposed_time) / total },
+                 { "cp_exposed", "Exposed CP communication", o.cp_comm_exposed_time / total } };
     double others = 0;
     for (const TimeComponent &loss : g.losses)
         others += loss.seconds;

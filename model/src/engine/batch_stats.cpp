@@ -274,6 +274,7 @@ void computeBatchStats(Run &run, Stats &o) noexcept
     o.optim_step_time = dbl(lay.blocksPerProc) * o.block_optim_time;
     o.software_overhead_time = mult * o.block_software_overhead_time;
     o.moe_sync_time = mult * o.block_moe_sync_time;
+    o.moe_imbalance_time = mult * o.block_moe_imbalance_time;
 
     communicationTotals(run, o, chunks, base);
     pipelineComm(run, o);

@@ -21,10 +21,16 @@ inline constexpr std::size_t kMaxBlockLayers = 40;
 /// more than the layers in use (a block has 14 to 29).
 struct Block {
     Block() noexcept {} // NOLINT: the slots are made by BlockBuilder::add
-    Block(const Block &other) noexcept : size(other.size) { std::copy_n(other.layers, other.size, layers); }
+    Block(const Block &other) noexcept
+        : size(other.size)
+        , expertImbalance(other.expertImbalance)
+    {
+        std::copy_n(other.layers, other.size, layers);
+    }
     Block &operator=(const Block &other) noexcept
     {
         size = other.size;
+        expertImbalance = other.expertImbalance;
         std::copy_n(other.layers, other.size, layers);
         return *this;
     }
@@ -34,6 +40,9 @@ struct Block {
         Layer layers[kMaxBlockLayers]; // NOLINT(*-avoid-c-arrays): slots [0, size) are alive
     };
     std::size_t size = 0;
+    /// Corrected model (Features::moeImbalance): the busiest GPU's routed expert work over the
+    /// mean, which its expertWork layers take in time (1: balanced or padded to a capacity).
+    double expertImbalance = 1;
 
     [[nodiscard]] const Layer *begin() const noexcept { return layers; }
     [[nodiscard]] const Layer *end() const noexcept { return layers + size; }

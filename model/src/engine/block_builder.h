@@ -195,6 +195,7 @@ public:
         l.weightSpace = l.weightGrads = d(experts * n * k);
         l.optimSpace = d(2 * experts * n * k);
         l.expertWeights = true;
+        l.expertWork = true;
         gemm(l, m, n, k, experts); // a grouped GEMM over the local experts
         return l;
     }
@@ -271,6 +272,9 @@ public:
         l.activationSpace = d(2 * logits); // the FP32 softmax, in 16-bit elements
         return l;
     }
+
+    /// The layer added last.
+    Layer &last() noexcept { return mBlock.layers[mBlock.size - 1]; }
 
 protected:
     Layer &add(const char *name, LayerKind kind, Flags f)

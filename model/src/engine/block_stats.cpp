@@ -335,6 +335,37 @@ void addCalibratedTerms(const Block &block, const LayerContext &ctx, const Execu
     o.block_moe_sync_time = moe ? passes * ctx.calibration->moeBlockOverhead_s : 0;
 }
 
+/// The busiest GPU's extra routed expert work (Block::expertImbalance - 1 times the expertWork
+/// layers' processing time) in every pass that runs them: it paces the EP group, so the
+/// block's times carry it; block_moe_imbalance_time names it.
+void addExpertImbalance(const Block &block, const LayerContext &ctx, const Execution &exe, Stats &o) noexcept
+{
+    const double extra = block.expertImbalance - 1;
+    double fw = 0, re = 0, agrad = 0, wgrad = 0;
+    for (const Layer &l : block) {
+        if (!l.expertWork)
+            continue;
+        const StageCost fwCost = stageCost(l, ctx, Stage::Fw);
+        const double fwTime = processingTimeWithNet(l, ctx, Stage::Fw, fwCost, 0.0).time;
+        fw += fwTime;
+        if (!exe.training)
+            continue;
+        if (l.needsRecompute)
+            re += fwTime;
+        const StageCost agradCost = stageCost(l, ctx, Stage::Agrad, fwCost);
+        agrad += processingTimeWithNet(l, ctx, Stage::Agrad, agradCost, 0.0).time;
+        if (!withoutWeightWork(l, ctx)) {
+            const StageCost wgradCost = stageCost(l, ctx, Stage::Wgrad, fwCost);
+            wgrad += processingTimeWithNet(l, ctx, Stage::Wgrad, wgradCost, 0.0).time;
+        }
+    }
+    o.block_fw_time += extra * fw;
+    o.block_re_time += extra * re;
+    o.block_agrad_time += extra * agrad;
+    o.block_wgrad_time += extra * wgrad;
+    o.block_moe_imbalance_time = extra * (fw + re + agrad + wgrad);
+}
+
 /// The TP, EP and ES traffic sums into Stats' `baseblock_*` and `edgeblock_*` fields.
 void storeComm(const BlockComm &comm, Stats &o) noexcept
 {
@@ -384,6 +415,9 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
     storeTotals(totals, o);
     if (exe.activationRecompute == Recompute::Full)
         o.block_act_storage_space = 0; // everything but the checkpoint is recomputed
+    o.block_moe_imbalance_time = 0;
+    if (block.expertImbalance > 1)
+        addExpertImbalance(block, ctx, exe, o);
     if (ctx.calibration)
         addCalibratedTerms(block, ctx, exe, comm, o);
     storeComm(comm, o);

@@ -55,6 +55,7 @@ struct Layer {
     CommGroup group = CommGroup::Tp;
     // MoE
     bool expertWeights = false; ///< reduced over expert DP rather than DP
+    bool expertWork = false;    ///< a routed expert's GEMM or activation (Block::expertImbalance)
     /// Corrected model: runs on the low-precision (FP8/FP4) engine under the precision recipe:
     /// the blocks' linear layers. Attention, LM head and vector work stay in 16 bits.
     bool lowPrecision = false;

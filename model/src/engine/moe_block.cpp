@@ -31,7 +31,7 @@ void buildSharedExperts(BlockBuilder &b, const Application &app, const Execution
 
 /// The sizes of one MoE block on one GPU (calculon-moe-model.md §4).
 struct MoeSizes {
-    I tokens, k, experts, ep, es, localExperts, local, shardTokens;
+    I tokens, k, experts, ep, es, localExperts, local, shardTokens, pairs;
     bool full, agRedo, keepOutputs;
     I perExpert, gathered, dispatch, combine, width;
     bool silu;
@@ -76,6 +76,7 @@ MoeSizes moeSizes(const Application &app, const Execution &exe, const Quirks &qu
              .localExperts = localExperts,
              .local = local,
              .shardTokens = shardTokens,
+             .pairs = pairs,
              .full = full,
              .agRedo = agRedo,
              .keepOutputs = keepOutputs,
@@ -131,6 +132,7 @@ void buildExperts(BlockBuilder &b, const Application &app, const Execution &exe,
         b.swiglu("MlpBlock_SwiGLU_MoE", s.localExperts * s.perExpert * s.width, { s.full });
     else
         b.gelu("MlpBlock_GeLU_MoE", s.localExperts * s.perExpert * s.width, { s.full });
+    b.last().expertWork = true;
     Layer &mlp2 = b.expertLinear("MlpBlock_Mlp2_MoE", s.localExperts, s.perExpert, s.width, h, { s.full });
     if (!quirks.expertOptimizerShardedByDp) {
         // Corrected Q5: expert optimizer state and gradients are sharded over expert DP.
@@ -149,6 +151,21 @@ void buildExperts(BlockBuilder &b, const Application &app, const Execution &exe,
     b.residual("MlpBlock_MoE_Add", s.local, s.local, { s.full, false, true, false, true });
 }
 
+/// The busiest GPU's routed token-expert pairs over the mean under dropless routing. Each of the
+/// EP GPUs gets `pairs` on average; a router that spreads them uniformly at random (as
+/// Megatron-Core's --moe-router-force-load-balancing benchmark mode does, with random logits) is
+/// m = EP x pairs balls thrown into n = EP bins, whose fullest bin holds
+/// m/n + sqrt(2 (m/n) ln n) for m >> n ln n (Raab and Steger, "Balls into Bins - A Simple and
+/// Tight Analysis", RANDOM 1998, Theorem 1): 1 + sqrt(2 ln(EP) / pairs) times the mean. For a
+/// trained router it is an estimate (its load per microbatch depends on the model and its
+/// balancing loss). A capacity factor pads every expert to its capacity instead (moeSizes).
+double expertLoadImbalance(const Execution &exe, const Features &features, const MoeSizes &s) noexcept
+{
+    if (!features.moeImbalance || exe.moeCapacityFactor > 0 || s.ep < 2 || s.pairs < 1)
+        return 1;
+    return 1 + std::sqrt(2 * std::log(d(s.ep)) / d(s.pairs));
+}
+
 } // namespace
 
 Block buildMoeBlock(const Application &app, const Execution &exe, const System &sys, const Quirks &quirks,
@@ -160,6 +177,7 @@ Block buildMoeBlock(const Application &app, const Execution &exe, const System &
     buildAttention(b, app, exe, s.local, features);
     buildRouter(b, app, exe, features, s);
     buildExperts(b, app, exe, quirks, features, s);
+    block.expertImbalance = expertLoadImbalance(exe, features, s);
     return block;
 }
 

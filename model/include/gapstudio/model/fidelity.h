@@ -42,16 +42,20 @@ struct Features {
     /// Application::attentionDropout and hiddenDropout are honoured: a dropout of probability 0
     /// is no kernel (PyTorch's dropout returns its input unchanged when p = 0; docs/references.md).
     bool dropout = false;
+    /// Dropless MoE routing loads the GPUs unevenly and the busiest one sets the pace: its expert
+    /// layers take 1 + sqrt(2 ln(EP) / pairs) times the mean's time, the maximum load of
+    /// balls thrown at random into EP bins (Raab and Steger 1998; docs/references.md).
+    bool moeImbalance = false;
 
     [[nodiscard]] bool any() const noexcept
     {
         return embeddingAndHead || attention || precisionRecipe || moeDetails || calibrated || eagerKernels
-               || pipelineScatterGather || dropout;
+               || pipelineScatterGather || dropout || moeImbalance;
     }
     [[nodiscard]] static constexpr Features reference() noexcept { return {}; }
     [[nodiscard]] static constexpr Features corrected() noexcept
     {
-        return { true, true, true, true, true, true, true, true };
+        return { true, true, true, true, true, true, true, true, true };
     }
 };
 

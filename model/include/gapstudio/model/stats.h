@@ -151,7 +151,8 @@ namespace gapstudio::model {
 /// recompute) they delay: block_software_overhead_time and block_moe_sync_time per block and
 /// microbatch over all its passes (the calibration's per-block overhead; the MoE dispatcher's
 /// host synchronisation), software_overhead_time and moe_sync_time on the critical stage per
-/// step, outside the pipeline bubble.
+/// step, outside the pipeline bubble. block_moe_imbalance_time and moe_imbalance_time: the same
+/// for the busiest GPU's extra routed expert work under dropless routing (Features::moeImbalance).
 #define GAPSTUDIO_CORRECTED_EXTRA_STATS(X) \
     X(cp_comm_link_time) \
     X(cp_comm_exposed_time) \
@@ -167,7 +168,9 @@ namespace gapstudio::model {
     X(block_software_overhead_time) \
     X(block_moe_sync_time) \
     X(software_overhead_time) \
-    X(moe_sync_time)
+    X(moe_sync_time) \
+    X(block_moe_imbalance_time) \
+    X(moe_imbalance_time)
 
 /// The 122 statistics of calculon-MoE (e3eb609) in its order: X(output name, Stats field).
 #define GAPSTUDIO_CALCULON_MOE_STATS(X) \
