@@ -127,6 +127,8 @@ struct StageTotals {
 /// call. Each sum takes its terms in the same order either way, so the results are identical.
 struct BlockTotals {
     StageTotals fw, re, agrad, wgrad, optim;
+    /// The processing time of the expertWork layers per stage (Block::expertImbalance).
+    double expertFw = 0, expertRe = 0, expertAgrad = 0, expertWgrad = 0;
     double bwOverlapReq = 0;
     double weight = 0, actWorking = 0, actStorage = 0, weightGrad = 0, weightGradNoSharding = 0, actGrad = 0,
            optimizer = 0;
@@ -181,6 +183,8 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
     double fwExposed[2] = {};
     const StageTiming fw = addPassStage(l, ctx, Stage::Fw, fwCost, edgeOwn, t.fw, g.fwSize, g.fwTime,
                                         g.fwExposed, t.bwOverlapReq, fwExposed);
+    if (l.expertWork)
+        t.expertFw += fw.time;
     if (exe.training) {
         if (l.needsRecompute) {
             if (quirks.recomputeStatsRunningTotal) {
@@ -193,6 +197,8 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
                 t.re.addCost(fwCost);
             }
             t.re.time += fw.time;
+            if (l.expertWork)
+                t.expertRe += fw.time;
         }
         const bool weightWork = !withoutWeightWork(l, ctx);
         const StageCost wgradCost = weightWork ? stageCost(l, ctx, Stage::Wgrad, fwCost) : StageCost {};
@@ -205,11 +211,18 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
             add(g.recommSize, g.recommTime, g.recommExposed, stageComm(l, wgradLink, fwExposed));
         }
         double agradExposed[2] = {};
-        addPassStage(l, ctx, Stage::Agrad, stageCost(l, ctx, Stage::Agrad, fwCost), edgeOwn, t.agrad,
-                     g.bwSize, g.bwTime, g.bwExposed, t.bwOverlapReq, agradExposed);
+        const StageTiming agrad
+            = addPassStage(l, ctx, Stage::Agrad, stageCost(l, ctx, Stage::Agrad, fwCost), edgeOwn, t.agrad,
+                           g.bwSize, g.bwTime, g.bwExposed, t.bwOverlapReq, agradExposed);
+        if (l.expertWork)
+            t.expertAgrad += agrad.time;
         if (weightWork) {
             t.wgrad.addCost(wgradCost);
-            t.wgrad.time += processingTimeWithNet(l, ctx, Stage::Wgrad, wgradCost, wgradLink.time[0]).time;
+            const double wgradTime
+                = processingTimeWithNet(l, ctx, Stage::Wgrad, wgradCost, wgradLink.time[0]).time;
+            t.wgrad.time += wgradTime;
+            if (l.expertWork)
+                t.expertWgrad += wgradTime;
             const StageCost optimCost = stageCost(l, ctx, Stage::Optim);
             t.optim.addCost(optimCost);
             // No stage moves data in the optimizer step (netTime is 0 there).
@@ -335,35 +348,17 @@ void addCalibratedTerms(const Block &block, const LayerContext &ctx, const Execu
     o.block_moe_sync_time = moe ? passes * ctx.calibration->moeBlockOverhead_s : 0;
 }
 
-/// The busiest GPU's extra routed expert work (Block::expertImbalance - 1 times the expertWork
-/// layers' processing time) in every pass that runs them: it paces the EP group, so the
-/// block's times carry it; block_moe_imbalance_time names it.
-void addExpertImbalance(const Block &block, const LayerContext &ctx, const Execution &exe, Stats &o) noexcept
+/// The busiest GPU's extra routed expert work: Block::expertImbalance - 1 times the expertWork
+/// layers' processing time, in every pass that runs them. It paces the EP group, so the block's
+/// times carry it; block_moe_imbalance_time names it.
+void addExpertImbalance(const Block &block, const BlockTotals &t, Stats &o) noexcept
 {
     const double extra = block.expertImbalance - 1;
-    double fw = 0, re = 0, agrad = 0, wgrad = 0;
-    for (const Layer &l : block) {
-        if (!l.expertWork)
-            continue;
-        const StageCost fwCost = stageCost(l, ctx, Stage::Fw);
-        const double fwTime = processingTimeWithNet(l, ctx, Stage::Fw, fwCost, 0.0).time;
-        fw += fwTime;
-        if (!exe.training)
-            continue;
-        if (l.needsRecompute)
-            re += fwTime;
-        const StageCost agradCost = stageCost(l, ctx, Stage::Agrad, fwCost);
-        agrad += processingTimeWithNet(l, ctx, Stage::Agrad, agradCost, 0.0).time;
-        if (!withoutWeightWork(l, ctx)) {
-            const StageCost wgradCost = stageCost(l, ctx, Stage::Wgrad, fwCost);
-            wgrad += processingTimeWithNet(l, ctx, Stage::Wgrad, wgradCost, 0.0).time;
-        }
-    }
-    o.block_fw_time += extra * fw;
-    o.block_re_time += extra * re;
-    o.block_agrad_time += extra * agrad;
-    o.block_wgrad_time += extra * wgrad;
-    o.block_moe_imbalance_time = extra * (fw + re + agrad + wgrad);
+    o.block_fw_time += extra * t.expertFw;
+    o.block_re_time += extra * t.expertRe;
+    o.block_agrad_time += extra * t.expertAgrad;
+    o.block_wgrad_time += extra * t.expertWgrad;
+    o.block_moe_imbalance_time = extra * (t.expertFw + t.expertRe + t.expertAgrad + t.expertWgrad);
 }
 
 /// The TP, EP and ES traffic sums into Stats' `baseblock_*` and `edgeblock_*` fields.
@@ -417,7 +412,7 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
         o.block_act_storage_space = 0; // everything but the checkpoint is recomputed
     o.block_moe_imbalance_time = 0;
     if (block.expertImbalance > 1)
-        addExpertImbalance(block, ctx, exe, o);
+        addExpertImbalance(block, totals, o);
     if (ctx.calibration)
         addCalibratedTerms(block, ctx, exe, comm, o);
     storeComm(comm, o);

@@ -161,7 +161,7 @@ void buildExperts(BlockBuilder &b, const Application &app, const Execution &exe,
 /// balancing loss). A capacity factor pads every expert to its capacity instead (moeSizes).
 double expertLoadImbalance(const Execution &exe, const Features &features, const MoeSizes &s) noexcept
 {
-    if (!features.moeImbalance || exe.moeCapacityFactor > 0 || s.ep < 2 || s.pairs < 1)
+    if (!features.moeImbalance || exe.moeCapacityFactor > 0 || s.pairs < 1)
         return 1;
     return 1 + std::sqrt(2 * std::log(d(s.ep)) / d(s.pairs));
 }
