@@ -238,6 +238,7 @@ private slots:
         // TP 64 in a scale-up domain of 8 GPUs: the layout does not fit the network.
         json["scenario"]["overrides"]["layout.tensor_par"] = 64;
         json["scenario"]["overrides"]["layout.data_par"] = 1;
+        json["scenario"]["layout"]["optimizer_sharding"] = false; // sharding needs data_par > 1
         QTemporaryDir dir;
         const QString path = writeVariant(dir, "tp64.json", json);
         const Result r = run({ QStringLiteral("validate"), path });

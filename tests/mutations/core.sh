@@ -279,6 +279,10 @@ mutation "the optimizer sharded over DP only under context parallelism" model/sr
     'const double contextShards = features.attention ? dbl(exe.contextPar) : 1.0;' \
     'const double contextShards = features.attention ? 1.0 : 1.0;' \
     "tst_fidelity:optimizerShardsOverContextParallelRanks"
+mutation "the optimizer state replicated over data parallelism" model/src/engine/evaluate.cpp \
+    'ctx.optimizerShards = exe.optimizerSharding ? dbl(exe.dataPar) * contextShards : 1.0;' \
+    'ctx.optimizerShards = 1.0 + 0 * contextShards;' \
+    "tst_real_runs:predictedMemoryFitsTheGpu"
 mutation "pipeline messages scattered under every software stack" model/src/engine/run.h \
     'return run.features.pipelineScatterGather && run.exe.pipelineScatterGather && run.exe.tensorPar > 1' \
     'return run.features.pipelineScatterGather && run.exe.tensorPar > 1' \
