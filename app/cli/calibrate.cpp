@@ -1,6 +1,6 @@
 // `gapstudio-cli calibrate FILE_OR_DIR... --out CALIBRATION.json [--gpu ID] [--software ID]
-// [--presets DIR] [--calibration START.json | --from-priors] [--only|--exclude KEY=VALUE]...`: fits a
-// calibration preset to measured runs.
+// [--presets DIR] [--calibration START.json | --from-priors] [--bounded] [--only|--exclude KEY=VALUE]...`:
+// fits a calibration preset to measured runs.
 #include "commands.h"
 
 #include "gapstudio/io/preset_json.h"
@@ -118,6 +118,7 @@ int runCalibrate(const std::vector<std::string> &argv)
     options.gpu = args.gpu;
     options.software = args.software;
     options.start = start ? &*start : nullptr;
+    options.bounded = args.bounded;
     options.progress = [](int done, int total) {
         std::cerr << "fit " << done << " of " << total << " done\n" << std::flush;
     };
@@ -129,6 +130,15 @@ int runCalibrate(const std::vector<std::string> &argv)
     std::cout << "parameters (value +/- standard error):\n";
     for (const scenario::FittedParameter &p : fit.calibration.fit->parameters)
         std::cout << "  " << p.name << " = " << general(p.value) << " +/- " << general(p.standardError) << '\n';
+    // A parameter at or beyond an end of its documented range: the runs want more than the
+    // mechanism behind it gives, so the model lacks a mechanism there.
+    std::string atBound;
+    for (const scenario::FittedParameter &p : fit.calibration.fit->parameters)
+        if (p.atBound)
+            atBound += "\n  " + p.name + " = " + general(p.value) + " (range " + general(p.low) + " to "
+                       + general(p.high) + ")";
+    std::cout << "parameters at or beyond a bound of their documented range:"
+              << (atBound.empty() ? " none" : atBound) << '\n';
     printStats("before", fit.beforeStats);
     printStats("after", fit.afterStats);
     for (const scenario::ValidationRow &row : fit.leftOut)

@@ -74,6 +74,7 @@ struct ValidateArgs {
     std::string presetsDir, calibrationFile, outFile, gpu, software;
     std::vector<scenario::RunFilter> filters; ///< --only / --exclude KEY=VALUE, in order
     bool fromPriors = false;                  ///< calibrate --from-priors
+    bool bounded = false;                     ///< calibrate --bounded
 };
 [[nodiscard]] ValidateArgs parseValidateArgs(const std::vector<std::string> &args, const char *command);
 

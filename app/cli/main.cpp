@@ -40,7 +40,7 @@ constexpr const char *kUsage
        gapstudio-cli validate FILE_OR_DIR... [--presets DIR] [--calibration CALIBRATION.json]
                               [--only KEY=VALUE]... [--exclude KEY=VALUE]...
        gapstudio-cli calibrate FILE_OR_DIR... --out CALIBRATION.json [--gpu ID] [--software ID]
-                               [--presets DIR] [--calibration START.json | --from-priors]
+                               [--presets DIR] [--calibration START.json | --from-priors] [--bounded]
                                [--only KEY=VALUE]... [--exclude KEY=VALUE]...
        gapstudio-cli --help | --version
 
@@ -145,14 +145,16 @@ Commands:
           START.json, or with --from-priors from the built-in priors alone, as if no
           calibration were installed, as the shipped calibration itself and every
           leave-one-out fit are):
-          prints every parameter with its standard error, the error before and after, and
+          prints every parameter with its standard error, then those at or beyond an end of
+          their documented plausible range (each range sourced in docs/references.md; such a
+          parameter stands for a mechanism the model lacks), the error before and after, and
           the leave-one-family-out error (each family predicted by a fit without it) and
           the leave-one-generation-out error (each GPU architecture predicted by a fit
           without its runs: how far the calibration carries to a GPU generation it has not
           seen); writes the preset to --out. --gpu ID fits that GPU its own entry (else
           runs share their architecture's); --software ID fits every run as that software
           stack; --only/--exclude select the runs as for validate, e.g. --exclude
-          gpu_arch=blackwell.
+          gpu_arch=blackwell; --bounded keeps every parameter inside its range.
 
 Exit status (the GUI's headless exports keep the same):
   0  success

@@ -66,6 +66,8 @@ ValidateArgs parseValidateArgs(const std::vector<std::string> &args, const char 
             out.software = value("a software preset id");
         else if (arg == "--from-priors")
             out.fromPriors = true;
+        else if (arg == "--bounded")
+            out.bounded = true;
         else if (arg == "--only" || arg == "--exclude") {
             const std::string text = value("KEY=VALUE");
             try {
@@ -96,9 +98,10 @@ std::vector<io::Measurement> selectRuns(const ValidateArgs &args, const scenario
 int runValidate(const std::vector<std::string> &argv)
 {
     const ValidateArgs args = parseValidateArgs(argv, "validate");
-    if (!args.outFile.empty() || !args.gpu.empty() || !args.software.empty() || args.fromPriors)
+    if (!args.outFile.empty() || !args.gpu.empty() || !args.software.empty() || args.fromPriors
+        || args.bounded)
         throw UsageError {
-            "validate takes no --out, --gpu, --software or --from-priors (those are calibrate's)"
+            "validate takes no --out, --gpu, --software, --from-priors or --bounded (those are calibrate's)"
         };
     const scenario::PresetLibrary library
         = presetLibrary(args.presetsDir);

@@ -330,3 +330,15 @@ mutation "experts padded to a capacity still counted as imbalanced" model/src/en
     'if (!features.moeImbalance || exe.moeCapacityFactor > 0 || s.pairs < 1)' \
     'if (!features.moeImbalance || exe.moeCapacityFactor < 0 || s.pairs < 1)' \
     "tst_fidelity_layers:expertLoadImbalance"
+mutation "the bounded fit lets values leave their documented ranges" model/src/calibration/calibration_problem.cpp \
+    'return mOptions.bounded ? std::clamp(v, p.range.low, p.range.high) : v;' \
+    'return v;' \
+    "tst_calibrate_synthetic:boundedFitKeepsTheDocumentedRanges"
+mutation "a parameter beyond its documented range not named" model/src/calibration/calibration_problem.cpp \
+    'return v <= p.range.low + margin || v >= p.range.high - margin;' \
+    'return v <= p.range.low + margin && v >= p.range.high - margin;' \
+    "tst_calibrate_synthetic:boundedFitKeepsTheDocumentedRanges"
+mutation "an HBM efficiency range that admits the Blackwell stand-in" model/src/calibration/calibration_parameters.h \
+    'constexpr Range kHbmRange{ 0.6, 0.95 };' \
+    'constexpr Range kHbmRange{ 0.2, 0.95 };' \
+    "tst_cli_validate:boundedFitNamesWhatItHolds"

@@ -109,8 +109,8 @@ mutation "fold starts from the start calibration" model/src/calibration/calibrat
     'held.start = options.start;' \
     "tst_calibrate_synthetic:foldsStartFromThePriors"
 mutation "standard errors without the transform's slope" model/src/calibration/calibration_solver.cpp \
-    'const double s = slope(p.kind, value(x, i));' \
-    'const double s = 1.0;' \
+    'const double s = mOptions.bounded && atBound(x, i) ? 0.0 : slope(p.kind, value(x, i));' \
+    'const double s = mOptions.bounded && atBound(x, i) ? 0.0 : 1.0;' \
     "tst_calibrate_synthetic:standardErrorsByTheDeltaMethod"
 mutation "objective without the measured time" model/src/calibration/calibration_problem.cpp \
     '= std::isfinite(predicted) && predicted > 0 ? std::log(predicted / mRuns[r].measured) : 10.0;' \
@@ -121,8 +121,8 @@ mutation "priors ten times stronger" model/src/calibration/calibration_parameter
     'constexpr double kPriorWeight = 0.5;' \
     "tst_calibrate_synthetic:recoversTheKnownParameters,standardErrorsByTheDeltaMethod"
 mutation "half-depth prior at 512" model/src/calibration/calibration_problem.cpp \
-    'b.halfDepth = add(kHalfDepthParameter, Kind::Positive, 128, 1.0, -1, start(s.gemmHalfDepth));' \
-    'b.halfDepth = add(kHalfDepthParameter, Kind::Positive, 512, 1.0, -1, start(s.gemmHalfDepth));' \
+    'b.halfDepth = add(kHalfDepthParameter, Kind::Positive, kHalfDepthRange, 128, 1.0, -1, start(s.gemmHalfDepth));' \
+    'b.halfDepth = add(kHalfDepthParameter, Kind::Positive, kHalfDepthRange, 512, 1.0, -1, start(s.gemmHalfDepth));' \
     "tst_calibrate_synthetic:recoversTheKnownParameters"
 # app/cli: the grid's shards and the MPI runner
 mutation "shards start at points / shards x (shard - 1)" app/cli/grid.cpp \

@@ -213,8 +213,9 @@ private slots:
         QVERIFY(!r.interval);
     }
 
-    // A calibration file's correlations: read back as written; a matrix of the wrong size, not
-    // symmetric or without a unit diagonal is refused with its place in the file.
+    // A calibration file's correlations and parameter ranges: read back as written; a matrix of
+    // the wrong size, not symmetric or without a unit diagonal, a range that is not [low, high]
+    // or an at_bound that is not a flag is refused with its place in the file.
     void correlationsInTheCalibrationFile_data()
     {
         QTest::addColumn<QString>("edit");
@@ -224,6 +225,12 @@ private slots:
         QTest::newRow("asymmetric") << QStringLiteral("asymmetric") << QStringLiteral("/fit/correlation/1/0");
         QTest::newRow("diagonal") << QStringLiteral("diagonal") << QStringLiteral("/fit/correlation/2/2");
         QTest::newRow("above one") << QStringLiteral("above one") << QStringLiteral("/fit/correlation/0/1");
+        QTest::newRow("range of one")
+            << QStringLiteral("range of one") << QStringLiteral("/fit/parameters/0/range");
+        QTest::newRow("range reversed")
+            << QStringLiteral("range reversed") << QStringLiteral("/fit/parameters/0/range");
+        QTest::newRow("at_bound not a flag")
+            << QStringLiteral("at_bound") << QStringLiteral("/fit/parameters/0/at_bound");
     }
     void correlationsInTheCalibrationFile()
     {
@@ -244,6 +251,12 @@ private slots:
             rows[1][0] = rows[0][1].get<double>() + 0.5;
         else if (edit == "diagonal")
             rows[2][2] = 0.9;
+        else if (edit == "range of one")
+            bad["fit"]["parameters"][0]["range"] = { 0.5 };
+        else if (edit == "range reversed")
+            bad["fit"]["parameters"][0]["range"] = { 0.9, 0.5 };
+        else if (edit == "at_bound")
+            bad["fit"]["parameters"][0]["at_bound"] = "yes";
         else
             rows[0][1] = rows[1][0] = 1.5;
         try {

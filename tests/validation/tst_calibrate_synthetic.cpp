@@ -184,6 +184,58 @@ private slots:
         QCOMPARE(rowsB, 3);
     }
 
+    void boundedFitKeepsTheDocumentedRanges()
+    {
+        // Every run measured three times slower than the truth: the GEMM rate the runs then want,
+        // 0.65 x 0.9 / 3 = 0.195, is below any that the documented ranges allow (the GEMM
+        // efficiency from 0.5, the compute efficiency from 0.5: 0.25), so something must give.
+        std::vector<io::Measurement> slow = mRuns;
+        for (io::Measurement &m : slow)
+            m.measuredIterationTime_s *= 3;
+        scenario::CalibrationFitOptions options;
+        options.software = "synthetic";
+        options.leaveOneFamilyOut = false;
+        options.leaveOneGenerationOut = false;
+        const scenario::CalibrationFit free = scenario::fitCalibration(slow, mLibrary, options);
+        options.bounded = true;
+        const scenario::CalibrationFit bounded = scenario::fitCalibration(slow, mLibrary, options);
+        const auto report = [](const char *label, const scenario::CalibrationFit &f) {
+            int atBound = 0;
+            for (const scenario::FittedParameter &p : f.calibration.fit->parameters) {
+                if (!(p.low < p.high))
+                    return -1; // every parameter has its range
+                if (p.atBound) {
+                    ++atBound;
+                    qInfo("%s: %s = %.4g at or beyond [%g, %g]", label, p.name.c_str(), p.value, p.low,
+                          p.high);
+                }
+            }
+            return atBound;
+        };
+        // Unbounded, the fit follows the runs beyond the ranges and says where.
+        QVERIFY(report("free", free) > 0);
+        bool outside = false;
+        for (const scenario::FittedParameter &p : free.calibration.fit->parameters)
+            outside = outside || p.value < p.low || p.value > p.high;
+        QVERIFY(outside);
+        // Bounded, every value stays in its range, those held at an end are named and owe their
+        // value to the bound (no standard error), and the runs are fitted worse.
+        QVERIFY(report("bounded", bounded) > 0);
+        for (const scenario::FittedParameter &p : bounded.calibration.fit->parameters) {
+            QVERIFY2(p.low <= p.value && p.value <= p.high,
+                     qPrintable(QStringLiteral("%1 = %2 outside [%3, %4]")
+                                    .arg(QString::fromStdString(p.name))
+                                    .arg(p.value)
+                                    .arg(p.low)
+                                    .arg(p.high)));
+            if (p.atBound)
+                QCOMPARE(p.standardError, 0.0);
+        }
+        qInfo("mean |error| after the fit: free %.4f, bounded %.4f", free.afterStats.meanAbsError,
+              bounded.afterStats.meanAbsError);
+        QVERIFY(bounded.afterStats.meanAbsError > free.afterStats.meanAbsError + 0.01);
+    }
+
     void standardErrorsByTheDeltaMethod();
 };
 

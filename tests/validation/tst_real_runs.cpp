@@ -139,6 +139,47 @@ private slots:
         }
     }
 
+    // Every parameter of the shipped calibration against its documented plausible range
+    // (calibration_parameters.h, docs/references.md), printed; one outside its range stands for
+    // a mechanism the model lacks and is an expected failure with what is known of its cause.
+    void shippedParametersInsideTheirRanges()
+    {
+        const char *const product
+            = "the runs fix the GEMM efficiency times the software stack's compute efficiency, not the "
+              "split: A100's with Megatron-LM 2022's stack is 0.88, at the 0.87 measured as A100's maximum "
+              "achievable matmul FLOPS";
+        const char *const blackwell
+            = "stand-ins for mixture-of-experts time the model has no mechanism for: a 16-bit GEMM "
+              "efficiency of 0.94 (0.88 with Megatron Bridge's stack, B200's measured maximum being 0.78) "
+              "pairs with an HBM efficiency of 0.29 (memory-bound kernels reach 0.8-0.9); held in their "
+              "ranges (calibrate --bounded), DeepSeek-V3 on GB200 is predicted in 0.6 of its measured time";
+        const std::map<std::string, const char *> knownOutside = {
+            { "gpus/default/gemm_efficiency/16-bit", product },
+            { "ampere/gemm_efficiency/16-bit", product },
+            { "blackwell/gemm_efficiency/16-bit", blackwell },
+            { "blackwell/hbm_efficiency", blackwell },
+        };
+        const scenario::CalibrationSet &shipped = mLibrary.calibrations.at(scenario::kDefaultCalibrationId);
+        QVERIFY(shipped.fit);
+        qInfo("shipped calibration parameters against their documented ranges:");
+        for (const scenario::FittedParameter &p : shipped.fit->parameters) {
+            QVERIFY2(p.low < p.high, p.name.c_str()); // every parameter has its range
+            const bool inside = p.low <= p.value && p.value <= p.high;
+            qInfo("  %-52s %10.4g  in [%g, %g]%s", p.name.c_str(), p.value, p.low, p.high,
+                  inside ? "" : "  OUTSIDE");
+            // The fit marks what lies at or beyond an end of the range.
+            QVERIFY2(p.atBound || inside, p.name.c_str());
+            const auto known = knownOutside.find(p.name);
+            if (known != knownOutside.end())
+                QEXPECT_FAIL("", known->second, Continue);
+            QVERIFY2(inside, qPrintable(QStringLiteral("%1 = %2 outside [%3, %4]")
+                                            .arg(QString::fromStdString(p.name))
+                                            .arg(p.value)
+                                            .arg(p.low)
+                                            .arg(p.high)));
+        }
+    }
+
     void fitIgnoresTheLibrarysCalibration()
     {
         // Fitted from the priors, a calibration depends on the runs alone, not on the calibration

@@ -35,7 +35,16 @@ Eigen::VectorXd Problem::start() const
 double Problem::value(const Eigen::VectorXd &x, int i) const
 {
     const Parameter &p = mParams[static_cast<std::size_t>(i)];
-    return toValue(p.kind, x[i] + (p.parent >= 0 ? x[p.parent] : 0));
+    const double v = toValue(p.kind, x[i] + (p.parent >= 0 ? x[p.parent] : 0));
+    return mOptions.bounded ? std::clamp(v, p.range.low, p.range.high) : v;
+}
+
+bool Problem::atBound(const Eigen::VectorXd &x, int i) const
+{
+    const Parameter &p = mParams[static_cast<std::size_t>(i)];
+    const double v = toValue(p.kind, x[i] + (p.parent >= 0 ? x[p.parent] : 0));
+    const double margin = 1e-3 * (p.range.high - p.range.low);
+    return v <= p.range.low + margin || v >= p.range.high - margin;
 }
 
 double Problem::predict(const Run &run, const Eigen::VectorXd &x) const
@@ -72,7 +81,16 @@ void Problem::residuals(const Eigen::VectorXd &x, Eigen::VectorXd &out) const
     for (int i = 0; i < parameters(); ++i) {
         const Parameter &p = mParams[static_cast<std::size_t>(i)];
         const double centre = p.parent >= 0 ? 0 : toRaw(p.kind, p.prior);
-        out[static_cast<Eigen::Index>(mRuns.size()) + i] = kPriorWeight * (x[i] - centre) / p.sigma;
+        double wall = 0;
+        if (mOptions.bounded) {
+            // A steep wall outside the documented range, so that a parameter held at an end stays
+            // there instead of drifting where its clamped value no longer moves the runs (and a
+            // parent's drift would drag its children along).
+            const double raw = x[i] + (p.parent >= 0 ? x[p.parent] : 0);
+            wall = kRangeWall
+                   * std::max({ 0.0, toRaw(p.kind, p.range.low) - raw, raw - toRaw(p.kind, p.range.high) });
+        }
+        out[static_cast<Eigen::Index>(mRuns.size()) + i] = kPriorWeight * (x[i] - centre) / p.sigma + wall;
     }
 }
 
@@ -116,16 +134,28 @@ CalibrationSet Problem::calibration(const Eigen::VectorXd &x) const
     return set;
 }
 
-int Problem::add(const std::string &name, Kind kind, double prior, double sigma, int parent,
+int Problem::add(const std::string &name, Kind kind, Range range, double prior, double sigma, int parent,
                  double startValue)
 {
     for (std::size_t i = 0; i < mParams.size(); ++i)
         if (mParams[i].name == name)
             return static_cast<int>(i);
-    mParams.push_back({ name, kind, prior, sigma, parent });
-    double raw = toRaw(kind, startValue > 0 ? startValue : prior);
-    if (parent >= 0)
-        raw -= mStart[static_cast<std::size_t>(parent)];
+    mParams.push_back({ name, kind, range, prior, sigma, parent });
+    // Where the bounded fit starts: a start value outside the range (a calibration fitted without
+    // the ranges) at the range's end, and a child without a start value at its prior, no
+    // deviation from its parent. The unbounded fit starts from the values as given, and a child
+    // without one from the transform of its prior's centre, 0, that is at its floor (about 1e-6
+    // for an efficiency): the start the shipped calibration was fitted from, kept so that a refit
+    // reproduces it.
+    double raw = 0;
+    if (!mOptions.bounded)
+        raw = toRaw(kind, startValue > 0 ? startValue : prior)
+              - (parent >= 0 ? mStart[static_cast<std::size_t>(parent)] : 0);
+    else if (startValue > 0)
+        raw = toRaw(kind, std::clamp(startValue, range.low, range.high))
+              - (parent >= 0 ? mStart[static_cast<std::size_t>(parent)] : 0);
+    else if (parent < 0)
+        raw = toRaw(kind, prior);
     mStart.push_back(raw);
     return static_cast<int>(mParams.size()) - 1;
 }
@@ -166,39 +196,44 @@ void Problem::bind(Run &run)
     // vendor, a projected part) falls back to.
     const std::string dt = dtClass(b.gemmType);
     const int gemmDefault = add(gpuParameter("default", "gemm_efficiency/" + dt), Kind::Efficiency,
-                                gemmPrior(b.gemmType), kKernelPriorSigma);
+                                kGemmRange, gemmPrior(b.gemmType), kKernelPriorSigma);
     const int attentionDefault = add(gpuParameter("default", "attention_efficiency"), Kind::Efficiency,
-                                     kAttentionPrior, kAttentionPriorSigma);
-    const int hbmDefault = add(gpuParameter("default", "hbm_efficiency"), Kind::Efficiency, 0.8, 1.0);
-    b.gemm = add(gpuParameter(b.gpuKey, "gemm_efficiency/" + dt), Kind::Efficiency, 0, kDeviationSigma,
-                 gemmDefault, start(s.gemmEfficiency[gemmIndex]));
+                                     kAttentionRange, kAttentionPrior, kAttentionPriorSigma);
+    const int hbmDefault
+        = add(gpuParameter("default", "hbm_efficiency"), Kind::Efficiency, kHbmRange, 0.8, 1.0);
+    b.gemm = add(gpuParameter(b.gpuKey, "gemm_efficiency/" + dt), Kind::Efficiency, kGemmRange, 0,
+                 kDeviationSigma, gemmDefault, start(s.gemmEfficiency[gemmIndex]));
     b.gemm16 = b.gemm;
     if (dt != "16-bit") {
         constexpr auto bf16 = model::Datatype::Bfloat16;
         const int default16 = add(gpuParameter("default", "gemm_efficiency/16-bit"), Kind::Efficiency,
-                                  gemmPrior(bf16), kKernelPriorSigma);
-        b.gemm16 = add(gpuParameter(b.gpuKey, "gemm_efficiency/16-bit"), Kind::Efficiency, 0, kDeviationSigma,
-                       default16, start(s.gemmEfficiency[static_cast<std::size_t>(bf16)]));
+                                  kGemmRange, gemmPrior(bf16), kKernelPriorSigma);
+        b.gemm16 = add(gpuParameter(b.gpuKey, "gemm_efficiency/16-bit"), Kind::Efficiency, kGemmRange, 0,
+                       kDeviationSigma, default16, start(s.gemmEfficiency[static_cast<std::size_t>(bf16)]));
     }
-    b.attention = add(gpuParameter(b.gpuKey, "attention_efficiency"), Kind::Efficiency, 0, kDeviationSigma,
-                      attentionDefault, start(s.attentionEfficiency));
-    b.hbm = add(gpuParameter(b.gpuKey, "hbm_efficiency"), Kind::Efficiency, 0, kDeviationSigma, hbmDefault,
-                start(s.hbmEfficiency));
-    b.halfDepth = add(kHalfDepthParameter, Kind::Positive, 128, 1.0, -1, start(s.gemmHalfDepth));
-    const int compute = add(softwareParameter("default", "compute_efficiency"), Kind::Efficiency, 0.9, 1.0);
-    const int overhead = add(softwareParameter("default", "block_overhead"), Kind::Positive, 30e-6, 1.5);
-    const int moe = add(softwareParameter("default", "moe_block_overhead"), Kind::Positive, 300e-6, 1.5);
-    b.overlap = add(softwareParameter("default", "overlap_efficiency"), Kind::Efficiency, 0.8, 1.0, -1,
-                    start(s.overlapEfficiency));
-    b.compute = add(softwareParameter(b.softwareKey, "compute_efficiency"), Kind::Efficiency, 0, 0.5, compute,
-                    start(s.computeEfficiency));
-    b.overhead = add(softwareParameter(b.softwareKey, "block_overhead"), Kind::Positive, 0, 1.0, overhead,
-                     start(s.blockOverhead_s));
+    b.attention = add(gpuParameter(b.gpuKey, "attention_efficiency"), Kind::Efficiency, kAttentionRange, 0,
+                      kDeviationSigma, attentionDefault, start(s.attentionEfficiency));
+    b.hbm = add(gpuParameter(b.gpuKey, "hbm_efficiency"), Kind::Efficiency, kHbmRange, 0, kDeviationSigma,
+                hbmDefault, start(s.hbmEfficiency));
+    b.halfDepth
+        = add(kHalfDepthParameter, Kind::Positive, kHalfDepthRange, 128, 1.0, -1, start(s.gemmHalfDepth));
+    const int compute
+        = add(softwareParameter("default", "compute_efficiency"), Kind::Efficiency, kComputeRange, 0.9, 1.0);
+    const int overhead = add(softwareParameter("default", "block_overhead"), Kind::Positive,
+                             kBlockOverheadRange, 30e-6, 1.5);
+    const int moe = add(softwareParameter("default", "moe_block_overhead"), Kind::Positive, kMoeOverheadRange,
+                        300e-6, 1.5);
+    b.overlap = add(softwareParameter("default", "overlap_efficiency"), Kind::Efficiency, kOverlapRange, 0.8,
+                    1.0, -1, start(s.overlapEfficiency));
+    b.compute = add(softwareParameter(b.softwareKey, "compute_efficiency"), Kind::Efficiency, kComputeRange,
+                    0, 0.5, compute, start(s.computeEfficiency));
+    b.overhead = add(softwareParameter(b.softwareKey, "block_overhead"), Kind::Positive, kBlockOverheadRange,
+                     0, 1.0, overhead, start(s.blockOverhead_s));
     if (run.compiled.execution.modelMoE)
-        b.moeOverhead = add(softwareParameter(b.softwareKey, "moe_block_overhead"), Kind::Positive, 0, 1.0,
-                            moe, start(s.moeBlockOverhead_s));
-    b.scaleUp = add(networkParameter("scale_up"), Kind::Efficiency, 0.8, 0.7);
-    b.scaleOut = add(networkParameter("scale_out"), Kind::Efficiency, 0.8, 0.7);
+        b.moeOverhead = add(softwareParameter(b.softwareKey, "moe_block_overhead"), Kind::Positive,
+                            kMoeOverheadRange, 0, 1.0, moe, start(s.moeBlockOverhead_s));
+    b.scaleUp = add(networkParameter("scale_up"), Kind::Efficiency, kNetworkRange, 0.8, 0.7);
+    b.scaleOut = add(networkParameter("scale_out"), Kind::Efficiency, kNetworkRange, 0.8, 0.7);
     (void)options;
 }
 

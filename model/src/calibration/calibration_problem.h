@@ -2,8 +2,8 @@
 // The least-squares problem of a calibration fit (calibrate.h): the runs, the parameters they
 // bind, and the residuals log(predicted / measured) of every run plus one weak prior term per
 // parameter. Parameters live in an unbounded space (logit for efficiencies, log for overheads;
-// calibration_parameters.h). The Levenberg-Marquardt solve and the standard errors are in
-// calibration_solver.cpp, the fit and its folds in calibrate.cpp.
+// calibration_parameters.h), their values clamped to their documented ranges. The Levenberg-Marquardt solve
+// and the standard errors are in calibration_solver.cpp, the fit and its folds in calibrate.cpp.
 
 #include "gapstudio/scenario/calibrate.h"
 
@@ -48,8 +48,10 @@ public:
 
     [[nodiscard]] Eigen::VectorXd start() const;
 
-    /// Value of parameter `i` (its parent's raw value added).
+    /// Value of parameter `i` (its parent's raw value added), inside its documented range.
     [[nodiscard]] double value(const Eigen::VectorXd &x, int i) const;
+    /// Whether parameter `i` is held at an end of its range (within 0.1 % of the range).
+    [[nodiscard]] bool atBound(const Eigen::VectorXd &x, int i) const;
 
     [[nodiscard]] double predict(const Run &run, const Eigen::VectorXd &x) const;
 
@@ -65,7 +67,7 @@ public:
     [[nodiscard]] Eigen::MatrixXd jacobian(const Eigen::VectorXd &x) const;
 
 private:
-    int add(const std::string &name, Kind kind, double prior, double sigma, int parent = -1,
+    int add(const std::string &name, Kind kind, Range range, double prior, double sigma, int parent = -1,
             double startValue = -1);
 
     [[nodiscard]] bool has(const std::string &name) const;

@@ -62,16 +62,19 @@ void Problem::report(const Eigen::VectorXd &x, FitSummary &summary) const
     Eigen::MatrixXd toValueSpace = Eigen::MatrixXd::Zero(n, n);
     for (int i = 0; i < n; ++i) {
         const Parameter &p = mParams[static_cast<std::size_t>(i)];
-        const double s = slope(p.kind, value(x, i));
+        // A value the bounded fit holds at an end of its range is set by the bound, not the runs.
+        const double s = mOptions.bounded && atBound(x, i) ? 0.0 : slope(p.kind, value(x, i));
         toValueSpace(i, i) = s;
         if (p.parent >= 0)
             toValueSpace(i, p.parent) = s;
     }
     const Eigen::MatrixXd covariance = toValueSpace * rawCovariance * toValueSpace.transpose();
     summary.parameters.clear();
-    for (int i = 0; i < n; ++i)
-        summary.parameters.push_back({ mParams[static_cast<std::size_t>(i)].name, value(x, i),
-                                       std::sqrt(std::max(0.0, covariance(i, i))) });
+    for (int i = 0; i < n; ++i) {
+        const Parameter &p = mParams[static_cast<std::size_t>(i)];
+        summary.parameters.push_back({ p.name, value(x, i), std::sqrt(std::max(0.0, covariance(i, i))),
+                                       p.range.low, p.range.high, atBound(x, i) });
+    }
     // Correlations to four decimals (enough for an interval, and a readable file), symmetric.
     summary.correlation.assign(static_cast<std::size_t>(n),
                                std::vector<double>(static_cast<std::size_t>(n), 1.0));

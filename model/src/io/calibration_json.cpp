@@ -3,7 +3,9 @@
 //                elementwise_kernels, moe_dispatcher, moe_all_to_all_overlap
 //   calibration: gemm_half_depth, gpus {key: {gemm_efficiency {datatype: e}, attention_efficiency,
 //                hbm_efficiency}}, software {key: {compute_efficiency, block_overhead_us,
-//                overlap_efficiency, moe_block_overhead_us}}, networks {key: {efficiency, latency_us}}, optional fit.
+//                overlap_efficiency, moe_block_overhead_us}}, networks {key: {efficiency, latency_us}},
+//                optional fit (each fitted parameter: name, value, standard_error, optional range [low,
+//                high], at_bound).
 // Efficiencies lie in model::limits::kEfficiency, [1e-6, 1], as everywhere else (README, "Input limits");
 // overheads and latencies are >= 0.
 #include "io/preset_blocks.h"
@@ -152,8 +154,21 @@ scenario::FitSummary parseFit(const JsonCursor &c)
     const std::size_t count = list.requireArray();
     for (std::size_t i = 0; i < count; ++i) {
         const JsonCursor p = list[i];
-        requireKeys(p, { "name", "value", "standard_error" });
-        fit.parameters.push_back({ p["name"].string(), p["value"].number(), numberIn(p["standard_error"], 0, true) });
+        requireKeys(p, { "name", "value", "standard_error" }, { "range", "at_bound" });
+        scenario::FittedParameter parameter { p["name"].string(), p["value"].number(),
+                                              numberIn(p["standard_error"], 0, true) };
+        if (p.value().contains("range")) {
+            const JsonCursor range = p["range"];
+            if (range.requireArray() != 2)
+                range.fail("expected [low, high]");
+            parameter.low = range[0].number();
+            parameter.high = range[1].number();
+            if (!(parameter.low <= parameter.high))
+                range.fail("expected low <= high");
+        }
+        if (p.value().contains("at_bound"))
+            parameter.atBound = p["at_bound"].boolean();
+        fit.parameters.push_back(std::move(parameter));
     }
     if (c.value().contains("correlation"))
         fit.correlation = parseCorrelation(c["correlation"], count);
@@ -261,10 +276,16 @@ void writeBody(nlohmann::ordered_json &out, const scenario::CalibrationSet &set)
             fit["leave_one_generation_out_mean_abs_error"] = generations;
         }
         nlohmann::ordered_json parameters = nlohmann::ordered_json::array();
-        for (const scenario::FittedParameter &p : f.parameters)
-            parameters.push_back({ { "name", p.name },
-                                   { "value", plainNumber(p.value) },
-                                   { "standard_error", plainNumber(p.standardError) } });
+        for (const scenario::FittedParameter &p : f.parameters) {
+            nlohmann::ordered_json parameter = { { "name", p.name },
+                                                 { "value", plainNumber(p.value) },
+                                                 { "standard_error", plainNumber(p.standardError) } };
+            if (p.low != 0 || p.high != 0)
+                parameter["range"] = { plainNumber(p.low), plainNumber(p.high) };
+            if (p.atBound)
+                parameter["at_bound"] = true;
+            parameters.push_back(parameter);
+        }
         fit["parameters"] = parameters;
         if (!f.correlation.empty()) {
             nlohmann::ordered_json rows = nlohmann::ordered_json::array();

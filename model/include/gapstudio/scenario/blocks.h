@@ -202,10 +202,16 @@ struct NetworkCalibration {
     bool operator==(const NetworkCalibration &) const = default;
 };
 
-/// One fitted parameter with its standard error.
+/// One fitted parameter with its standard error, and the documented range the fit kept it in.
 struct FittedParameter {
     std::string name;
     double value = 0, standardError = 0;
+    /// The documented plausible range (both 0 when the file records none).
+    double low = 0, high = 0;
+    /// At or beyond an end of its range: the runs want a value the documented mechanism does not
+    /// give, so the model lacks a mechanism there. A bounded fit holds the value at the end (its
+    /// standard error is then 0: the bound, not the runs, sets it).
+    bool atBound = false;
     bool operator==(const FittedParameter &) const = default;
 };
 

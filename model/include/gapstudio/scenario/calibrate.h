@@ -42,6 +42,10 @@ struct CalibrationFitOptions {
     /// Also fit once per GPU generation (runGeneration) without its runs and predict them: how
     /// far the calibration carries to a GPU generation it has not seen.
     bool leaveOneGenerationOut = true;
+    /// Keep every parameter inside its documented plausible range (FittedParameter::low, high;
+    /// docs/references.md, "Calibration ranges"). Either way the summary marks the parameters the
+    /// fit put at or beyond an end of their range (FittedParameter::atBound).
+    bool bounded = false;
     int maxIterations = 200;
     /// Called with (done, total) as fits progress (the studio's progress bar); may be empty.
     std::function<void(int, int)> progress;
