@@ -339,6 +339,6 @@ mutation "a parameter beyond its documented range not named" model/src/calibrati
     'return v <= p.range.low + margin && v >= p.range.high - margin;' \
     "tst_calibrate_synthetic:boundedFitKeepsTheDocumentedRanges"
 mutation "an HBM efficiency range that admits the Blackwell stand-in" model/src/calibration/calibration_parameters.h \
-    'constexpr Range kHbmRange{ 0.6, 0.95 };' \
-    'constexpr Range kHbmRange{ 0.2, 0.95 };' \
+    'constexpr Range kHbmRange { 0.6, 0.95 };' \
+    'constexpr Range kHbmRange { 0.2, 0.95 };' \
     "tst_cli_validate:boundedFitNamesWhatItHolds"

@@ -121,8 +121,8 @@ mutation "priors ten times stronger" model/src/calibration/calibration_parameter
     'constexpr double kPriorWeight = 0.5;' \
     "tst_calibrate_synthetic:recoversTheKnownParameters,standardErrorsByTheDeltaMethod"
 mutation "half-depth prior at 512" model/src/calibration/calibration_problem.cpp \
-    'b.halfDepth = add(kHalfDepthParameter, Kind::Positive, kHalfDepthRange, 128, 1.0, -1, start(s.gemmHalfDepth));' \
-    'b.halfDepth = add(kHalfDepthParameter, Kind::Positive, kHalfDepthRange, 512, 1.0, -1, start(s.gemmHalfDepth));' \
+    '= add(kHalfDepthParameter, Kind::Positive, kHalfDepthRange, 128, 1.0, -1, start(s.gemmHalfDepth));' \
+    '= add(kHalfDepthParameter, Kind::Positive, kHalfDepthRange, 512, 1.0, -1, start(s.gemmHalfDepth));' \
     "tst_calibrate_synthetic:recoversTheKnownParameters"
 # app/cli: the grid's shards and the MPI runner
 mutation "shards start at points / shards x (shard - 1)" app/cli/grid.cpp \
