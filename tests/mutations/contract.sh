@@ -318,3 +318,8 @@ mutation "a slider's value label keeps the size of its first font" views/studio/
     'mLeast = QSize(); // measured again, and the label fitted anew' \
     '(void)mLeast;' \
     "tst_redraws:aValueLabelGrowsToItsText"
+# calibratedialog.cpp: "Calibrate to my runs" names the parameters beyond their documented ranges
+mutation "the calibrate dialog keeps quiet about parameters beyond their ranges" views/validation/calibratedialog.cpp \
+    'if (!atBound.isEmpty())' \
+    'if (atBound.isEmpty())' \
+    "tst_calibratedialog:statusNamesParametersBeyondTheirRanges"

@@ -168,6 +168,35 @@ private slots:
         QCOMPARE(second, QStringLiteral("test-cluster-2"));
     }
 
+    void statusNamesParametersBeyondTheirRanges()
+    {
+        // DeepSeek-V3 and Grok-1 on GB200 in BF16: the shipped calibration explains their
+        // mixture-of-experts time with a Blackwell HBM efficiency of about 0.3, half of what
+        // memory-bound kernels reach on any measured GPU; fitted from it, the status says so.
+        Studio studio;
+        CalibrateDialog *dialog = studio.panel.calibrateDialog();
+        const char *family = "dgxc-benchmarking-moe";
+        QVERIFY2(dialog->addRunFiles({ measurement(family, "dgxc-gb200-deepseekv3-256gpu-bf16"),
+                                       measurement(family, "dgxc-gb200-grok1proxy-256gpu-bf16") }),
+                 qPrintable(dialog->loadError()));
+        QSignalSpy finished(dialog, &CalibrateDialog::fitFinished);
+        dialog->startFit();
+        QVERIFY(finished.wait(kFitTimeoutMs));
+        QCOMPARE(finished.first().first().toBool(), true);
+        const scenario::CalibrationFit &fit = *dialog->fit();
+        qInfo("%s", qPrintable(dialog->statusText()));
+        int atBound = 0;
+        for (const scenario::FittedParameter &p : fit.calibration.fit->parameters) {
+            // Named in the status exactly when the fit marks it.
+            QCOMPARE(dialog->statusText().contains(QString::fromStdString(p.name) + QStringLiteral(" = ")),
+                     p.atBound);
+            atBound += p.atBound ? 1 : 0;
+        }
+        QVERIFY(atBound > 0);
+        QVERIFY2(dialog->statusText().contains(QStringLiteral("blackwell/hbm_efficiency = ")),
+                 qPrintable(dialog->statusText()));
+    }
+
     void cancelStopsTheFitAndKeepsNothing()
     {
         Studio studio;

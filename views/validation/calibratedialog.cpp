@@ -274,6 +274,20 @@ void CalibrateDialog::onFitDone(Outcome outcome)
             text += tr("; %1 for each family predicted by a fit without it")
                         .arg(chartformat::percent(mFit->leftOutStats.meanAbsError));
         }
+        // A parameter at or beyond an end of its documented range stands for a mechanism the
+        // model lacks: the runs want a value no measured kernel or link gives.
+        QStringList atBound;
+        for (const scenario::FittedParameter &p : mFit->calibration.fit->parameters)
+            if (p.atBound)
+                atBound << tr("%1 = %2 (range %3 to %4)")
+                               .arg(QString::fromStdString(p.name))
+                               .arg(p.value, 0, 'g', 3)
+                               .arg(p.low, 0, 'g', 3)
+                               .arg(p.high, 0, 'g', 3);
+        if (!atBound.isEmpty())
+            text += tr(". At or beyond an end of their documented range, where the model lacks a "
+                       "mechanism: %1")
+                        .arg(atBound.join(QStringLiteral(", ")));
         mComparison->showSets(sets);
         setStatus(text + QLatin1Char('.'));
     }
