@@ -323,3 +323,7 @@ mutation "the calibrate dialog keeps quiet about parameters beyond their ranges"
     'if (!atBound.isEmpty())' \
     'if (atBound.isEmpty())' \
     "tst_calibratedialog:statusNamesParametersBeyondTheirRanges"
+mutation "the Validation view hides the parameters beyond their ranges" views/validation/validationpanel.cpp \
+    'mParameterRanges->showFit(fit);' \
+    'mParameterRanges->showFit(nullptr);' \
+    "tst_validationview:parametersBeyondTheirRanges"

@@ -9,6 +9,7 @@
 #include "studio/scenariodocument.h"
 #include "validation/errortable.h"
 #include "validation/generationtable.h"
+#include "validation/parameterrangetable.h"
 #include "validation/runproblemstable.h"
 #include "validation/validationchart.h"
 #include "validation/validationpanel.h"
@@ -246,6 +247,35 @@ private slots:
         QVERIFY(table->horizontalHeaderItem(views::GenerationTable::UnseenError)
                     ->toolTip()
                     .contains(QStringLiteral("fitted without")));
+    }
+
+    void parametersBeyondTheirRanges()
+    {
+        // The shipped calibration's parameters that its file marks at or beyond an end of their
+        // documented range (read here from the file itself), each with its value and range.
+        Studio studio;
+        studio.panel.refresh();
+        std::ifstream file(PRESETS_DIR "/calibrations/shipped.json");
+        const nlohmann::json parameters = nlohmann::json::parse(file).at("fit").at("parameters");
+        const views::ParameterRangeTable *table = studio.panel.parameterRangeTable();
+        int marked = 0;
+        for (const nlohmann::json &p : parameters) {
+            const QString name = QString::fromStdString(p.at("name").get<std::string>());
+            const int row = table->rowOf(name);
+            QCOMPARE(row >= 0, p.value("at_bound", false));
+            if (row < 0)
+                continue;
+            ++marked;
+            const auto cell = [&](int column) {
+                return table->item(row, column)->data(views::ParameterRangeTable::kValueRole).toDouble();
+            };
+            QCOMPARE(cell(views::ParameterRangeTable::Value), p.at("value").get<double>());
+            QCOMPARE(cell(views::ParameterRangeTable::Low), p.at("range")[0].get<double>());
+            QCOMPARE(cell(views::ParameterRangeTable::High), p.at("range")[1].get<double>());
+        }
+        QVERIFY(marked > 0); // Blackwell's HBM efficiency, at least
+        QCOMPARE(table->rowCount(), marked);
+        QVERIFY(table->rowOf(QStringLiteral("blackwell/hbm_efficiency")) >= 0);
     }
 
     void clickOpensTheRun()

@@ -12,6 +12,13 @@
 
 namespace gapstudio::views {
 
+/// A header and a row at least: four tables share the Validation view's side column, which must
+/// leave room for the docks above it in a 1280 x 800 window (the tables grow with the window).
+inline void setSideTableMinimumHeight(QTableWidget *table)
+{
+    table->setMinimumHeight(table->fontMetrics().height() * 3);
+}
+
 /// Sets `table` up as a read-only table of numbers.
 inline void setUpErrorTable(QTableWidget *table)
 {
@@ -20,6 +27,7 @@ inline void setUpErrorTable(QTableWidget *table)
     table->verticalHeader()->hide();
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table->horizontalHeader()->setStretchLastSection(true);
+    setSideTableMinimumHeight(table);
 }
 
 /// A right-aligned cell showing `text`, with `value` in `role`.

@@ -1,5 +1,7 @@
 #include "validation/runproblemstable.h"
 
+#include "validation/numbercell.h"
+
 #include <QHeaderView>
 
 namespace gapstudio::views {
@@ -17,6 +19,7 @@ RunProblemsTable::RunProblemsTable(QWidget *parent)
     horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     horizontalHeader()->setStretchLastSection(true);
+    setSideTableMinimumHeight(this);
 }
 
 QString RunProblemsTable::statusText(scenario::RunStatus status)

@@ -5,6 +5,7 @@
 #include "validation/calibratedialog.h"
 #include "validation/errortable.h"
 #include "validation/generationtable.h"
+#include "validation/parameterrangetable.h"
 #include "validation/runproblemstable.h"
 #include "validation/validationchart.h"
 
@@ -44,6 +45,7 @@ ValidationPanel::ValidationPanel(ScenarioDocument *document, QWidget *parent)
     , mChart(new ValidationChart(this))
     , mErrors(new ErrorTable(this))
     , mGenerations(new GenerationTable(this))
+    , mParameterRanges(new ParameterRangeTable(this))
     , mProblems(new RunProblemsTable(this))
 {
     setObjectName(QStringLiteral("validationPanel"));
@@ -77,6 +79,8 @@ ValidationPanel::ValidationPanel(ScenarioDocument *document, QWidget *parent)
     sideLayout->addWidget(mErrors, 1);
     sideLayout->addWidget(caption(tr("Error per GPU generation")));
     sideLayout->addWidget(mGenerations, 1);
+    sideLayout->addWidget(caption(tr("Fitted parameters beyond their documented range")));
+    sideLayout->addWidget(mParameterRanges, 1);
     sideLayout->addWidget(caption(tr("Runs without a clean prediction")));
     sideLayout->addWidget(mProblems, 1);
     auto *splitter = new QSplitter(Qt::Horizontal, this);
@@ -193,9 +197,10 @@ void ValidationPanel::refresh()
     // each run keeps its own).
     const auto recorded = calibration ? library.calibrations.find(id)
                                       : library.calibrations.find(scenario::kDefaultCalibrationId);
-    mGenerations->showGenerations(summary, recorded == library.calibrations.end() || !recorded->second.fit
-                                               ? nullptr
-                                               : &*recorded->second.fit);
+    const scenario::FitSummary *fit
+        = recorded == library.calibrations.end() || !recorded->second.fit ? nullptr : &*recorded->second.fit;
+    mGenerations->showGenerations(summary, fit);
+    mParameterRanges->showFit(fit);
     mProblems->showRows(mChart->rows());
     const std::size_t unpredicted = summary.total - summary.all.rows;
     QString text = summary.total == 0

@@ -5,9 +5,10 @@
  * that come with the presets (or the user's own, after "Calibrate to my runs") are evaluated
  * with a chosen calibration (scenario::validateMeasurements) and shown as predicted against
  * measured iteration time (ValidationChart), the error per family (ErrorTable, the numbers of
- * scenario::summarize) and the runs without a clean prediction with their cause
- * (RunProblemsTable). Clicking a point opens that run as the current design, under the same
- * rules as opening a file (the open guard asks to save unsaved work first).
+ * scenario::summarize), the error per GPU generation (GenerationTable), the calibration's fitted
+ * parameters beyond their documented range (ParameterRangeTable) and the runs without a clean
+ * prediction with their cause (RunProblemsTable). Clicking a point opens that run as the current design,
+ * under the same rules as opening a file (the open guard asks to save unsaved work first).
  */
 
 #include "gapstudio/io/measurement_json.h"
@@ -29,6 +30,7 @@ namespace gapstudio::views {
 class CalibrateDialog;
 class ErrorTable;
 class GenerationTable;
+class ParameterRangeTable;
 class RunProblemsTable;
 class ScenarioDocument;
 class ValidationChart;
@@ -65,6 +67,7 @@ public:
     [[nodiscard]] ValidationChart *chart() const { return mChart; }
     [[nodiscard]] ErrorTable *errorTable() const { return mErrors; }
     [[nodiscard]] GenerationTable *generationTable() const { return mGenerations; }
+    [[nodiscard]] ParameterRangeTable *parameterRangeTable() const { return mParameterRanges; }
     [[nodiscard]] RunProblemsTable *problemsTable() const { return mProblems; }
     [[nodiscard]] const std::vector<scenario::ValidationRow> &rows() const;
     /// The measurements behind rows(), in the same order.
@@ -86,6 +89,7 @@ private:
     ValidationChart *mChart;
     ErrorTable *mErrors;
     GenerationTable *mGenerations;
+    ParameterRangeTable *mParameterRanges;
     RunProblemsTable *mProblems;
     CalibrateDialog *mDialog = nullptr;
 
