@@ -62,10 +62,7 @@ void ErrorTable::showSets(const QList<Set> &sets)
 
 int ErrorTable::rowOf(const QString &family) const
 {
-    for (int row = 0; row < rowCount(); ++row)
-        if (item(row, 0) && item(row, 0)->data(kFamilyRole).toString() == family)
-            return row;
-    return -1;
+    return rowWithKey(this, 0, kFamilyRole, family);
 }
 
 } // namespace gapstudio::views

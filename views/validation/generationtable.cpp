@@ -57,10 +57,7 @@ void GenerationTable::showGenerations(const scenario::ValidationSummary &summary
 
 int GenerationTable::rowOf(const QString &generation) const
 {
-    for (int row = 0; row < rowCount(); ++row)
-        if (item(row, Generation) && item(row, Generation)->data(kGenerationRole).toString() == generation)
-            return row;
-    return -1;
+    return rowWithKey(this, Generation, kGenerationRole, generation);
 }
 
 } // namespace gapstudio::views

@@ -30,6 +30,16 @@ inline void setUpErrorTable(QTableWidget *table)
     setSideTableMinimumHeight(table);
 }
 
+/// The first row of `table` whose `column` cell holds `key` in `role`, or -1.
+[[nodiscard]] inline int rowWithKey(const QTableWidget *table, int column, int role, const QString &key)
+{
+    for (int row = 0; row < table->rowCount(); ++row)
+        if (const QTableWidgetItem *cell = table->item(row, column);
+            cell && cell->data(role).toString() == key)
+            return row;
+    return -1;
+}
+
 /// A right-aligned cell showing `text`, with `value` in `role`.
 [[nodiscard]] inline QTableWidgetItem *numberCell(double value, const QString &text, int role)
 {

@@ -39,10 +39,7 @@ void ParameterRangeTable::showFit(const scenario::FitSummary *fit)
 
 int ParameterRangeTable::rowOf(const QString &name) const
 {
-    for (int row = 0; row < rowCount(); ++row)
-        if (item(row, Parameter) && item(row, Parameter)->data(kValueRole).toString() == name)
-            return row;
-    return -1;
+    return rowWithKey(this, Parameter, kValueRole, name);
 }
 
 } // namespace gapstudio::views
