@@ -32,17 +32,23 @@ Eigen::VectorXd Problem::start() const
     return x;
 }
 
+double Problem::raw(const Eigen::VectorXd &x, int i) const
+{
+    const int parent = mParams[static_cast<std::size_t>(i)].parent;
+    return x[i] + (parent >= 0 ? x[parent] : 0);
+}
+
 double Problem::value(const Eigen::VectorXd &x, int i) const
 {
     const Parameter &p = mParams[static_cast<std::size_t>(i)];
-    const double v = toValue(p.kind, x[i] + (p.parent >= 0 ? x[p.parent] : 0));
+    const double v = toValue(p.kind, raw(x, i));
     return mOptions.bounded ? std::clamp(v, p.range.low, p.range.high) : v;
 }
 
 bool Problem::atBound(const Eigen::VectorXd &x, int i) const
 {
     const Parameter &p = mParams[static_cast<std::size_t>(i)];
-    const double v = toValue(p.kind, x[i] + (p.parent >= 0 ? x[p.parent] : 0));
+    const double v = toValue(p.kind, raw(x, i));
     const double margin = 1e-3 * (p.range.high - p.range.low);
     return v <= p.range.low + margin || v >= p.range.high - margin;
 }
@@ -86,9 +92,9 @@ void Problem::residuals(const Eigen::VectorXd &x, Eigen::VectorXd &out) const
             // A steep wall outside the documented range, so that a parameter held at an end stays
             // there instead of drifting where its clamped value no longer moves the runs (and a
             // parent's drift would drag its children along).
-            const double raw = x[i] + (p.parent >= 0 ? x[p.parent] : 0);
+            const double r = raw(x, i);
             wall = kRangeWall
-                   * std::max({ 0.0, toRaw(p.kind, p.range.low) - raw, raw - toRaw(p.kind, p.range.high) });
+                   * std::max({ 0.0, toRaw(p.kind, p.range.low) - r, r - toRaw(p.kind, p.range.high) });
         }
         out[static_cast<Eigen::Index>(mRuns.size()) + i] = kPriorWeight * (x[i] - centre) / p.sigma + wall;
     }

@@ -2,8 +2,9 @@
 // The least-squares problem of a calibration fit (calibrate.h): the runs, the parameters they
 // bind, and the residuals log(predicted / measured) of every run plus one weak prior term per
 // parameter. Parameters live in an unbounded space (logit for efficiencies, log for overheads;
-// calibration_parameters.h), their values clamped to their documented ranges. The Levenberg-Marquardt solve
-// and the standard errors are in calibration_solver.cpp, the fit and its folds in calibrate.cpp.
+// calibration_parameters.h); a bounded fit clamps their values to their documented ranges. The
+// Levenberg-Marquardt solve and the standard errors are in calibration_solver.cpp, the fit and its
+// folds in calibrate.cpp.
 
 #include "gapstudio/scenario/calibrate.h"
 
@@ -48,9 +49,11 @@ public:
 
     [[nodiscard]] Eigen::VectorXd start() const;
 
-    /// Value of parameter `i` (its parent's raw value added), inside its documented range.
+    /// Parameter `i` in the transformed space, its parent's raw value added.
+    [[nodiscard]] double raw(const Eigen::VectorXd &x, int i) const;
+    /// Value of parameter `i` (of raw()), clamped to its documented range in a bounded fit.
     [[nodiscard]] double value(const Eigen::VectorXd &x, int i) const;
-    /// Whether parameter `i` is held at an end of its range (within 0.1 % of the range).
+    /// Whether parameter `i` is at or beyond an end of its range (within 0.1 % of the range).
     [[nodiscard]] bool atBound(const Eigen::VectorXd &x, int i) const;
 
     [[nodiscard]] double predict(const Run &run, const Eigen::VectorXd &x) const;
