@@ -1,6 +1,6 @@
 // `gapstudio-cli calibrate FILE_OR_DIR... --out CALIBRATION.json [--gpu ID] [--software ID]
-// [--presets DIR] [--calibration START.json | --from-priors] [--bounded] [--only|--exclude KEY=VALUE]...`:
-// fits a calibration preset to measured runs.
+// [--presets DIR] [--calibration START.json | --from-priors] [--bounded] [--host-ops] [--only|--exclude
+// KEY=VALUE]...`: fits a calibration preset to measured runs.
 #include "commands.h"
 
 #include "gapstudio/io/preset_json.h"
@@ -119,6 +119,7 @@ int runCalibrate(const std::vector<std::string> &argv)
     options.software = args.software;
     options.start = start ? &*start : nullptr;
     options.bounded = args.bounded;
+    options.hostOps = args.hostOps;
     options.progress = [](int done, int total) {
         std::cerr << "fit " << done << " of " << total << " done\n" << std::flush;
     };

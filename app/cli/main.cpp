@@ -41,6 +41,7 @@ constexpr const char *kUsage
                               [--only KEY=VALUE]... [--exclude KEY=VALUE]...
        gapstudio-cli calibrate FILE_OR_DIR... --out CALIBRATION.json [--gpu ID] [--software ID]
                                [--presets DIR] [--calibration START.json | --from-priors] [--bounded]
+                               [--host-ops]
                                [--only KEY=VALUE]... [--exclude KEY=VALUE]...
        gapstudio-cli --help | --version
 
@@ -154,7 +155,10 @@ Commands:
           seen); writes the preset to --out. --gpu ID fits that GPU its own entry (else
           runs share their architecture's); --software ID fits every run as that software
           stack; --only/--exclude select the runs as for validate, e.g. --exclude
-          gpu_arch=blackwell; --bounded keeps every parameter inside its range.
+          gpu_arch=blackwell; --bounded keeps every parameter inside its range; --host-ops
+          costs the MoE blocks' host operators (counted per layer, at the GPU's host CPU
+          speed, fewer under CUDA graphs and router fusion) and fits their scale instead of
+          a fitted overhead per MoE block.
 
 Exit status (the GUI's headless exports keep the same):
   0  success

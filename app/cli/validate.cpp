@@ -68,6 +68,8 @@ ValidateArgs parseValidateArgs(const std::vector<std::string> &args, const char 
             out.fromPriors = true;
         else if (arg == "--bounded")
             out.bounded = true;
+        else if (arg == "--host-ops")
+            out.hostOps = true;
         else if (arg == "--only" || arg == "--exclude") {
             const std::string text = value("KEY=VALUE");
             try {
@@ -99,9 +101,10 @@ int runValidate(const std::vector<std::string> &argv)
 {
     const ValidateArgs args = parseValidateArgs(argv, "validate");
     if (!args.outFile.empty() || !args.gpu.empty() || !args.software.empty() || args.fromPriors
-        || args.bounded)
+        || args.bounded || args.hostOps)
         throw UsageError {
-            "validate takes no --out, --gpu, --software, --from-priors or --bounded (those are calibrate's)"
+            "validate takes no --out, --gpu, --software, --from-priors, --bounded or --host-ops "
+            "(those are calibrate's)"
         };
     const scenario::PresetLibrary library
         = presetLibrary(args.presetsDir);

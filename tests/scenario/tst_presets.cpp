@@ -124,6 +124,25 @@ private slots:
         QTest::newRow("version too new") << link.arg(7).arg(100).arg(QString()) << "/version"
                                          << QStringLiteral("File version 7 is newer than the supported version %1")
                                                 .arg(io::kPresetVersion);
+        const QString layout
+            = QStringLiteral(R"({"fileType": "gapstudio.layout", "version": 2, "id": "x", "name": "x",
+            "source": "s", "tensor_par": 1, "pipeline_par": 1, "data_par": 8, "expert_par": 1, "expert_slice": 1,
+            "data_par_exp": 1, "batch_size": 8, "microbatch_size": 1, "datatype": "bfloat16", "tensor_par_net": 0,
+            "pipeline_par_net": 0, "data_par_net": 0, "expert_par_net": 0, "expert_slice_net": 0,
+            "data_par_exp_net": 0, "fused_activation": true, "activation_recompute": "none",
+            "pipeline_interleaving": 1, "optimizer_sharding": false, "tensor_par_comm_type": "ar",
+            "tensor_par_overlap": "none", "seq_par_ag_redo": false, "data_par_overlap": false,
+            "weight_offload": false, "activations_offload": false, "optimizer_offload": false, "training": true,
+            "cuda_graph_scope": %1})");
+        QTest::newRow("graph scope unknown")
+            << layout.arg(QStringLiteral(R"(["attn", "mlp"])")) << "/cuda_graph_scope/1"
+            << "expected one of";
+        QTest::newRow("graph scope twice")
+            << layout.arg(QStringLiteral(R"(["moe", "moe"])")) << "/cuda_graph_scope/1"
+            << "the scope moe is named twice";
+        QTest::newRow("graph scope not a list")
+            << layout.arg(QStringLiteral(R"("attn")")) << "/cuda_graph_scope"
+            << "expected an array";
         QTest::newRow("version too old") << link.arg(0).arg(100).arg(QString()) << "/version"
                                          << "File version 0 is no longer supported";
         // Cost blocks (model/cost.h): strict keys, a radix of at least 2, a source for every figure.

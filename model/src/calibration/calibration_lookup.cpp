@@ -107,6 +107,10 @@ model::Calibration lookupCalibration(const CalibrationSet *set, const Gpu &gpu, 
                              softwareChain, [](const SoftwareCalibration &e) { return e.moeBlockOverhead_s; },
                              c.moeBlockOverhead_s),
                          "moe_block_overhead");
+    found.hostOpScale = softwareSource(
+        pick(
+            softwareChain, [](const SoftwareCalibration &e) { return e.hostOpScale; }, c.hostOpScale),
+        "host_op_scale");
     if (sources)
         *sources = std::move(found);
     if (note) {

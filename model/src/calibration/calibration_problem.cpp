@@ -66,6 +66,7 @@ double Problem::predict(const Run &run, const Eigen::VectorXd &x) const
     c.gemmHalfDepth = value(x, b.halfDepth);
     c.computeEfficiency = value(x, b.compute);
     c.blockOverhead_s = value(x, b.overhead);
+    c.hostOpScale = b.hostOp >= 0 ? value(x, b.hostOp) : 0;
     c.moeBlockOverhead_s = b.moeOverhead >= 0 ? value(x, b.moeOverhead) : 0;
     c.overlapEfficiency = value(x, b.overlap);
     model::System system = run.compiled.system;
@@ -133,7 +134,10 @@ CalibrationSet Problem::calibration(const Eigen::VectorXd &x) const
     SoftwareCalibration &fallback = set.software["default"];
     fallback.computeEfficiency = value(x, find(softwareParameter("default", "compute_efficiency")));
     fallback.blockOverhead_s = value(x, find(softwareParameter("default", "block_overhead")));
-    fallback.moeBlockOverhead_s = value(x, find(softwareParameter("default", "moe_block_overhead")));
+    if (mOptions.hostOps)
+        fallback.hostOpScale = value(x, find(softwareParameter("default", "host_op_scale")));
+    else
+        fallback.moeBlockOverhead_s = value(x, find(softwareParameter("default", "moe_block_overhead")));
     fallback.overlapEfficiency = value(x, find(softwareParameter("default", "overlap_efficiency")));
     set.networks["scale_up"].efficiency = value(x, find(networkParameter("scale_up")));
     set.networks["scale_out"].efficiency = value(x, find(networkParameter("scale_out")));
@@ -227,15 +231,22 @@ void Problem::bind(Run &run)
         = add(softwareParameter("default", "compute_efficiency"), Kind::Efficiency, kComputeRange, 0.9, 1.0);
     const int overhead = add(softwareParameter("default", "block_overhead"), Kind::Positive,
                              kBlockOverheadRange, 30e-6, 1.5);
-    const int moe = add(softwareParameter("default", "moe_block_overhead"), Kind::Positive, kMoeOverheadRange,
-                        300e-6, 1.5);
+    // The MoE blocks' host time: the host's operators at a fitted scale (hostOps), or a fitted
+    // overhead per MoE block.
+    int moe = -1;
+    if (mOptions.hostOps)
+        b.hostOp = add(softwareParameter("default", "host_op_scale"), Kind::Positive, kHostOpScaleRange, 1.0,
+                       kHostOpScaleSigma);
+    else
+        moe = add(softwareParameter("default", "moe_block_overhead"), Kind::Positive, kMoeOverheadRange,
+                  300e-6, 1.5);
     b.overlap = add(softwareParameter("default", "overlap_efficiency"), Kind::Efficiency, kOverlapRange, 0.8,
                     1.0, -1, start(s.overlapEfficiency));
     b.compute = add(softwareParameter(b.softwareKey, "compute_efficiency"), Kind::Efficiency, kComputeRange,
                     0, 0.5, compute, start(s.computeEfficiency));
     b.overhead = add(softwareParameter(b.softwareKey, "block_overhead"), Kind::Positive, kBlockOverheadRange,
                      0, 1.0, overhead, start(s.blockOverhead_s));
-    if (run.compiled.execution.modelMoE)
+    if (run.compiled.execution.modelMoE && moe >= 0)
         b.moeOverhead = add(softwareParameter(b.softwareKey, "moe_block_overhead"), Kind::Positive,
                             kMoeOverheadRange, 0, 1.0, moe, start(s.moeBlockOverhead_s));
     b.scaleUp = add(networkParameter("scale_up"), Kind::Efficiency, kNetworkRange, 0.8, 0.7);

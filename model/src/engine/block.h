@@ -2,6 +2,7 @@
 // The transformer block as a list of layers (reference `Llm._build_attn_block` and
 // `_build_mlp_block`, Calculon caa4b11; calculon-model.md §3.1).
 
+#include "engine/host_ops.h"
 #include "engine/layers.h"
 
 #include "gapstudio/model/fidelity.h"
@@ -24,6 +25,8 @@ struct Block {
     Block(const Block &other) noexcept
         : size(other.size)
         , expertImbalance(other.expertImbalance)
+        , hostOps(other.hostOps)
+        , hostSyncLayer(other.hostSyncLayer)
     {
         std::copy_n(other.layers, other.size, layers);
     }
@@ -31,6 +34,8 @@ struct Block {
     {
         size = other.size;
         expertImbalance = other.expertImbalance;
+        hostOps = other.hostOps;
+        hostSyncLayer = other.hostSyncLayer;
         std::copy_n(other.layers, other.size, layers);
         return *this;
     }
@@ -43,6 +48,12 @@ struct Block {
     /// Corrected model (Features::moeImbalance): the busiest GPU's routed expert work over the
     /// mean, which its expertWork layers take in time (1: balanced or padded to a capacity).
     double expertImbalance = 1;
+    /// Corrected model (calibrated): the framework operators the host issues in one forward pass
+    /// of the block, before and after its host wait (0: not counted, no host term).
+    MoeHostOps hostOps;
+    /// The first layer after the host waits for the GPU (the dropless dispatcher's copy of the
+    /// tokens per expert); kMaxBlockLayers when nothing waits.
+    std::size_t hostSyncLayer = kMaxBlockLayers;
 
     [[nodiscard]] const Layer *begin() const noexcept { return layers; }
     [[nodiscard]] const Layer *end() const noexcept { return layers + size; }

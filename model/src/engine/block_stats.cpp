@@ -309,10 +309,41 @@ void storeTotals(const BlockTotals &t, Stats &o) noexcept
     o.block_optimizer_space = t.optimizer;
 }
 
+/// The time an MoE block's passes wait for the host (host_ops.h): per pass, the operators' host
+/// time beyond the GPU's time for the pass (its kernels and exposed communication). The host
+/// wait of the dropless dispatcher splits the forward pass in two: the GPU drains before it and
+/// idles after it until the host issues the rest, so each part waits on its own. Full recompute
+/// issues the forward's operators once more.
+double addHostWait(const Block &block, const LayerContext &ctx, const Execution &exe, const BlockComm &comm,
+                   double fwBeforeSync, Stats &o) noexcept
+{
+    const double op = ctx.hostOpTime_s * ctx.calibration->hostOpScale;
+    const MoeHostOps &n = block.hostOps;
+    const double ops = n.beforeSync + n.afterSync;
+    const double fwGpu = o.block_fw_time + comm.fwExposed(0);
+    const double fw = block.hostSyncLayer < block.size
+                          ? std::max(0.0, n.beforeSync * op - fwBeforeSync)
+                                + std::max(0.0, n.afterSync * op - (fwGpu - fwBeforeSync))
+                          : std::max(0.0, ops * op - fwGpu);
+    o.block_fw_time += fw;
+    if (!exe.training)
+        return fw;
+    const double bw
+        = std::max(0.0, 2 * ops * op - (o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0)));
+    o.block_agrad_time += bw;
+    double re = 0;
+    if (exe.activationRecompute == Recompute::Full) {
+        re = std::max(0.0, ops * op - (o.block_re_time + comm.recommExposed(0)));
+        o.block_re_time += re;
+    }
+    return fw + bw + re;
+}
+
 /// The calibrated model's additions once the layers are summed: the EP all-to-all's overlap
-/// with compute and the software stack's fixed cost per block and pass.
+/// with compute, the MoE block's host wait and the software stack's fixed cost per block and
+/// pass.
 void addCalibratedTerms(const Block &block, const LayerContext &ctx, const Execution &exe, BlockComm &comm,
-                        Stats &o) noexcept
+                        double fwBeforeSync, Stats &o) noexcept
 {
     if (exe.moeAllToAllOverlap) {
         // The EP all-to-all of one microbatch runs under the block's compute for another
@@ -326,6 +357,10 @@ void addCalibratedTerms(const Block &block, const LayerContext &ctx, const Execu
                 = exposedWithOverlapEfficiency(ctx, ep.bwTime[k], std::max(0.0, ep.bwTime[k] - bw));
         }
     }
+    const double hostWait
+        = ctx.calibration->hostOpScale > 0 && block.hostOps.beforeSync + block.hostOps.afterSync > 0
+              ? addHostWait(block, ctx, exe, comm, fwBeforeSync, o)
+              : 0;
     // The software stack's fixed cost per block and pass (kernel launches, host work); the
     // backward pass launches about twice the forward's kernels.
     // The host synchronisation of the MoE dispatcher (moeDispatcherSyncsHost), in MoE blocks.
@@ -345,7 +380,7 @@ void addCalibratedTerms(const Block &block, const LayerContext &ctx, const Execu
         }
     }
     o.block_software_overhead_time = passes * ctx.calibration->blockOverhead_s;
-    o.block_moe_sync_time = moe ? passes * ctx.calibration->moeBlockOverhead_s : 0;
+    o.block_moe_sync_time = hostWait + (moe ? passes * ctx.calibration->moeBlockOverhead_s : 0);
 }
 
 /// The busiest GPU's extra routed expert work: Block::expertImbalance - 1 times the expertWork
@@ -405,8 +440,14 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
     BlockComm comm;
     BlockTotals totals;
     loadTotals(o, totals);
-    for (const Layer &l : block)
-        addLayer(l, ctx, exe, quirks, totals, comm);
+    // The GPU's forward time before the block's host wait (its layers and exposed traffic).
+    const double fwStart = totals.fw.time;
+    double fwBeforeSync = 0;
+    for (std::size_t i = 0; i < block.size; ++i) {
+        if (i == block.hostSyncLayer)
+            fwBeforeSync = totals.fw.time - fwStart + comm.fwExposed(0);
+        addLayer(block.layers[i], ctx, exe, quirks, totals, comm);
+    }
     storeTotals(totals, o);
     if (exe.activationRecompute == Recompute::Full)
         o.block_act_storage_space = 0; // everything but the checkpoint is recomputed
@@ -414,7 +455,7 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
     if (block.expertImbalance > 1)
         addExpertImbalance(block, totals, o);
     if (ctx.calibration)
-        addCalibratedTerms(block, ctx, exe, comm, o);
+        addCalibratedTerms(block, ctx, exe, comm, fwBeforeSync, o);
     storeComm(comm, o);
     return comm;
 }

@@ -101,6 +101,7 @@ struct LayerContext {
     std::int64_t smCount = 0, tileM = 0, tileN = 0;
     bool eagerKernels = false;    ///< Features::eagerKernels and Execution::eagerKernels
     bool gatedActivation = false; ///< the GeLU-kind layers are SwiGLU (silu and gating product)
+    double hostOpTime_s = 0;      ///< System::hostOpTime_s, or kDefaultHostOpTime_s if unknown
 };
 
 /// A stage's compute and memory work and their times (§3.3), computed once per layer and stage.

@@ -84,12 +84,15 @@ scenario::GpuCalibration parseGpuEntry(const JsonCursor &c)
 
 scenario::SoftwareCalibration parseSoftwareEntry(const JsonCursor &c)
 {
-    requireKeys(c, {}, { "compute_efficiency", "block_overhead_us", "overlap_efficiency", "moe_block_overhead_us" });
+    requireKeys(c, {},
+                { "compute_efficiency", "block_overhead_us", "overlap_efficiency", "moe_block_overhead_us",
+                  "host_op_scale" });
     scenario::SoftwareCalibration e;
     optionalEfficiency(c, "compute_efficiency", e.computeEfficiency);
     optionalNumber(c, "block_overhead_us", e.blockOverhead_s, 0, true, 1e6, kUsPerSecond);
     optionalEfficiency(c, "overlap_efficiency", e.overlapEfficiency);
     optionalNumber(c, "moe_block_overhead_us", e.moeBlockOverhead_s, 0, true, 1e6, kUsPerSecond);
+    optionalNumber(c, "host_op_scale", e.hostOpScale, 0, false, 100, 1);
     return e;
 }
 
@@ -179,9 +182,9 @@ scenario::FitSummary parseFit(const JsonCursor &c)
 
 scenario::Software parseSoftwareBody(const JsonCursor &c, bool wholeFile)
 {
-    requireBlockKeys(
-        c, wholeFile, { "framework", "gradient_reduce_datatype" },
-        { "elementwise_kernels", "moe_dispatcher", "moe_all_to_all_overlap", "pipeline_scatter_gather" });
+    requireBlockKeys(c, wholeFile, { "framework", "gradient_reduce_datatype" },
+                     { "elementwise_kernels", "moe_dispatcher", "moe_all_to_all_overlap",
+                       "pipeline_scatter_gather", "cuda_graph_scope", "moe_router_fusion" });
     scenario::Software software;
     software.info = parseInfo(c);
     software.framework = c["framework"].string();
@@ -196,6 +199,10 @@ scenario::Software parseSoftwareBody(const JsonCursor &c, bool wholeFile)
         software.moeAllToAllOverlap = c["moe_all_to_all_overlap"].boolean();
     if (c.value().contains("pipeline_scatter_gather"))
         software.pipelineScatterGather = c["pipeline_scatter_gather"].boolean();
+    if (c.value().contains("cuda_graph_scope"))
+        software.cudaGraphScopes = parseCudaGraphScopes(c["cuda_graph_scope"]);
+    if (c.value().contains("moe_router_fusion"))
+        software.moeRouterFusion = c["moe_router_fusion"].boolean();
     return software;
 }
 
@@ -211,6 +218,10 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Software &software)
         out["moe_all_to_all_overlap"] = *software.moeAllToAllOverlap;
     if (software.pipelineScatterGather)
         out["pipeline_scatter_gather"] = true;
+    if (software.cudaGraphScopes)
+        out["cuda_graph_scope"] = writeCudaGraphScopes(*software.cudaGraphScopes);
+    if (software.moeRouterFusion)
+        out["moe_router_fusion"] = true;
 }
 
 scenario::CalibrationSet parseCalibrationBody(const JsonCursor &c, bool wholeFile)
@@ -250,6 +261,7 @@ void writeBody(nlohmann::ordered_json &out, const scenario::CalibrationSet &set)
         writeOptional(entry, "block_overhead_us", e.blockOverhead_s, kUsPerSecond);
         writeOptional(entry, "overlap_efficiency", e.overlapEfficiency);
         writeOptional(entry, "moe_block_overhead_us", e.moeBlockOverhead_s, kUsPerSecond);
+        writeOptional(entry, "host_op_scale", e.hostOpScale);
         software[key] = entry;
     }
     out["software"] = software;

@@ -44,6 +44,10 @@ scenario::Software parseSoftwareBody(const JsonCursor &cursor, bool wholeFile);
 scenario::CalibrationSet parseCalibrationBody(const JsonCursor &cursor, bool wholeFile);
 scenario::Storage parseStorageBody(const JsonCursor &cursor, bool wholeFile);
 scenario::BlockInfo parseInfo(const JsonCursor &cursor);
+/// A `cuda_graph_scope` list of Megatron-Core scope names (names::kCudaGraphScope, each at
+/// most once) as Execution::cudaGraphScopes bits, and back.
+std::uint8_t parseCudaGraphScopes(const JsonCursor &cursor);
+nlohmann::ordered_json writeCudaGraphScopes(std::uint8_t scopes);
 /// A whole scenario object (header included) at `cursor` (already migrated).
 scenario::Scenario parseScenarioAt(const JsonCursor &cursor);
 /// migratePreset for a file embedded at JSON pointer `pointer` of `file` (errors name it).

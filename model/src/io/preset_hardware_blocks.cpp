@@ -108,10 +108,11 @@ model::NetworkOp parseCollective(const JsonCursor &cursor)
 // ---- gpu --------------------------------------------------------------------------------------
 scenario::Gpu parseGpuBody(const JsonCursor &c, bool wholeFile)
 {
-    requireBlockKeys(c, wholeFile,
-                     { "matrix_tflops", "vector_tflops", "matrix_efficiency_by_GFLOP",
-                       "vector_efficiency_by_GFLOP", "hbm", "tier2", "board_power_W" },
-                     { "price_USD", "architecture", "sm_count", "gemm_tile", "cost", "reliability" });
+    requireBlockKeys(
+        c, wholeFile,
+        { "matrix_tflops", "vector_tflops", "matrix_efficiency_by_GFLOP", "vector_efficiency_by_GFLOP", "hbm",
+          "tier2", "board_power_W" },
+        { "price_USD", "architecture", "sm_count", "gemm_tile", "host_op_us", "cost", "reliability" });
     scenario::Gpu gpu;
     gpu.info = parseInfo(c);
     parsePeaks(c["matrix_tflops"], gpu.matrixPeak_flops);
@@ -133,6 +134,8 @@ scenario::Gpu parseGpuBody(const JsonCursor &c, bool wholeFile)
         gpu.gemmTileM = tile[std::size_t { 0 }].integerAtLeast(1);
         gpu.gemmTileN = tile[1].integerAtLeast(1);
     }
+    if (c.value().contains("host_op_us"))
+        gpu.hostOpTime_s = numberIn(c["host_op_us"], 0, false) / kUsPerSecond;
     parseGpuCost(c, gpu);
     gpu.reliability = parsePartFits(c, { "gpu_fit", "hbm_fit", "server_fit" });
     return gpu;
@@ -155,6 +158,8 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Gpu &gpu)
         out["sm_count"] = gpu.smCount;
     if (gpu.gemmTileM > 0)
         out["gemm_tile"] = { gpu.gemmTileM, gpu.gemmTileN };
+    if (gpu.hostOpTime_s > 0)
+        out["host_op_us"] = plainNumber(gpu.hostOpTime_s * kUsPerSecond);
     writeGpuCost(out, gpu);
     writePartFits(out, gpu.reliability);
 }

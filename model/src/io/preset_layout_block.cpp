@@ -20,7 +20,7 @@ scenario::Layout parseLayoutBody(const JsonCursor &c, bool wholeFile)
                                      "activations_offload", "optimizer_offload",    "training" },
                      { "context_par", "context_par_net", "attention_kernel", "first_stage_blocks",
                        "last_stage_blocks", "parameter_sharding", "moe_capacity_factor",
-                       "moe_all_to_all_overlap", "moe_dispatcher" });
+                       "moe_all_to_all_overlap", "moe_dispatcher", "cuda_graph_scope" });
     scenario::Layout layout;
     layout.info = parseInfo(c);
     model::Execution &e = layout.execution;
@@ -76,7 +76,37 @@ scenario::Layout parseLayoutBody(const JsonCursor &c, bool wholeFile)
     if (layout.namesMoeDispatcher)
         e.moeDispatcher
             = static_cast<model::MoeDispatcher>(c["moe_dispatcher"].oneOf(model::names::kMoeDispatcher));
+    layout.namesCudaGraphScopes = c.value().contains("cuda_graph_scope");
+    if (layout.namesCudaGraphScopes)
+        e.cudaGraphScopes = parseCudaGraphScopes(c["cuda_graph_scope"]);
     return layout;
+}
+
+std::uint8_t parseCudaGraphScopes(const JsonCursor &cursor)
+{
+    const std::size_t count = cursor.requireArray();
+    std::uint8_t scopes = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        const JsonCursor item = cursor[i];
+        const auto bit = static_cast<std::uint8_t>(1U << item.oneOf(model::names::kCudaGraphScope));
+        if (scopes & bit) {
+            std::string message = "the scope ";
+            message += item.string();
+            message += " is named twice";
+            item.fail(message);
+        }
+        scopes |= bit;
+    }
+    return scopes;
+}
+
+nlohmann::ordered_json writeCudaGraphScopes(std::uint8_t scopes)
+{
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < model::names::kCudaGraphScope.size(); ++i)
+        if (scopes & (1U << i))
+            list.push_back(model::names::kCudaGraphScope[i]);
+    return list;
 }
 
 void writeBody(nlohmann::ordered_json &out, const scenario::Layout &layout)
@@ -127,6 +157,8 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Layout &layout)
         out["moe_all_to_all_overlap"] = e.moeAllToAllOverlap;
     if (e.moeDispatcher == model::MoeDispatcher::Flex || layout.namesMoeDispatcher)
         out["moe_dispatcher"] = model::names::of(model::names::kMoeDispatcher, e.moeDispatcher);
+    if (e.cudaGraphScopes != 0 || layout.namesCudaGraphScopes)
+        out["cuda_graph_scope"] = writeCudaGraphScopes(e.cudaGraphScopes);
 }
 
 } // namespace gapstudio::io::detail

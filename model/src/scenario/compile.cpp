@@ -60,6 +60,7 @@ model::System systemOf(const ResolvedScenario &r, Diagnostics &diagnostics)
     sys.smCount = r.gpu.smCount;
     sys.gemmTileM = r.gpu.gemmTileM;
     sys.gemmTileN = r.gpu.gemmTileN;
+    sys.hostOpTime_s = r.gpu.hostOpTime_s;
     sys.processingMode = model::ProcessingMode::NoOverlap; // every reference system file
 
     const Topology &topo = r.topology;
@@ -177,12 +178,15 @@ model::Execution executionOf(const ResolvedScenario &r, std::size_t tiers, Diagn
     }
     exe.gradientReduceBytes = r.software.gradientReduceBytes;
     exe.eagerKernels = r.software.eagerKernels;
+    exe.moeRouterFusion = r.software.moeRouterFusion;
     exe.pipelineScatterGather = r.software.pipelineScatterGather;
     // The software stack's MoE dispatcher and all-to-all overlap, unless the layout names its own.
     if (r.software.moeDispatcher && !r.layout.namesMoeDispatcher)
         exe.moeDispatcher = *r.software.moeDispatcher;
     if (r.software.moeAllToAllOverlap && !r.layout.namesMoeAllToAllOverlap)
         exe.moeAllToAllOverlap = *r.software.moeAllToAllOverlap;
+    if (r.software.cudaGraphScopes && !r.layout.namesCudaGraphScopes)
+        exe.cudaGraphScopes = *r.software.cudaGraphScopes;
     if (exe.contextParNet < 0) {
         // Automatic: CP sits next to TP in Megatron-Core's rank order (tp-cp-ep-dp-pp), so its
         // ranks share the scale-up domain when TP x CP fits in it.

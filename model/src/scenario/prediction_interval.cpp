@@ -36,6 +36,7 @@ std::vector<Knob> knobsOf(const CalibrationSources &s, model::Calibration &calib
     add(s.blockOverhead, calibration.blockOverhead_s);
     add(s.overlapEfficiency, calibration.overlapEfficiency);
     add(s.moeBlockOverhead, calibration.moeBlockOverhead_s);
+    add(s.hostOpScale, calibration.hostOpScale);
     for (std::size_t i = 0; i < s.networkEfficiency.size() && i < system.networks.size(); ++i)
         add(s.networkEfficiency[i], system.networks[i].efficiency);
     return knobs;

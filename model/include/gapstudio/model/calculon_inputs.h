@@ -123,6 +123,13 @@ struct Execution {
     /// The MoE token dispatcher: Megatron-Core's all-to-all (a dropless one synchronises with
     /// the host every layer) or a fused one (DeepEP / HybridEP, "flex") that does not.
     MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll;
+    /// The parts of each transformer layer captured in CUDA graphs, a set of CudaGraphScope bits
+    /// (Megatron-Core's --cuda-graph-scope): a graph is launched by one host call instead of one
+    /// per operator.
+    std::uint8_t cudaGraphScopes = 0;
+    /// The MoE router's top-k, scores and auxiliary loss as fused kernels (Megatron-Core's
+    /// --moe-router-fusion).
+    bool moeRouterFusion = false;
     /// The element-wise operations (RMSNorm, the SwiGLU gate) run as separate eager-mode
     /// PyTorch kernels rather than fused ones (no torch.compile, no fused norm kernel).
     bool eagerKernels = false;
@@ -185,6 +192,15 @@ struct NetworkTier {
 
 enum class ProcessingMode : std::uint8_t { NoOverlap, Roofline };
 
+/// Megatron-Core's CUDA-graph scopes (its --cuda-graph-scope values), as bits of
+/// Execution::cudaGraphScopes; names in enum_names.h.
+enum CudaGraphScope : std::uint8_t {
+    kGraphAttn = 1,
+    kGraphMoeRouter = 2,
+    kGraphMoePreprocess = 4,
+    kGraphMoe = 8
+};
+
 /// The hardware (reference system JSON).
 struct System {
     std::array<std::optional<ComputeEngine>, kDatatypeCount> matrix;
@@ -198,6 +214,9 @@ struct System {
     // wave quantisation). Not part of the reference's JSON.
     std::int64_t smCount = 0;                 ///< streaming multiprocessors (compute units)
     std::int64_t gemmTileM = 0, gemmTileN = 0; ///< output tile of the GPU's GEMM kernels
+    /// Host CPU time to issue one framework operator (a PyTorch op and its kernel launch) on the
+    /// GPU's host; 0 = unknown, the corrected model then assumes kDefaultHostOpTime_s.
+    double hostOpTime_s = 0;
 };
 
 } // namespace gapstudio::model

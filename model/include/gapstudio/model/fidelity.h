@@ -81,7 +81,18 @@ struct Calibration {
     /// dispatcher's host synchronisation (Megatron-Core's dropless all-to-all dispatcher copies
     /// the tokens-per-expert counts to the host every layer, which also rules out CUDA graphs).
     double moeBlockOverhead_s = 0;
+    /// Software stack: host time per framework operator in bare PyTorch operators
+    /// (System::hostOpTime_s, else kDefaultHostOpTime_s); the MoE blocks wait for the host's
+    /// operators (engine/host_ops.h). 0: the host's operators are not costed (the fitted
+    /// moeBlockOverhead_s stands for them).
+    double hostOpScale = 0;
 };
+
+/// Host CPU time to issue one PyTorch operator that launches one kernel, on the x86 host of a
+/// DGX H100 (Intel Xeon Platinum 8480C): 13.48 us for torch.nn.Linear's forward
+/// (NVIDIA/TransformerEngine issue 2053, 2025-08-11, its table of CPU runtimes; 37.08 us on a
+/// GB200's Grace CPU). The corrected model assumes it for a GPU whose preset states no host.
+inline constexpr double kDefaultHostOpTime_s = 13.48e-6;
 
 /// Whether the MoE token dispatcher makes the host wait in every MoE layer: the dropless
 /// all-to-all dispatcher copies the tokens-per-expert counts to the host; a capacity factor (fixed

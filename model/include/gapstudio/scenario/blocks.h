@@ -83,6 +83,8 @@ struct Gpu {
     std::string architecture;
     std::int64_t smCount = 0;
     std::int64_t gemmTileM = 0, gemmTileN = 0;
+    /// The host CPU's time to issue one PyTorch operator (0 = not stated).
+    double hostOpTime_s = 0;
     bool operator==(const Gpu &) const = default;
 };
 
@@ -167,6 +169,10 @@ struct Software {
     /// do not name their own (unset: the all-to-all dispatcher, no overlap).
     std::optional<model::MoeDispatcher> moeDispatcher;
     std::optional<bool> moeAllToAllOverlap;
+    /// The CUDA-graph scopes it captures (Execution::cudaGraphScopes), for layouts that do not
+    /// name their own (unset: none).
+    std::optional<std::uint8_t> cudaGraphScopes;
+    bool moeRouterFusion = false; ///< Execution::moeRouterFusion
     bool operator==(const Software &) const = default;
 };
 
@@ -191,7 +197,8 @@ struct GpuCalibration {
 
 /// Calibrated behaviour of one software stack (by software id or "default").
 struct SoftwareCalibration {
-    std::optional<double> computeEfficiency, blockOverhead_s, overlapEfficiency, moeBlockOverhead_s;
+    std::optional<double> computeEfficiency, blockOverhead_s, overlapEfficiency, moeBlockOverhead_s,
+        hostOpScale;
     bool operator==(const SoftwareCalibration &) const = default;
 };
 
@@ -248,7 +255,7 @@ struct Layout {
     model::Execution execution;
     /// Whether the layout names its MoE dispatcher and EP all-to-all overlap itself; where it
     /// does not, the software stack's choice applies (Software::moeDispatcher and so on).
-    bool namesMoeDispatcher = false, namesMoeAllToAllOverlap = false;
+    bool namesMoeDispatcher = false, namesMoeAllToAllOverlap = false, namesCudaGraphScopes = false;
     bool operator==(const Layout &) const = default;
 };
 

@@ -132,7 +132,7 @@ struct CalibrationAccuracy {
 struct CalibrationSources {
     std::array<std::string, model::kDatatypeCount> gemmEfficiency;
     std::string gemmHalfDepth, attentionEfficiency, hbmEfficiency;
-    std::string computeEfficiency, blockOverhead, overlapEfficiency, moeBlockOverhead;
+    std::string computeEfficiency, blockOverhead, overlapEfficiency, moeBlockOverhead, hostOpScale;
     std::vector<std::string> networkEfficiency; ///< per network tier of the system
 };
 

@@ -1,0 +1,61 @@
+// The counts of host_ops.h, by hand from the sources in docs/references.md ("MoE host
+// operators").
+#include "engine/host_ops.h"
+
+namespace gapstudio::model::detail {
+
+namespace {
+
+/// Operators of the attention half of the layer (input norm, QKV GEMM, rotary embedding of Q and
+/// K, fused attention, output GEMM, bias-dropout-add, pre-MLP norm) and the MLP's residual add.
+constexpr double kAttentionHostOps = 8;
+constexpr double kResidualHostOps = 1;
+/// The router: its GEMM 1, top-k and softmax scores 12, the auxiliary load-balancing loss 15
+/// (Megatron-Core core_v0.14.0 router.py and moe_utils.py: docs/references.md); fused
+/// (--moe-router-fusion, Transformer Engine's fused router kernels): the GEMM, one top-k kernel
+/// and 5 for the loss.
+constexpr double kRouterHostOps = 28;
+constexpr double kFusedRouterHostOps = 7;
+/// The dispatcher's preprocessing: token counts and the all-gather of the counts
+/// (token_dispatcher.py).
+constexpr double kPreprocessHostOps = 7;
+/// The fused permutation, queued before the host waits (Transformer Engine v2.8 permutation.py).
+constexpr double kPermuteHostOps = 4;
+/// After the wait: the dispatch all-to-alls of tokens and probabilities 2, sorting the chunks by
+/// local expert 2, the weighted SwiGLU 3, unsorting 1, the combine all-to-all 1, unpermuting 1,
+/// and the two grouped GEMMs' own bookkeeping 2.
+constexpr double kDispatchHostOps = 12;
+/// Per local expert: Transformer Engine's grouped linear issues one GEMM per expert and layer
+/// (two layers). In FP8 (MXFP8) each expert's two GEMM inputs and two weights are quantised
+/// apart, and each GEMM call swizzles its scales (4 fixed).
+constexpr double kExpertHostOps = 2;
+constexpr double kExpertHostOpsLowPrecision = 6;
+constexpr double kLowPrecisionFixedHostOps = 4;
+
+/// A part captured in a CUDA graph costs the host one graph launch instead of its operators.
+constexpr double graphed(double ops, std::uint8_t scopes, CudaGraphScope scope) noexcept
+{
+    return (scopes & scope) != 0 ? 1 : ops;
+}
+
+/// A CUDA graph of the whole MoE layer (scope "moe", possible with fixed expert capacities only)
+/// takes everything after the attention half.
+} // namespace
+
+MoeHostOps moeHostOps(std::int64_t localExperts, bool lowPrecision, std::uint8_t graphScopes,
+                      bool routerFusion) noexcept
+{
+    const auto e = static_cast<double>(localExperts);
+    const double experts
+        = lowPrecision ? kLowPrecisionFixedHostOps + e * kExpertHostOpsLowPrecision : e * kExpertHostOps;
+    const double attention = graphed(kAttentionHostOps, graphScopes, kGraphAttn);
+    if ((graphScopes & kGraphMoe) != 0)
+        return { attention + 1, kResidualHostOps };
+    const double before
+        = attention
+          + graphed(routerFusion ? kFusedRouterHostOps : kRouterHostOps, graphScopes, kGraphMoeRouter)
+          + graphed(kPreprocessHostOps, graphScopes, kGraphMoePreprocess) + kPermuteHostOps;
+    return { before, kDispatchHostOps + experts + kResidualHostOps };
+}
+
+} // namespace gapstudio::model::detail

@@ -1,0 +1,130 @@
+// The MoE blocks' wait for the host (engine/host_ops.h): operator counts derived by hand from
+// Megatron-Core core_v0.14.0 and Transformer Engine v2.8 (docs/references.md, "MoE host
+// operators"), checked through the model's step time.
+#include "fidelity_machine.h"
+#include "relative_near.h"
+
+#include <QtTest>
+
+using namespace gapstudio::model;
+using namespace gapstudio::test::fidelity;
+
+namespace {
+
+/// Four MoE blocks (8 experts, one per GPU), one microbatch per GPU, a calibration that costs
+/// the host's operators at `hostOp_s` each.
+Evaluation hosted(const Execution &exe, double hostOp_s, double scale = 1)
+{
+    Application app = gpt();
+    app.feedforward = 512;
+    EvaluateOptions options = corrected(true);
+    options.calibration.hostOpScale = scale;
+    System sys = machine();
+    sys.hostOpTime_s = hostOp_s;
+    return evaluate(app, exe, sys, options);
+}
+
+/// The step-time difference between two host speeds when every pass is host-bound (1 and 2 ms
+/// per operator against a GPU pass of well under 1 ms): 4 blocks x (forward + backward
+/// operators) x 1 ms.
+double hostSlope(const Execution &exe, double scale = 1)
+{
+    const Evaluation slow = hosted(exe, 2e-3, scale);
+    const Evaluation fast = hosted(exe, 1e-3, scale);
+    if (!slow.ok || !fast.ok)
+        qFatal("the host-bound layout does not evaluate");
+    return slow.stats.total_time - fast.stats.total_time;
+}
+
+} // namespace
+
+class TestHostOps : public QObject {
+    Q_OBJECT
+
+private slots:
+    void hostBoundPassesTakeTheOperatorsHostTime()
+    {
+        // The forward pass of one MoE layer, counted by hand: attention half 8, router 28
+        // (GEMM 1, top-k and softmax scores 12, auxiliary loss 15), dispatcher preprocessing 7,
+        // fused permutation 4; after the host wait the all-to-alls and their reorders, the
+        // SwiGLU, unpermutation and the grouped GEMMs' bookkeeping 12, one GEMM per layer of the
+        // one local expert 2, the residual add 1: 62. The backward pass issues twice as many,
+        // so a block costs 3 x 62 = 186 operators per microbatch.
+        const Execution exe = moeLayout();
+        gapstudio::test::relativeNear(hostSlope(exe), 4 * 186 * 1e-3, 1e-9);
+        // The step's moe_sync_time carries the wait (the GPU's own time does not move).
+        const Evaluation slow = hosted(exe, 2e-3);
+        const Evaluation fast = hosted(exe, 1e-3);
+        gapstudio::test::relativeNear(slow.stats.moe_sync_time - fast.stats.moe_sync_time, 4 * 186 * 1e-3,
+                                      1e-9);
+        // The software stack's scale multiplies the host's time per operator.
+        gapstudio::test::relativeNear(hostSlope(exe, 2.5), 2.5 * 4 * 186 * 1e-3, 1e-9);
+        // No scale (a calibration that does not cost the host): no wait at all.
+        QCOMPARE(hosted(exe, 2e-3, 0).stats.moe_sync_time, 0.0);
+        QCOMPARE(hosted(exe, 2e-3, 0).stats.total_time, hosted(exe, 1e-3, 0).stats.total_time);
+    }
+
+    void graphsAndFusionsTakeOperatorsOffTheHost()
+    {
+        // A CUDA graph costs one launch for what it captures: attention 8 -> 1, router 28 -> 1,
+        // preprocessing 7 -> 1, so 62 - 7 - 27 - 6 = 22 per forward pass, 66 per block.
+        Execution exe = moeLayout();
+        exe.cudaGraphScopes = kGraphAttn | kGraphMoeRouter | kGraphMoePreprocess;
+        gapstudio::test::relativeNear(hostSlope(exe), 4 * 66 * 1e-3, 1e-9);
+        // Router fusion alone: the router's 28 operators become 7 (GEMM, fused top-k, 5 for the
+        // fused auxiliary loss): 41 per forward pass.
+        exe.cudaGraphScopes = 0;
+        exe.moeRouterFusion = true;
+        gapstudio::test::relativeNear(hostSlope(exe), 4 * 3 * 41 * 1e-3, 1e-9);
+        // A graph of the whole MoE layer (scope "moe") leaves the attention half's 8, one graph
+        // launch and the residual add: 10 per forward pass.
+        exe.cudaGraphScopes = kGraphMoe;
+        gapstudio::test::relativeNear(hostSlope(exe), 4 * 3 * 10 * 1e-3, 1e-9);
+    }
+
+    void lowPrecisionExpertsQuantiseOnTheHost()
+    {
+        // FP8 (MXFP8) experts: each expert's two GEMM inputs and two weights are quantised apart
+        // (6 operators per expert with its 2 GEMMs, instead of 2) and the GEMM calls swizzle
+        // their scales (4 fixed): 62 - 2 + 6 + 4 = 70 per forward pass.
+        Execution exe = moeLayout();
+        exe.datatype = Datatype::Float8;
+        gapstudio::test::relativeNear(hostSlope(exe), 4 * 3 * 70 * 1e-3, 1e-9);
+    }
+
+    void theDispatchersHostWaitSplitsTheForwardPass()
+    {
+        // Inference (one forward pass). The dropless all-to-all dispatcher makes the host wait
+        // for the GPU before the dispatch all-to-all, so the 47 operators before it and the 15
+        // after it each wait on their own. At 6 to 12 us per operator the part before the wait is
+        // host-bound and the part after it (the all-to-alls of 8 MB over 100 GB/s) is not: the
+        // wait grows by 4 blocks x 47 operators per second of host time, where one wait over
+        // the whole pass (no split) would grow by 62 or not at all.
+        Execution exe = moeLayout();
+        exe.training = false;
+        const Evaluation a = hosted(exe, 6e-6);
+        const Evaluation b = hosted(exe, 12e-6);
+        QVERIFY(a.ok && b.ok);
+        QVERIFY(a.stats.moe_sync_time > 0);
+        gapstudio::test::relativeNear(b.stats.moe_sync_time - a.stats.moe_sync_time, 4 * 47 * 6e-6, 1e-6);
+        // The flex dispatcher does not make the host wait: one wait over the whole pass, which
+        // the part after the wait's GPU time absorbs, so less than the split's.
+        exe.moeDispatcher = MoeDispatcher::Flex;
+        QVERIFY(hosted(exe, 6e-6).stats.moe_sync_time < a.stats.moe_sync_time);
+    }
+
+    void aGpuWithoutItsHostUsesTheDocumentedDefault()
+    {
+        // A GPU preset that states no host is costed at kDefaultHostOpTime_s (13.48 us, a DGX
+        // H100's Xeon, NVIDIA/TransformerEngine issue 2053).
+        const Execution exe = moeLayout();
+        const Evaluation unknown = hosted(exe, 0);
+        const Evaluation stated = hosted(exe, 13.48e-6);
+        QVERIFY(unknown.ok && stated.ok);
+        QVERIFY(stated.stats.moe_sync_time > 0);
+        QCOMPARE(unknown.stats.total_time, stated.stats.total_time);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHostOps)
+#include "tst_host_ops.moc"

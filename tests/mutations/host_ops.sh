@@ -1,0 +1,58 @@
+# Mutations of the MoE blocks' host operators (sourced by tests/mutation-check.sh; see its header
+# for the format).
+# shellcheck shell=bash
+# host_ops.cpp: the hand counts
+mutation "the router issues one operator fewer" model/src/engine/host_ops.cpp \
+    'constexpr double kRouterHostOps = 28;' \
+    'constexpr double kRouterHostOps = 27;' \
+    "tst_host_ops:hostBoundPassesTakeTheOperatorsHostTime"
+mutation "the fused router issues one operator more" model/src/engine/host_ops.cpp \
+    'constexpr double kFusedRouterHostOps = 7;' \
+    'constexpr double kFusedRouterHostOps = 8;' \
+    "tst_host_ops:graphsAndFusionsTakeOperatorsOffTheHost"
+mutation "a CUDA graph costs no launch" model/src/engine/host_ops.cpp \
+    'return (scopes & scope) != 0 ? 1 : ops;' \
+    'return (scopes & scope) != 0 ? 0 : ops;' \
+    "tst_host_ops:graphsAndFusionsTakeOperatorsOffTheHost"
+mutation "FP8 experts quantise one tensor fewer" model/src/engine/host_ops.cpp \
+    'constexpr double kExpertHostOpsLowPrecision = 6;' \
+    'constexpr double kExpertHostOpsLowPrecision = 5;' \
+    "tst_host_ops:lowPrecisionExpertsQuantiseOnTheHost"
+# block_stats.cpp, moe_block.cpp, evaluate.cpp: the wait
+mutation "the dispatcher's host wait does not split the forward pass" model/src/engine/block_stats.cpp \
+    'const double fw = block.hostSyncLayer < block.size' \
+    'const double fw = block.hostSyncLayer > block.size' \
+    "tst_host_ops:theDispatchersHostWaitSplitsTheForwardPass"
+mutation "the backward pass issues as many operators as the forward" model/src/engine/block_stats.cpp \
+    '= std::max(0.0, 2 * ops * op - (o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0)));' \
+    '= std::max(0.0, 1 * ops * op - (o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0)));' \
+    "tst_host_ops:hostBoundPassesTakeTheOperatorsHostTime"
+mutation "the flex dispatcher's layer waits for the host too" model/src/engine/moe_block.cpp \
+    'if (moeDispatcherSyncsHost(exe))' \
+    'if (true)' \
+    "tst_host_ops:theDispatchersHostWaitSplitsTheForwardPass"
+mutation "a GPU without its host is costed at no host time" model/src/engine/evaluate.cpp \
+    'ctx.hostOpTime_s = sys.hostOpTime_s > 0 ? sys.hostOpTime_s : kDefaultHostOpTime_s;' \
+    'ctx.hostOpTime_s = sys.hostOpTime_s > 0 ? sys.hostOpTime_s : 0.0;' \
+    "tst_host_ops:aGpuWithoutItsHostUsesTheDocumentedDefault"
+# presets and the CLI: the recipes' settings reach the model, the fit costs the host on request
+mutation "a GPU preset's host ignored" model/src/io/preset_hardware_blocks.cpp \
+    'gpu.hostOpTime_s = numberIn(c["host_op_us"], 0, false) / kUsPerSecond;' \
+    '(void)numberIn(c["host_op_us"], 0, false);' \
+    "tst_compile:softwareCapturesCudaGraphsAndFusesTheRouter"
+mutation "a layout's CUDA-graph scopes ignored" model/src/io/preset_layout_block.cpp \
+    'e.cudaGraphScopes = parseCudaGraphScopes(c["cuda_graph_scope"]);' \
+    '(void)parseCudaGraphScopes(c["cuda_graph_scope"]);' \
+    "tst_compile:softwareCapturesCudaGraphsAndFusesTheRouter"
+mutation "a scope named twice accepted" model/src/io/preset_layout_block.cpp \
+    'if (scopes & bit) {' \
+    'if (false) {' \
+    "tst_presets:badFiles"
+mutation "the software's router fusion not passed to the model" model/src/scenario/compile.cpp \
+    'exe.moeRouterFusion = r.software.moeRouterFusion;' \
+    'exe.moeRouterFusion = false;' \
+    "tst_compile:softwareCapturesCudaGraphsAndFusesTheRouter"
+mutation "calibrate --host-ops fits the per-block overhead" app/cli/calibrate.cpp \
+    'options.hostOps = args.hostOps;' \
+    'options.hostOps = false;' \
+    "tst_cli_calibrate:hostOpsFitTheHostsScale"
