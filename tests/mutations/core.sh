@@ -270,7 +270,7 @@ mutation "the cost chart never compares with a pin" app/mainwindowcost.cpp \
 mutation "calibrate may write over one of its inputs" app/cli/calibrate.cpp \
     'requireOutputIsNoInput(args, loaded);' \
     '(void)&requireOutputIsNoInput;' \
-    "tst_cli_validate:calibrateNeverReplacesAnInput"
+    "tst_cli_calibrate:calibrateNeverReplacesAnInput"
 mutation "a screenshot may replace its scenario" app/main.cpp \
     'if (!gapstudio::views::isNotAnInput(parser.value(o.screenshot), { parser.value(o.scenario) },' \
     'if (false && !gapstudio::views::isNotAnInput(parser.value(o.screenshot), { parser.value(o.scenario) },' \
@@ -341,4 +341,4 @@ mutation "a parameter beyond its documented range not named" model/src/calibrati
 mutation "an HBM efficiency range that admits the Blackwell stand-in" model/src/calibration/calibration_parameters.h \
     'constexpr Range kHbmRange { 0.6, 0.95 };' \
     'constexpr Range kHbmRange { 0.2, 0.95 };' \
-    "tst_cli_validate:boundedFitNamesWhatItHolds"
+    "tst_cli_calibrate:boundedFitNamesWhatItHolds"

@@ -95,7 +95,7 @@ mutation "a run's generation is its GPU id" model/src/scenario/run_filter.cpp \
 mutation "--exclude keeps the runs it names" model/src/scenario/run_filter.cpp \
     'if (match == filter.exclude)' \
     'if (match != filter.exclude)' \
-    "tst_cli_validate:crossGenerationByFilters"
+    "tst_cli_calibrate:crossGenerationByFilters"
 mutation "a projected GPU takes the best generation's error" model/src/calibration/calibration_lookup.cpp \
     'if (!a.gpuHasEntry && error > a.unseenGenerationMeanAbsError) {' \
     'if (!a.gpuHasEntry && (a.unseenGeneration.empty() || error < a.unseenGenerationMeanAbsError)) {' \
