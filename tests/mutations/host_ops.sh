@@ -18,12 +18,12 @@ mutation "FP8 experts quantise one tensor fewer" model/src/engine/host_ops.cpp \
     'constexpr double kExpertHostOpsLowPrecision = 6;' \
     'constexpr double kExpertHostOpsLowPrecision = 5;' \
     "tst_host_ops:lowPrecisionExpertsQuantiseOnTheHost"
-# block_stats.cpp, moe_block.cpp, evaluate.cpp: the wait
-mutation "the dispatcher's host wait does not split the forward pass" model/src/engine/block_stats.cpp \
+# host_ops.cpp, moe_block.cpp, evaluate.cpp: the wait
+mutation "the dispatcher's host wait does not split the forward pass" model/src/engine/host_ops.cpp \
     'const double fw = block.hostSyncLayer < block.size' \
     'const double fw = block.hostSyncLayer > block.size' \
     "tst_host_ops:theDispatchersHostWaitSplitsTheForwardPass"
-mutation "the backward pass issues as many operators as the forward" model/src/engine/block_stats.cpp \
+mutation "the backward pass issues as many operators as the forward" model/src/engine/host_ops.cpp \
     '= std::max(0.0, 2 * ops * op - (o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0)));' \
     '= std::max(0.0, 1 * ops * op - (o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0)));' \
     "tst_host_ops:hostBoundPassesTakeTheOperatorsHostTime"
@@ -56,3 +56,7 @@ mutation "calibrate --host-ops fits the per-block overhead" app/cli/calibrate.cp
     'options.hostOps = args.hostOps;' \
     'options.hostOps = false;' \
     "tst_cli_calibrate:hostOpsFitTheHostsScale"
+mutation "the dispatcher's fixed host cost in every block" model/src/engine/block_stats.cpp \
+    'const bool moe = block.hostSyncLayer < block.size;' \
+    'const bool moe = true;' \
+    "tst_fidelity_layers:softwareOverheadsNamedInTheGap"

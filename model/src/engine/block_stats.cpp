@@ -309,36 +309,6 @@ void storeTotals(const BlockTotals &t, Stats &o) noexcept
     o.block_optimizer_space = t.optimizer;
 }
 
-/// The time an MoE block's passes wait for the host (host_ops.h): per pass, the operators' host
-/// time beyond the GPU's time for the pass (its kernels and exposed communication). The host
-/// wait of the dropless dispatcher splits the forward pass in two: the GPU drains before it and
-/// idles after it until the host issues the rest, so each part waits on its own. Full recompute
-/// issues the forward's operators once more.
-double addHostWait(const Block &block, const LayerContext &ctx, const Execution &exe, const BlockComm &comm,
-                   double fwBeforeSync, Stats &o) noexcept
-{
-    const double op = ctx.hostOpTime_s * ctx.calibration->hostOpScale;
-    const MoeHostOps &n = block.hostOps;
-    const double ops = n.beforeSync + n.afterSync;
-    const double fwGpu = o.block_fw_time + comm.fwExposed(0);
-    const double fw = block.hostSyncLayer < block.size
-                          ? std::max(0.0, n.beforeSync * op - fwBeforeSync)
-                                + std::max(0.0, n.afterSync * op - (fwGpu - fwBeforeSync))
-                          : std::max(0.0, ops * op - fwGpu);
-    o.block_fw_time += fw;
-    if (!exe.training)
-        return fw;
-    const double bw
-        = std::max(0.0, 2 * ops * op - (o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0)));
-    o.block_agrad_time += bw;
-    double re = 0;
-    if (exe.activationRecompute == Recompute::Full) {
-        re = std::max(0.0, ops * op - (o.block_re_time + comm.recommExposed(0)));
-        o.block_re_time += re;
-    }
-    return fw + bw + re;
-}
-
 /// The calibrated model's additions once the layers are summed: the EP all-to-all's overlap
 /// with compute, the MoE block's host wait and the software stack's fixed cost per block and
 /// pass.
@@ -363,10 +333,9 @@ void addCalibratedTerms(const Block &block, const LayerContext &ctx, const Execu
               : 0;
     // The software stack's fixed cost per block and pass (kernel launches, host work); the
     // backward pass launches about twice the forward's kernels.
-    // The host synchronisation of the MoE dispatcher (moeDispatcherSyncsHost), in MoE blocks.
-    const bool moe = moeDispatcherSyncsHost(exe)
-                     && std::any_of(block.begin(), block.end(),
-                                    [](const Layer &l) { return l.kind == LayerKind::AllToAll; });
+    // The host synchronisation of the MoE dispatcher: the blocks whose host waits
+    // (Block::hostSyncLayer, set where moeDispatcherSyncsHost).
+    const bool moe = block.hostSyncLayer < block.size;
     const double overhead
         = ctx.calibration->blockOverhead_s + (moe ? ctx.calibration->moeBlockOverhead_s : 0);
     o.block_fw_time += overhead;

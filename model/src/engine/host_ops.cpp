@@ -1,6 +1,10 @@
 // The counts of host_ops.h, by hand from the sources in docs/references.md ("MoE host
-// operators").
+// operators"), and the MoE block's wait for the host that they set.
 #include "engine/host_ops.h"
+
+#include "engine/block_stats.h"
+
+#include <algorithm>
 
 namespace gapstudio::model::detail {
 
@@ -56,6 +60,36 @@ MoeHostOps moeHostOps(std::int64_t localExperts, bool lowPrecision, std::uint8_t
           + graphed(routerFusion ? kFusedRouterHostOps : kRouterHostOps, graphScopes, kGraphMoeRouter)
           + graphed(kPreprocessHostOps, graphScopes, kGraphMoePreprocess) + kPermuteHostOps;
     return { before, kDispatchHostOps + experts + kResidualHostOps };
+}
+
+/// The time an MoE block's passes wait for the host (host_ops.h): per pass, the operators' host
+/// time beyond the GPU's time for the pass (its kernels and exposed communication). The host
+/// wait of the dropless dispatcher splits the forward pass in two: the GPU drains before it and
+/// idles after it until the host issues the rest, so each part waits on its own. Full recompute
+/// issues the forward's operators once more.
+double addHostWait(const Block &block, const LayerContext &ctx, const Execution &exe, const BlockComm &comm,
+                   double fwBeforeSync, Stats &o) noexcept
+{
+    const double op = ctx.hostOpTime_s * ctx.calibration->hostOpScale;
+    const MoeHostOps &n = block.hostOps;
+    const double ops = n.beforeSync + n.afterSync;
+    const double fwGpu = o.block_fw_time + comm.fwExposed(0);
+    const double fw = block.hostSyncLayer < block.size
+                          ? std::max(0.0, n.beforeSync * op - fwBeforeSync)
+                                + std::max(0.0, n.afterSync * op - (fwGpu - fwBeforeSync))
+                          : std::max(0.0, ops * op - fwGpu);
+    o.block_fw_time += fw;
+    if (!exe.training)
+        return fw;
+    const double bw
+        = std::max(0.0, 2 * ops * op - (o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0)));
+    o.block_agrad_time += bw;
+    double re = 0;
+    if (exe.activationRecompute == Recompute::Full) {
+        re = std::max(0.0, ops * op - (o.block_re_time + comm.recommExposed(0)));
+        o.block_re_time += re;
+    }
+    return fw + bw + re;
 }
 
 } // namespace gapstudio::model::detail
