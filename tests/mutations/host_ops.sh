@@ -35,6 +35,19 @@ mutation "a GPU without its host is costed at no host time" model/src/engine/eva
     'ctx.hostOpTime_s = sys.hostOpTime_s > 0 ? sys.hostOpTime_s : kDefaultHostOpTime_s;' \
     'ctx.hostOpTime_s = sys.hostOpTime_s > 0 ? sys.hostOpTime_s : 0.0;' \
     "tst_host_ops:aGpuWithoutItsHostUsesTheDocumentedDefault"
+# block_stats.cpp, stages.cpp, analysis.cpp: the wait is named, not lumped with the fitted constant
+mutation "the host wait counted as the fitted dispatcher overhead" model/src/engine/block_stats.cpp \
+    'o.block_moe_sync_time = moe ? passes * ctx.calibration->moeBlockOverhead_s : 0;' \
+    'o.block_moe_sync_time = hostWait + (moe ? passes * ctx.calibration->moeBlockOverhead_s : 0);' \
+    "tst_host_ops:hostBoundPassesTakeTheOperatorsHostTime"
+mutation "the critical stage's MTP layers' host wait dropped" model/src/engine/stages.cpp \
+    'o.moe_host_wait_time += M * critical.ends.moeHostWait;' \
+    'o.moe_host_wait_time += 0 * critical.ends.moeHostWait;' \
+    "tst_host_ops:aMultiTokenPredictionLayerWaitsLikeAnMoeBlock"
+mutation "the efficiency gap loses the host wait" model/src/engine/analysis.cpp \
+    '{ "moe_host_ops", "MoE host operators (launch-bound)", o.moe_host_wait_time / total },' \
+    '{ "moe_host_ops", "MoE host operators (launch-bound)", 0.0 },' \
+    "tst_host_ops:hostBoundPassesTakeTheOperatorsHostTime"
 # presets and the CLI: the recipes' settings reach the model, the fit costs the host on request
 mutation "a GPU preset's host ignored" model/src/io/preset_hardware_blocks.cpp \
     'gpu.hostOpTime_s = numberIn(c["host_op_us"], 0, false) / kUsPerSecond;' \

@@ -66,6 +66,7 @@ EfficiencyGap efficiencyGap(const Application &app, const Execution &exe, const 
                  { "software", "Software overhead per block (fitted)", o.software_overhead_time / total },
                  { "moe_sync", "MoE dispatcher host sync (fitted)", o.moe_sync_time / total },
                  { "moe_imbalance", "Expert load imbalance", o.moe_imbalance_time / total },
+                 { "moe_host_ops", "MoE host operators (launch-bound)", o.moe_host_wait_time / total },
                  { "optimizer", "Optimizer step", o.optim_step_time / total },
                  { "recompute", "Recompute", o.recompute_time / total },
                  { "bubble", "Pipeline bubble", o.bubble_time / total },

@@ -275,6 +275,7 @@ void computeBatchStats(Run &run, Stats &o) noexcept
     o.software_overhead_time = mult * o.block_software_overhead_time;
     o.moe_sync_time = mult * o.block_moe_sync_time;
     o.moe_imbalance_time = mult * o.block_moe_imbalance_time;
+    o.moe_host_wait_time = mult * o.block_moe_host_wait_time;
 
     communicationTotals(run, o, chunks, base);
     pipelineComm(run, o);

@@ -349,7 +349,8 @@ void addCalibratedTerms(const Block &block, const LayerContext &ctx, const Execu
         }
     }
     o.block_software_overhead_time = passes * ctx.calibration->blockOverhead_s;
-    o.block_moe_sync_time = hostWait + (moe ? passes * ctx.calibration->moeBlockOverhead_s : 0);
+    o.block_moe_sync_time = moe ? passes * ctx.calibration->moeBlockOverhead_s : 0;
+    o.block_moe_host_wait_time = hostWait;
 }
 
 /// The busiest GPU's extra routed expert work: Block::expertImbalance - 1 times the expertWork

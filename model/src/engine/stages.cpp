@@ -37,6 +37,7 @@ Parts partsOf(const Stats &s, const BlockComm &comm, bool training)
     p.software = s.block_software_overhead_time;
     p.moeSync = s.block_moe_sync_time;
     p.moeImbalance = s.block_moe_imbalance_time;
+    p.moeHostWait = s.block_moe_host_wait_time;
     if (training) {
         p.bw = s.block_agrad_time + s.block_wgrad_time;
         p.recompute = s.block_re_time;
@@ -126,7 +127,7 @@ std::int64_t blocksOnStage(const Application &app, const Execution &exe, std::in
 /// The embedding (first stage), LM head and multi-token-prediction layers (last stage) of one
 /// stage per microbatch: their time and the software stack's fixed costs within it.
 struct StageEnds {
-    double seconds = 0, software = 0, moeSync = 0, moeImbalance = 0;
+    double seconds = 0, software = 0, moeSync = 0, moeImbalance = 0, moeHostWait = 0;
 };
 
 StageEnds stageEnds(bool first, bool last, const BlockTime &embedding, const BlockTime &head,
@@ -144,6 +145,7 @@ StageEnds stageEnds(bool first, bool last, const BlockTime &embedding, const Blo
             += head.parts.software + mtpLayers * (mtp.parts.software + block.software + head.parts.software);
         e.moeSync += mtpLayers * block.moeSync;
         e.moeImbalance += mtpLayers * block.moeImbalance;
+        e.moeHostWait += mtpLayers * block.moeHostWait;
     }
     return e;
 }
@@ -331,9 +333,11 @@ void applyStages(Run &run, Stats &o) noexcept
     adjust(o.software_overhead_time, &Parts::software);
     adjust(o.moe_sync_time, &Parts::moeSync);
     adjust(o.moe_imbalance_time, &Parts::moeImbalance);
+    adjust(o.moe_host_wait_time, &Parts::moeHostWait);
     o.software_overhead_time += M * critical.ends.software;
     o.moe_sync_time += M * critical.ends.moeSync;
     o.moe_imbalance_time += M * critical.ends.moeImbalance;
+    o.moe_host_wait_time += M * critical.ends.moeHostWait;
     // ... its embedding or head work, and the fill and drain through the other stages.
     o.embedding_head_time = M * critical.ends.seconds;
     o.stage_imbalance_time = imbalanceOf(critical, dbl(exe.pipelineInterleaving));

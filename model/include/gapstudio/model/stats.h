@@ -153,6 +153,8 @@ namespace gapstudio::model {
 /// host synchronisation), software_overhead_time and moe_sync_time on the critical stage per
 /// step, outside the pipeline bubble. block_moe_imbalance_time and moe_imbalance_time: the same
 /// for the busiest GPU's extra routed expert work under dropless routing (Features::moeImbalance).
+/// block_moe_host_wait_time and moe_host_wait_time: the same for the MoE blocks' wait for their
+/// host operators, whose issue outruns the GPU's work (a calibration with host_op_scale).
 #define GAPSTUDIO_CORRECTED_EXTRA_STATS(X) \
     X(cp_comm_link_time) \
     X(cp_comm_exposed_time) \
@@ -170,7 +172,9 @@ namespace gapstudio::model {
     X(software_overhead_time) \
     X(moe_sync_time) \
     X(block_moe_imbalance_time) \
-    X(moe_imbalance_time)
+    X(moe_imbalance_time) \
+    X(block_moe_host_wait_time) \
+    X(moe_host_wait_time)
 
 /// The 122 statistics of calculon-MoE (e3eb609) in its order: X(output name, Stats field).
 #define GAPSTUDIO_CALCULON_MOE_STATS(X) \
