@@ -177,25 +177,45 @@ private slots:
             lastLine(check.err).constData());
     }
 
+    void shippedCalibrationIsReproducible_data()
+    {
+        // Every calibration the presets ship: the default, and the one that costs the MoE blocks'
+        // host operators instead of a fitted overhead per MoE block.
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QStringList>("options");
+        QTest::newRow("shipped") << QStringLiteral("shipped") << QStringList {};
+        QTest::newRow("host-operators")
+            << QStringLiteral("host-operators") << QStringList { QStringLiteral("--host-ops") };
+    }
+
     void shippedCalibrationIsReproducible()
     {
-        // The command the shipped calibration names as its source gives the shipped file: every
+        // The command a shipped calibration names as its source gives the shipped file: every
         // fitted value, its standard error and the fit's errors (name and source are prose).
 #if defined(GAPSTUDIO_ASAN_RUNTIME)
         QSKIP("twelve fits of 47 runs: the build without sanitizers runs this");
 #endif
-        const QString path = QStringLiteral(PRESETS_DIR "/calibrations/shipped.json");
-        nlohmann::json shipped = readJson(path);
-        QVERIFY(shipped["source"].get<std::string>().starts_with(
-            "gapstudio-cli calibrate presets/measurements --from-priors --out "
-            "presets/calibrations/shipped.json"));
+        QFETCH(QString, id);
+        QFETCH(QStringList, options);
+        const QString file = QStringLiteral("presets/calibrations/%1.json").arg(id);
+        nlohmann::json shipped = readJson(QStringLiteral(PRESETS_DIR "/calibrations/%1.json").arg(id));
+        const QString command
+            = QStringList { QStringLiteral("gapstudio-cli calibrate presets/measurements"),
+                            QStringLiteral("--from-priors") }
+                  .join(QLatin1Char(' '))
+              + (options.isEmpty() ? QString() : QLatin1Char(' ') + options.join(QLatin1Char(' ')))
+              + QStringLiteral(" --out ") + file + QLatin1Char(',');
+        QVERIFY2(shipped["source"].get<std::string>().starts_with(command.toStdString()),
+                 qPrintable(command));
         QTemporaryDir dir;
-        const QString out = dir.path() + QStringLiteral("/shipped.json");
-        const Result fit = run({ QStringLiteral("calibrate"), kMeasurements, QStringLiteral("--from-priors"),
-                                 QStringLiteral("--out"), out });
+        const QString out = dir.path() + QStringLiteral("/calibration.json");
+        const Result fit
+            = run(QStringList { QStringLiteral("calibrate"), kMeasurements, QStringLiteral("--from-priors") }
+                  + options + QStringList { QStringLiteral("--out"), out });
         QCOMPARE(fit.exitCode, 0);
         nlohmann::json again = readJson(out);
         for (nlohmann::json *json : { &shipped, &again }) {
+            json->erase("id");
             json->erase("name");
             json->erase("source");
         }
@@ -203,9 +223,8 @@ private slots:
         // runs moves the fit far more than 1e-9.
         std::string where;
         QVERIFY2(sameUpToRounding(again, shipped, "", where),
-                 qPrintable(QStringLiteral("refit presets/calibrations/shipped.json with the command in its "
-                                           "source (it differs at %1)")
-                                .arg(QString::fromStdString(where))));
+                 qPrintable(QStringLiteral("refit %1 with the command in its source (it differs at %2)")
+                                .arg(file, QString::fromStdString(where))));
     }
 
     void boundedFitNamesWhatItHolds()
