@@ -43,6 +43,14 @@ mutation "the software picker's choice is dropped" views/studio/layoutpanel.cpp 
     'mDocument->setSoftware(id.toStdString());' \
     '(void)id;' \
     "tst_designedits:softwareStackPickedInTheLayoutPanel"
+mutation "the calibration picker's choice is dropped" views/studio/calibrationchoice.cpp \
+    'mDocument->setCalibration(id.toStdString());' \
+    '(void)id;' \
+    "tst_designedits:calibrationPickedInTheLayoutPanel"
+mutation "the calibration picker shows the library's first, not the design's" views/studio/calibrationchoice.cpp \
+    'setCurrentIndex(std::max(0, index));' \
+    'setCurrentIndex(0);' \
+    "tst_designedits:calibrationPickedInTheLayoutPanel"
 mutation "the panel says a flex dispatcher synchronises" views/studio/layoutpanel.cpp \
     'e.moeDispatcher == model::MoeDispatcher::Flex' \
     'e.moeDispatcher != model::MoeDispatcher::Flex' \

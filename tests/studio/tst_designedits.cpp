@@ -201,6 +201,52 @@ private slots:
         QCOMPARE(combo->currentData().toString(), QStringLiteral("megatron-core"));
     }
 
+    // The calibration is picked beside the stack, one undo step. The default design's shipped
+    // calibration explains the MoE blocks' host time by a fitted overhead per block; the one that
+    // costs their host operators (presets/calibrations/host-operators.json) names the wait as a
+    // mechanism in the efficiency gap instead.
+    void calibrationPickedInTheLayoutPanel()
+    {
+        Fixture f;
+        LayoutPanel layout(&f.document);
+        QObject::connect(&f.recalculator, &Recalculator::resultsReady, &layout, &LayoutPanel::setResults);
+        layout.show();
+        const ResultsPtr before = f.run();
+        auto *combo = layout.findChild<QComboBox *>(QStringLiteral("layout:calibration"));
+        QVERIFY(combo);
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("shipped"));
+        const auto loss = [](const ResultsPtr &r, const char *key) {
+            for (const model::TimeComponent &l : r->analysis->gap.losses)
+                if (l.key == key)
+                    return l.seconds;
+            return -1.0;
+        };
+        QVERIFY(loss(before, "moe_sync") > 0);
+        QCOMPARE(loss(before, "moe_host_ops"), 0.0);
+
+        // The user opens the list and clicks the host operators' calibration.
+        const int index = combo->findData(QStringLiteral("host-operators"));
+        QVERIFY(index >= 0);
+        combo->showPopup();
+        QAbstractItemView *list = combo->view();
+        QVERIFY(QTest::qWaitForWindowExposed(list->window()));
+        const QRect item = list->visualRect(list->model()->index(index, 0));
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, item.center());
+        QCOMPARE(f.document.scenario().calibration.presetId, std::string("host-operators"));
+        const ResultsPtr after = f.run();
+        QCOMPARE(loss(after, "moe_sync"), 0.0);
+        QVERIFY(loss(after, "moe_host_ops") > 0);
+        QCOMPARE(loss(after, "moe_host_ops"),
+                 after->evaluation.stats.moe_host_wait_time / after->evaluation.stats.total_time);
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("host-operators"));
+        QCOMPARE(f.document.undoStack()->count(), 1);
+
+        f.document.undoStack()->undo();
+        f.run();
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("shipped"));
+        QVERIFY(f.document.scenario().calibration.presetId.empty());
+    }
+
     // The name of the default stayed on a changed design; now it follows edits
     // as "Custom: ..." until the user names the design, and then it is kept.
     void nameFollowsEditsUntilTheUserNamesIt()

@@ -1,5 +1,6 @@
 #include "studio/layoutpanel.h"
 
+#include "studio/calibrationchoice.h"
 #include "studio/collapsiblesection.h"
 #include "studio/layoutrules.h"
 #include "studio/parameternames.h"
@@ -112,6 +113,9 @@ void LayoutPanel::addSoftware(QFormLayout *form)
     mSoftwareEffect->setWordWrap(true);
     mSoftwareEffect->setStyleSheet(QStringLiteral("color: #505050;"));
     form->addRow(mSoftwareEffect);
+    // What the stack's speed is: the calibration the corrected model runs with.
+    mCalibration = new CalibrationChoice(mDocument, this);
+    form->addRow(tr("Calibration"), mCalibration);
     fillSoftware();
     connect(mDocument, &ScenarioDocument::libraryChanged, this, &LayoutPanel::fillSoftware);
     connect(mSoftware, &QComboBox::activated, this, [this](int index) {
@@ -155,7 +159,8 @@ void LayoutPanel::showSoftware(const ScenarioResults *results)
     mSoftware->setToolTip(QString::fromStdString(software.info.source));
     const model::Execution &e = results->compiled->execution;
     if (!e.modelMoE) {
-        mSoftwareEffect->setText(tr("Its speed is in the calibration (Validation view)."));
+        mSoftwareEffect->setText(
+            tr("Its speed is in the calibration below (fitted in the Validation view)."));
         return;
     }
     const bool sync = model::moeDispatcherSyncsHost(e);
@@ -269,6 +274,7 @@ void LayoutPanel::setResults(ResultsPtr results)
             field.section->setExpanded(true);
     }
     showSoftware(results.get());
+    mCalibration->showResults();
     // The results' LLM (resolving the document's scenario again costs more than the rest of this).
     const bool moe
         = results && results->compiled ? results->compiled->resolved.llm.isMoe() : mDocument->isMoe();

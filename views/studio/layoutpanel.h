@@ -24,6 +24,7 @@ class QFormLayout;
 
 namespace gapstudio::views {
 
+class CalibrationChoice;
 class CollapsibleSection;
 class ScenarioDocument;
 
@@ -61,6 +62,7 @@ private:
     std::map<std::string, Field> mFields;
     QLabel *mSummary;
     QLabel *mRule; ///< how DP and expert DP follow the GPU count
+    CalibrationChoice *mCalibration = nullptr; ///< the library's calibrations
     QComboBox *mSoftware = nullptr;    ///< the library's software presets, by name
     QLabel *mSoftwareEffect = nullptr; ///< what the stack does to the design's MoE layers
 };

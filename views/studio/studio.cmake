@@ -13,6 +13,7 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/blockpalette.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/blockinspector.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/parameterpanel.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/calibrationchoice.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/layoutpanel.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/diagnosticslist.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/latencybench.cpp
@@ -43,6 +44,7 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/blockpalette.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/blockinspector.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/parameterpanel.h
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/calibrationchoice.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/layoutpanel.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/diagnosticslist.h
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/latencybench.h
