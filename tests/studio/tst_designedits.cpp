@@ -24,6 +24,21 @@ QString allDiagnostics(const ScenarioResults &results)
         all += QString::fromStdString(d.field + ": " + d.message + "; ");
     return all;
 }
+
+/// The user opens `combo`'s list and clicks the entry whose data is `data`.
+bool clickEntry(QComboBox *combo, const QString &data)
+{
+    const int index = combo->findData(data);
+    if (index < 0)
+        return false;
+    combo->showPopup();
+    QAbstractItemView *list = combo->view();
+    if (!QTest::qWaitForWindowExposed(list->window()))
+        return false;
+    const QRect item = list->visualRect(list->model()->index(index, 0));
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, item.center());
+    return true;
+}
 } // namespace
 
 class tst_DesignEdits : public QObject {
@@ -40,6 +55,15 @@ private:
         {
             recalculator.recalculateNow();
             return recalculator.latest();
+        }
+    };
+    /// The default design with its Layout panel on screen, showing every result.
+    struct PanelFixture : Fixture {
+        LayoutPanel layout { &document };
+        PanelFixture()
+        {
+            QObject::connect(&recalculator, &Recalculator::resultsReady, &layout, &LayoutPanel::setResults);
+            layout.show();
         }
     };
 
@@ -167,10 +191,8 @@ private slots:
     // synchronises the host in every MoE layer; the optimized stack's flex dispatcher does not.
     void softwareStackPickedInTheLayoutPanel()
     {
-        Fixture f;
-        LayoutPanel layout(&f.document);
-        QObject::connect(&f.recalculator, &Recalculator::resultsReady, &layout, &LayoutPanel::setResults);
-        layout.show();
+        PanelFixture f;
+        const LayoutPanel &layout = f.layout;
         const ResultsPtr before = f.run();
         auto *combo = layout.findChild<QComboBox *>(QStringLiteral("layout:software"));
         QVERIFY(combo);
@@ -182,13 +204,7 @@ private slots:
         QVERIFY(before->evaluation.stats.moe_sync_time > 0);
 
         // The user opens the list and clicks the optimized stack.
-        const int index = combo->findData(QStringLiteral("megatron-core-optimized-moe"));
-        QVERIFY(index >= 0);
-        combo->showPopup();
-        QAbstractItemView *list = combo->view();
-        QVERIFY(QTest::qWaitForWindowExposed(list->window()));
-        const QRect item = list->visualRect(list->model()->index(index, 0));
-        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, item.center());
+        QVERIFY(clickEntry(combo, QStringLiteral("megatron-core-optimized-moe")));
         QCOMPARE(f.document.scenario().software.presetId, std::string("megatron-core-optimized-moe"));
         const ResultsPtr after = f.run();
         QCOMPARE(after->evaluation.stats.moe_sync_time, 0.0);
@@ -207,12 +223,9 @@ private slots:
     // mechanism in the efficiency gap instead.
     void calibrationPickedInTheLayoutPanel()
     {
-        Fixture f;
-        LayoutPanel layout(&f.document);
-        QObject::connect(&f.recalculator, &Recalculator::resultsReady, &layout, &LayoutPanel::setResults);
-        layout.show();
+        PanelFixture f;
         const ResultsPtr before = f.run();
-        auto *combo = layout.findChild<QComboBox *>(QStringLiteral("layout:calibration"));
+        auto *combo = f.layout.findChild<QComboBox *>(QStringLiteral("layout:calibration"));
         QVERIFY(combo);
         QCOMPARE(combo->currentData().toString(), QStringLiteral("shipped"));
         const auto loss = [](const ResultsPtr &r, const char *key) {
@@ -225,13 +238,7 @@ private slots:
         QCOMPARE(loss(before, "moe_host_ops"), 0.0);
 
         // The user opens the list and clicks the host operators' calibration.
-        const int index = combo->findData(QStringLiteral("host-operators"));
-        QVERIFY(index >= 0);
-        combo->showPopup();
-        QAbstractItemView *list = combo->view();
-        QVERIFY(QTest::qWaitForWindowExposed(list->window()));
-        const QRect item = list->visualRect(list->model()->index(index, 0));
-        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, item.center());
+        QVERIFY(clickEntry(combo, QStringLiteral("host-operators")));
         QCOMPARE(f.document.scenario().calibration.presetId, std::string("host-operators"));
         const ResultsPtr after = f.run();
         QCOMPARE(loss(after, "moe_sync"), 0.0);
