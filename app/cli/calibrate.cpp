@@ -101,9 +101,7 @@ int runCalibrate(const std::vector<std::string> &argv)
     // and stand for parameters the runs do not inform), unless --from-priors.
     std::optional<scenario::CalibrationSet> start;
     if (!args.calibrationFile.empty())
-        start = io::parseCalibration(io::migratePreset(io::readJsonFile(args.calibrationFile),
-                                                       io::PresetKind::Calibration, args.calibrationFile),
-                                     args.calibrationFile);
+        start = readCalibrationFile(args.calibrationFile);
     else if (const auto it = library.calibrations.find(scenario::kDefaultCalibrationId); it != library.calibrations.end())
         start = it->second;
 

@@ -67,6 +67,9 @@ struct UsageError {
 /// The presets of a command: the folder `presetsDir` alone, or the layered search order
 /// (io::loadPresets; its warnings on stderr) when it is empty.
 [[nodiscard]] scenario::PresetLibrary presetLibrary(const std::string &presetsDir);
+/// A calibration preset file (`--calibration FILE` of validate, calibrate and roadmap); a bad
+/// file is an io::InputError naming it.
+[[nodiscard]] scenario::CalibrationSet readCalibrationFile(const std::string &path);
 
 /// Arguments of `validate` and `calibrate`: measurement files or folders and options.
 struct ValidateArgs {

@@ -37,6 +37,7 @@ constexpr const char *kUsage
        gapstudio-cli cost-sweep SCENARIO.gapstudio.json --gpus N1,N2,... [--by KEY] [--widen] [--threads N]
                                 [--presets DIR] [--json]
        gapstudio-cli roadmap ROADMAP.gapstudio-roadmap.json [--json] [--presets DIR] [--reference-quirks]
+                             [--calibration CALIBRATION.json]
        gapstudio-cli validate FILE_OR_DIR... [--presets DIR] [--calibration CALIBRATION.json]
                               [--only KEY=VALUE]... [--exclude KEY=VALUE]...
        gapstudio-cli calibrate FILE_OR_DIR... --out CALIBRATION.json [--gpu ID] [--software ID]
@@ -128,7 +129,8 @@ Commands:
           joules_per_token,megawatts,speedup,cost_ratio,energy_ratio,goodput,
           effective_usd_per_million_tokens,effective_cost_ratio (CSV, or --json with each
           step's cost object). The ratios compare each step with the one before; the
-          effective figures count failures, checkpoints and restarts.
+          effective figures count failures, checkpoints and restarts. --calibration runs
+          every step with that calibration file instead of its own.
   validate  Predict every measured run (gapstudio.measurement files, or folders of them)
           with the corrected model and the shipped calibration (or --calibration): a JSON
           array of {"id", "family", "measured_s", "predicted_s", "error", "status", "cause"

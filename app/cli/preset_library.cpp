@@ -4,6 +4,8 @@
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/io/preset_locations.h"
 
+#include <nlohmann/json.hpp>
+
 #include <iostream>
 
 namespace gapstudio::cli {
@@ -17,6 +19,12 @@ scenario::PresetLibrary presetLibrary(const std::string &presetsDir)
     for (const std::string &warning : load.warnings)
         std::cerr << "warning: " << warning << '\n';
     return std::move(load.library);
+}
+
+scenario::CalibrationSet readCalibrationFile(const std::string &path)
+{
+    return io::parseCalibration(io::migratePreset(io::readJsonFile(path), io::PresetKind::Calibration, path),
+                                path);
 }
 
 } // namespace gapstudio::cli

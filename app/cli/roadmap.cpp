@@ -17,7 +17,7 @@ namespace gapstudio::cli {
 namespace {
 
 struct RoadmapArgs {
-    std::string path, presetsDir;
+    std::string path, presetsDir, calibrationFile;
     bool json = false, referenceQuirks = false;
 };
 
@@ -34,6 +34,10 @@ RoadmapArgs parse(const std::vector<std::string> &args)
             if (i + 1 >= args.size())
                 throw UsageError { "--presets needs a directory" };
             r.presetsDir = args[++i];
+        } else if (a == "--calibration") {
+            if (i + 1 >= args.size() || args[i + 1].empty())
+                throw UsageError { "--calibration needs a calibration file" };
+            r.calibrationFile = args[++i];
         } else if (a.rfind("-", 0) == 0) {
             throw UsageError { "unknown option '" + a + "' for roadmap" };
         } else if (r.path.empty()) {
@@ -44,6 +48,8 @@ RoadmapArgs parse(const std::vector<std::string> &args)
     }
     if (r.path.empty())
         throw UsageError { "roadmap needs FILE.gapstudio-roadmap.json" };
+    if (r.referenceQuirks && !r.calibrationFile.empty())
+        throw UsageError { "--calibration is the corrected model's: --reference-quirks takes none" };
     return r;
 }
 
@@ -99,15 +105,28 @@ std::optional<int> reportMalformedStep(const std::vector<scenario::RoadmapStepRe
     return std::nullopt;
 }
 
+/// The steps' designs; with --calibration, every step with that calibration in place of the
+/// one it names (or the shipped one).
+std::vector<scenario::Scenario> designsOf(const io::Roadmap &roadmap, const RoadmapArgs &a)
+{
+    std::vector<scenario::Scenario> designs;
+    for (const io::RoadmapStep &step : roadmap.steps)
+        designs.push_back(step.scenario);
+    if (!a.calibrationFile.empty()) {
+        const scenario::CalibrationSet calibration = readCalibrationFile(a.calibrationFile);
+        for (scenario::Scenario &design : designs)
+            design.calibration = { {}, calibration };
+    }
+    return designs;
+}
+
 } // namespace
 
 int runRoadmap(const std::vector<std::string> &args)
 {
     const RoadmapArgs a = parse(args);
     const io::Roadmap roadmap = io::loadRoadmap(a.path);
-    std::vector<scenario::Scenario> designs;
-    for (const io::RoadmapStep &step : roadmap.steps)
-        designs.push_back(step.scenario);
+    const std::vector<scenario::Scenario> designs = designsOf(roadmap, a);
     scenario::PipelineOptions options;
     options.referenceQuirks = a.referenceQuirks;
     options.explain = true;

@@ -112,9 +112,7 @@ int runValidate(const std::vector<std::string> &argv)
         = selectRuns(args, library, io::loadMeasurements(args.paths));
     std::optional<scenario::CalibrationSet> calibration;
     if (!args.calibrationFile.empty())
-        calibration = io::parseCalibration(
-            io::migratePreset(io::readJsonFile(args.calibrationFile), io::PresetKind::Calibration, args.calibrationFile),
-            args.calibrationFile);
+        calibration = readCalibrationFile(args.calibrationFile);
     const std::vector<scenario::ValidationRow> rows
         = scenario::validateMeasurements(measurements, library, calibration ? &*calibration : nullptr);
     requireWellFormedRuns(measurements, rows);

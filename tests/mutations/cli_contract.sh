@@ -66,3 +66,11 @@ mutation "contract: roadmap's MFU range upside down" app/cli/roadmap.cpp \
     "return figure(low) + ',' + figure(high);" \
     "return figure(high) + ',' + figure(low);" \
     "tst_roadmap:cliRowPerStep"
+mutation "contract: roadmap --calibration read but not applied" app/cli/roadmap.cpp \
+    'design.calibration = { {}, calibration };' \
+    '(void)design;' \
+    "tst_roadmap:cliCalibrationForEveryStep"
+mutation "contract: roadmap --calibration beside --reference-quirks accepted" app/cli/roadmap.cpp \
+    'if (r.referenceQuirks && !r.calibrationFile.empty())' \
+    'if (false)' \
+    "tst_roadmap:cliCalibrationForEveryStep"

@@ -6,6 +6,8 @@
 #include "gapstudio/io/roadmap_json.h"
 #include "gapstudio/scenario/roadmap.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -210,6 +212,59 @@ private slots:
         QCOMPARE(process.exitCode(), 2);
         const QByteArray err = process.readAllStandardError();
         QVERIFY2(err.contains("/steps/1") && err.contains("no-such-layout"), err.constData());
+    }
+
+    // roadmap --calibration runs every step with the calibration file given, as if each step's
+    // scenario named that calibration: the walk with presets/calibrations/host-operators.json
+    // reads each step's sample rate from that calibration, not the shipped one.
+    void cliCalibrationForEveryStep()
+    {
+        const QString calibration = QStringLiteral(PRESETS_DIR "/calibrations/host-operators.json");
+        const auto sampleRates = [](const QStringList &extra) {
+            QProcess process;
+            process.start(QStringLiteral(GAPSTUDIO_CLI),
+                          QStringList { "roadmap", QString::fromStdString(kWalk), "--json" } + extra);
+            process.waitForFinished(300000);
+            std::vector<double> rates;
+            if (process.exitCode() != 0)
+                return rates;
+            const nlohmann::json out = nlohmann::json::parse(process.readAllStandardOutput().toStdString());
+            for (const nlohmann::json &step : out.at("steps"))
+                rates.push_back(step.at("sample_rate").get<double>());
+            return rates;
+        };
+        const std::vector<double> hosted = sampleRates({ "--calibration", calibration });
+        const std::vector<double> shipped = sampleRates({});
+        QCOMPARE(hosted.size(), std::size_t(4));
+        QCOMPARE(shipped.size(), std::size_t(4));
+
+        // The same designs, each naming the preset "host-operators", evaluated in process.
+        const io::Roadmap walk = io::loadRoadmap(kWalk);
+        std::vector<scenario::Scenario> designs;
+        for (const io::RoadmapStep &step : walk.steps) {
+            designs.push_back(step.scenario);
+            designs.back().calibration.presetId = "host-operators";
+        }
+        const auto named = scenario::evaluateRoadmap(designs, io::loadPresetLibrary(PRESETS_DIR), {});
+        for (std::size_t i = 0; i < designs.size(); ++i) {
+            QVERIFY2(named[i].result.ok(), named[i].result.statusText.c_str());
+            QCOMPARE(hosted[i], named[i].result.evaluation.stats.sample_rate);
+            QVERIFY(hosted[i] != shipped[i]);
+        }
+
+        // The reference model has no calibration: the two options together are a usage error.
+        QProcess process;
+        process.start(QStringLiteral(GAPSTUDIO_CLI), { "roadmap", QString::fromStdString(kWalk),
+                                                       "--reference-quirks", "--calibration", calibration });
+        process.waitForFinished(300000);
+        QCOMPARE(process.exitCode(), 2);
+        QVERIFY(process.readAllStandardError().contains("--reference-quirks takes none"));
+        // A file that is not a calibration names itself.
+        process.start(QStringLiteral(GAPSTUDIO_CLI), { "roadmap", QString::fromStdString(kWalk),
+                                                       "--calibration", QString::fromStdString(kWalk) });
+        process.waitForFinished(300000);
+        QCOMPARE(process.exitCode(), 2);
+        QVERIFY(process.readAllStandardError().contains(QByteArray::fromStdString(kWalk)));
     }
 
     // Every failure is one "error: FILE: /steps/I: ..." line: a step whose layout does not multiply
