@@ -73,3 +73,8 @@ mutation "the dispatcher's fixed host cost in every block" model/src/engine/bloc
     'const bool moe = block.hostSyncLayer < block.size;' \
     'const bool moe = true;' \
     "tst_fidelity_layers:softwareOverheadsNamedInTheGap"
+# tst_software_ladder: a software feature never makes the published workload slower
+mutation "a CUDA graph launch costs the host a thousand operators" model/src/engine/host_ops.cpp \
+    'return (scopes & scope) != 0 ? 1 : ops;' \
+    'return (scopes & scope) != 0 ? 1000 : ops;' \
+    "tst_software_ladder:softwareStepsGainWhatTheyMeasured"
