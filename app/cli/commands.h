@@ -39,10 +39,11 @@ struct UsageError {
 /// native design through the scenario pipeline; the same statistics as the --calculon form (122
 /// for MoE LLMs). Corrected model unless `referenceQuirks`; empty `presetsDir` = the preset search
 /// order (io/preset_locations.h), else that folder alone. `withCost` appends a "cost" object,
-/// `withGoodput` then a "goodput" object.
+/// `withGoodput` then a "goodput" object. A `calibrationFile` replaces the calibration the
+/// scenario names (or the shipped one).
 [[nodiscard]] int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks,
                                   const std::string &presetsDir, bool withLayers, bool withCost = false,
-                                  bool withGoodput = false);
+                                  bool withGoodput = false, const std::string &calibrationFile = {});
 
 /// `import-hf config.json [--id ID] [--name NAME]`: an llm preset on stdout, approximations on stderr.
 [[nodiscard]] int runImportHf(const std::vector<std::string> &args);

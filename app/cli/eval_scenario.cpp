@@ -61,10 +61,12 @@ nlohmann::ordered_json goodputToJson(const model::GoodputResult &g, const model:
 } // namespace
 
 int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const std::string &presetsDir,
-                    bool withLayers, bool withCost, bool withGoodput)
+                    bool withLayers, bool withCost, bool withGoodput, const std::string &calibrationFile)
 {
     const scenario::PresetLibrary library = presetLibrary(presetsDir);
-    const scenario::Scenario scenario = io::loadScenario(scenarioPath);
+    scenario::Scenario scenario = io::loadScenario(scenarioPath);
+    if (!calibrationFile.empty())
+        scenario.calibration = { {}, readCalibrationFile(calibrationFile) };
     scenario::PipelineOptions options;
     options.referenceQuirks = referenceQuirks;
     options.withLayers = withLayers;

@@ -20,7 +20,7 @@ using namespace gapstudio::cli;
 constexpr const char *kUsage
     = R"(usage: gapstudio-cli eval --calculon MODEL.json EXECUTION.json SYSTEM.json [--layers]
        gapstudio-cli eval SCENARIO.gapstudio.json [--reference-quirks] [--presets DIR] [--layers] [--cost]
-                          [--goodput]
+                          [--goodput] [--calibration CALIBRATION.json]
        gapstudio-cli import-hf CONFIG.json [--id ID] [--name NAME]
        gapstudio-cli bench [--moe | --scenario SCENARIO.gapstudio.json [--presets DIR]] [--seconds S]
        gapstudio-cli search --calculon MODEL.json NUM_PROCS MAX_BATCH DATATYPE SYSTEM.json
@@ -58,7 +58,8 @@ Commands:
           under --reference-quirks; MoE LLMs print the 122 statistics, and the corrected model
           adds its own ones, "calibration" (the entries used) and "calibration_accuracy" (the
           calibration's error on published runs; whether the GPU and software have entries of
-          their own). Presets: --presets DIR
+          their own); --calibration runs it with that calibration file instead of the
+          one the scenario names. Presets: --presets DIR
           alone, else $GAPSTUDIO_PRESETS, then ../share/gapstudio/presets next to the
           program, then the user's presets ($XDG_DATA_HOME or ~/.local/share, gapstudio/
           presets), then the source tree's presets/, then the copy built into the program
@@ -186,7 +187,7 @@ int commandEval(const std::vector<std::string> &args)
     bool referenceQuirks = false;
     bool withCost = false;
     bool withGoodput = false;
-    std::string presetsDir;
+    std::string presetsDir, calibrationFile;
     std::vector<std::string> scenarios;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string &arg = args[i];
@@ -202,6 +203,10 @@ int commandEval(const std::vector<std::string> &args)
             if (i + 1 >= args.size() || args[i + 1].empty())
                 throw UsageError { "--presets needs a directory (got an empty name)" };
             presetsDir = args[++i];
+        } else if (arg == "--calibration") {
+            if (i + 1 >= args.size() || args[i + 1].empty())
+                throw UsageError { "--calibration needs a calibration file" };
+            calibrationFile = args[++i];
         } else if (arg == "--calculon") {
             if (calculon)
                 throw UsageError{"--calculon given twice"};
@@ -219,12 +224,17 @@ int commandEval(const std::vector<std::string> &args)
             throw UsageError{"unexpected argument '" + arg + "'"};
         }
     }
-    if (calculon && (!scenarios.empty() || referenceQuirks || !presetsDir.empty() || withCost || withGoodput))
+    if (calculon
+        && (!scenarios.empty() || referenceQuirks || !presetsDir.empty() || withCost || withGoodput
+            || !calibrationFile.empty()))
         throw UsageError {
-            "--calculon takes no scenario, --reference-quirks, --presets, --cost or --goodput"
+            "--calculon takes no scenario, --reference-quirks, --presets, --cost, --goodput or --calibration"
         };
+    if (referenceQuirks && !calibrationFile.empty())
+        throw UsageError { "--calibration is the corrected model's: --reference-quirks takes none" };
     if (!scenarios.empty())
-        return runEvalScenario(scenarios[0], referenceQuirks, presetsDir, layers, withCost, withGoodput);
+        return runEvalScenario(scenarios[0], referenceQuirks, presetsDir, layers, withCost, withGoodput,
+                               calibrationFile);
     if (!calculon)
         throw UsageError{"eval needs --calculon MODEL.json EXECUTION.json SYSTEM.json or SCENARIO.gapstudio.json"};
     return runEval(paths[0], paths[1], paths[2], layers);

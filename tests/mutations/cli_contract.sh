@@ -74,3 +74,11 @@ mutation "contract: roadmap --calibration beside --reference-quirks accepted" ap
     'if (r.referenceQuirks && !r.calibrationFile.empty())' \
     'if (false)' \
     "tst_roadmap:cliCalibrationForEveryStep"
+mutation "contract: eval --calibration read but not applied" app/cli/eval_scenario.cpp \
+    'scenario.calibration = { {}, readCalibrationFile(calibrationFile) };' \
+    '(void)scenario;' \
+    "tst_cli_scenario:calibrationFileReplacesTheScenarios"
+mutation "contract: eval --calibration beside --reference-quirks accepted" app/cli/main.cpp \
+    'if (referenceQuirks && !calibrationFile.empty())' \
+    'if (false)' \
+    "tst_cli_scenario:calibrationFileReplacesTheScenarios"

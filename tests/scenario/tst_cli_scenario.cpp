@@ -104,6 +104,49 @@ private slots:
         }
     }
 
+    void calibrationFileReplacesTheScenarios()
+    {
+        // eval --calibration FILE: the design runs with that calibration, as if the scenario named
+        // it. The default design under the host-operator calibration: the host wait in place of
+        // the fitted sync, and that calibration's own accuracy.
+        const QString calibration = QStringLiteral(PRESETS_DIR "/calibrations/host-operators.json");
+        const Result given
+            = run({ "eval", kScenarios + "default.gapstudio.json", "--calibration", calibration });
+        QCOMPARE(given.exitCode, 0);
+        QFile file(kScenarios + "default.gapstudio.json");
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        nlohmann::json scenario = nlohmann::json::parse(file.readAll().toStdString());
+        scenario["calibration"] = "host-operators";
+        QTemporaryDir dir;
+        const QString path = dir.path() + QStringLiteral("/named.gapstudio.json");
+        QFile named(path);
+        QVERIFY(named.open(QIODevice::WriteOnly));
+        named.write(scenario.dump().c_str());
+        named.close();
+        const Result byName = run({ "eval", path, "--presets", PRESETS_DIR });
+        QCOMPARE(byName.exitCode, 0);
+        const nlohmann::json a = nlohmann::json::parse(given.out.toStdString());
+        const nlohmann::json b = nlohmann::json::parse(byName.out.toStdString());
+        QCOMPARE(a.at("total_time").get<double>(), b.at("total_time").get<double>());
+        QVERIFY(a.at("moe_host_wait_time").get<double>() > 0);
+        QCOMPARE(a.at("moe_sync_time").get<double>(), 0.0);
+        QFile fitFile(calibration);
+        QVERIFY(fitFile.open(QIODevice::ReadOnly));
+        const nlohmann::json fit = nlohmann::json::parse(fitFile.readAll().toStdString()).at("fit");
+        QCOMPARE(a.at("calibration_accuracy").at("fitted_mean_abs_error").get<double>(),
+                 fit.at("mean_abs_error").get<double>());
+
+        // The reference's two forms have no calibration: usage errors.
+        QCOMPARE(run({ "eval", kScenarios + "default.gapstudio.json", "--reference-quirks", "--calibration",
+                       calibration })
+                     .exitCode,
+                 2);
+        QCOMPARE(run({ "eval", "--calculon", kMoeCase + "model.json", kMoeCase + "execution.json",
+                       kMoeCase + "system.json", "--calibration", calibration })
+                     .exitCode,
+                 2);
+    }
+
     void missingPresetIsMalformed()
     {
         QTemporaryDir dir;
