@@ -71,6 +71,9 @@ struct UsageError {
 /// A calibration preset file (`--calibration FILE` of validate, calibrate and roadmap); a bad
 /// file is an io::InputError naming it.
 [[nodiscard]] scenario::CalibrationSet readCalibrationFile(const std::string &path);
+/// The usage error of `--calibration` beside `--reference-quirks` (the reference models have no
+/// calibration), for eval and roadmap.
+void rejectCalibrationUnderReferenceQuirks(bool referenceQuirks, const std::string &calibrationFile);
 
 /// Arguments of `validate` and `calibrate`: measurement files or folders and options.
 struct ValidateArgs {

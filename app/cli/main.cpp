@@ -230,8 +230,7 @@ int commandEval(const std::vector<std::string> &args)
         throw UsageError {
             "--calculon takes no scenario, --reference-quirks, --presets, --cost, --goodput or --calibration"
         };
-    if (referenceQuirks && !calibrationFile.empty())
-        throw UsageError { "--calibration is the corrected model's: --reference-quirks takes none" };
+    rejectCalibrationUnderReferenceQuirks(referenceQuirks, calibrationFile);
     if (!scenarios.empty())
         return runEvalScenario(scenarios[0], referenceQuirks, presetsDir, layers, withCost, withGoodput,
                                calibrationFile);

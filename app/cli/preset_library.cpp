@@ -27,4 +27,10 @@ scenario::CalibrationSet readCalibrationFile(const std::string &path)
                                 path);
 }
 
+void rejectCalibrationUnderReferenceQuirks(bool referenceQuirks, const std::string &calibrationFile)
+{
+    if (referenceQuirks && !calibrationFile.empty())
+        throw UsageError { "--calibration is the corrected model's: --reference-quirks takes none" };
+}
+
 } // namespace gapstudio::cli

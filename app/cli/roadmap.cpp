@@ -48,8 +48,7 @@ RoadmapArgs parse(const std::vector<std::string> &args)
     }
     if (r.path.empty())
         throw UsageError { "roadmap needs FILE.gapstudio-roadmap.json" };
-    if (r.referenceQuirks && !r.calibrationFile.empty())
-        throw UsageError { "--calibration is the corrected model's: --reference-quirks takes none" };
+    rejectCalibrationUnderReferenceQuirks(r.referenceQuirks, r.calibrationFile);
     return r;
 }
 

@@ -200,11 +200,10 @@ private slots:
         const QString file = QStringLiteral("presets/calibrations/%1.json").arg(id);
         nlohmann::json shipped = readJson(QStringLiteral(PRESETS_DIR "/calibrations/%1.json").arg(id));
         const QString command
-            = QStringList { QStringLiteral("gapstudio-cli calibrate presets/measurements"),
-                            QStringLiteral("--from-priors") }
+            = (QStringList { QStringLiteral("gapstudio-cli calibrate presets/measurements --from-priors") }
+               + options + QStringList { QStringLiteral("--out"), file })
                   .join(QLatin1Char(' '))
-              + (options.isEmpty() ? QString() : QLatin1Char(' ') + options.join(QLatin1Char(' ')))
-              + QStringLiteral(" --out ") + file + QLatin1Char(',');
+              + QLatin1Char(',');
         QVERIFY2(shipped["source"].get<std::string>().starts_with(command.toStdString()),
                  qPrintable(command));
         QTemporaryDir dir;

@@ -71,14 +71,14 @@ mutation "contract: roadmap --calibration read but not applied" app/cli/roadmap.
     '(void)design;' \
     "tst_roadmap:cliCalibrationForEveryStep"
 mutation "contract: roadmap --calibration beside --reference-quirks accepted" app/cli/roadmap.cpp \
-    'if (r.referenceQuirks && !r.calibrationFile.empty())' \
-    'if (false)' \
+    'rejectCalibrationUnderReferenceQuirks(r.referenceQuirks, r.calibrationFile);' \
+    '(void)r;' \
     "tst_roadmap:cliCalibrationForEveryStep"
 mutation "contract: eval --calibration read but not applied" app/cli/eval_scenario.cpp \
     'scenario.calibration = { {}, readCalibrationFile(calibrationFile) };' \
     '(void)scenario;' \
     "tst_cli_scenario:calibrationFileReplacesTheScenarios"
 mutation "contract: eval --calibration beside --reference-quirks accepted" app/cli/main.cpp \
-    'if (referenceQuirks && !calibrationFile.empty())' \
-    'if (false)' \
+    'rejectCalibrationUnderReferenceQuirks(referenceQuirks, calibrationFile);' \
+    '(void)calibrationFile;' \
     "tst_cli_scenario:calibrationFileReplacesTheScenarios"

@@ -105,7 +105,7 @@ mutation "the Sensitivity chart's row names run into each other" views/explore/t
 mutation "a zoomed chart draws labels of bars out of view" views/charts/chartinteraction.cpp \
     'label->setVisible(!zoomed || area.contains(label->position->pixelPosition()));' \
     'label->setVisible(area.isValid() || !area.isValid());' \
-    "tst_charts:zoomedLabelsStayInView"
+    "tst_chartzoom:zoomedLabelsStayInView"
 # Overlays of every pin: the charts dock, the runs a chart draws, their places and fills, the
 # legend's names of the pins, the headline wrapped to the plot
 mutation "the charts draw the first pin only" app/mainwindowdocks.cpp \

@@ -51,6 +51,14 @@ mutation "the calibration picker shows the library's first, not the design's" vi
     'setCurrentIndex(std::max(0, index));' \
     'setCurrentIndex(0);' \
     "tst_designedits:calibrationPickedInTheLayoutPanel"
+mutation "the embedded calibration's entry added again on every change" views/studio/calibrationchoice.cpp \
+    'if (!embeddedShown)' \
+    'if (true)' \
+    "tst_designedits:calibrationPickedInTheLayoutPanel"
+mutation "the embedded calibration's entry kept after a preset is picked" views/studio/calibrationchoice.cpp \
+    'if (embeddedShown)' \
+    'if (false)' \
+    "tst_designedits:calibrationPickedInTheLayoutPanel"
 mutation "the panel says a flex dispatcher synchronises" views/studio/layoutpanel.cpp \
     'e.moeDispatcher == model::MoeDispatcher::Flex' \
     'e.moeDispatcher != model::MoeDispatcher::Flex' \

@@ -252,6 +252,28 @@ private slots:
         f.run();
         QCOMPARE(combo->currentData().toString(), QStringLiteral("shipped"));
         QVERIFY(f.document.scenario().calibration.presetId.empty());
+
+        // A file that embeds its calibration: shown by its name as an entry of its own, once,
+        // however often the design changes; picking a preset replaces it and the entry goes.
+        scenario::Scenario embedded = studioDefaultScenario();
+        scenario::CalibrationSet own = f.document.library().calibrations.at("host-operators");
+        own.info.name = "My fit";
+        embedded.calibration = { {}, own };
+        f.document.resetToExample(embedded);
+        f.run();
+        const int presets = static_cast<int>(f.document.library().calibrations.size());
+        QCOMPARE(combo->currentText(), QStringLiteral("My fit (in this file)"));
+        QCOMPARE(combo->count(), presets + 1);
+        f.document.setOverride("gpu.hbm_bandwidth_GBps", 20000);
+        f.run();
+        QCOMPARE(combo->count(), presets + 1);
+        QCOMPARE(combo->currentText(), QStringLiteral("My fit (in this file)"));
+        QVERIFY(clickEntry(combo, QStringLiteral("shipped")));
+        QCOMPARE(f.document.scenario().calibration.presetId, std::string("shipped"));
+        QVERIFY(!f.document.scenario().calibration.inlineBlock);
+        f.run();
+        QCOMPARE(combo->count(), presets);
+        QCOMPARE(combo->currentData().toString(), QStringLiteral("shipped"));
     }
 
     // The name of the default stayed on a changed design; now it follows edits

@@ -15,8 +15,9 @@ class CalibrationChoice : public QComboBox {
 public:
     explicit CalibrationChoice(ScenarioDocument *document, QWidget *parent = nullptr);
 
-    /// Selects the design's calibration (one embedded in the file is shown by its name).
-    void showResults();
+    /// Selects the design's calibration (one embedded in the file is shown by its name, as an
+    /// entry of its own). Cheap enough for every change of the design: it rebuilds nothing.
+    void showDesign();
 
 private:
     void fill();

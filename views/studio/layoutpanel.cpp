@@ -274,7 +274,7 @@ void LayoutPanel::setResults(ResultsPtr results)
             field.section->setExpanded(true);
     }
     showSoftware(results.get());
-    mCalibration->showResults();
+    mCalibration->showDesign();
     // The results' LLM (resolving the document's scenario again costs more than the rest of this).
     const bool moe
         = results && results->compiled ? results->compiled->resolved.llm.isMoe() : mDocument->isMoe();

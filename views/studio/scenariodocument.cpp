@@ -317,48 +317,6 @@ void ScenarioDocument::clearOverrides()
     push(std::move(s), tr("Reset sliders"));
 }
 
-void ScenarioDocument::addCalibration(const scenario::CalibrationSet &calibration)
-{
-    mLibrary.calibrations[calibration.info.id] = calibration;
-    emit changed();
-}
-
-bool ScenarioDocument::setCalibration(const std::string &presetId)
-{
-    if (!presetId.empty() && !mLibrary.calibrations.contains(presetId))
-        return false;
-    scenario::Scenario s = mScenario;
-    s.calibration = { presetId, std::nullopt };
-    push(std::move(s), presetId.empty() ? tr("Use the shipped calibration")
-                                        : tr("Use calibration %1").arg(QString::fromStdString(presetId)));
-    return true;
-}
-
-bool ScenarioDocument::setSoftware(const std::string &presetId)
-{
-    const auto it = mLibrary.software.find(presetId);
-    if (it == mLibrary.software.end())
-        return false;
-    scenario::Scenario s = mScenario;
-    s.software = { presetId, std::nullopt };
-    push(std::move(s), tr("Use software stack %1").arg(QString::fromStdString(it->second.info.name)));
-    return true;
-}
-
-bool ScenarioDocument::setStorage(const std::string &presetId)
-{
-    const auto it = mLibrary.storage.find(presetId);
-    if (!presetId.empty() && it == mLibrary.storage.end())
-        return false;
-    scenario::Scenario s = mScenario;
-    s.storage = { presetId, std::nullopt };
-    push(std::move(s),
-         presetId.empty()
-             ? tr("Use no checkpoint storage block")
-             : tr("Use checkpoint storage %1").arg(QString::fromStdString(it->second.info.name)));
-    return true;
-}
-
 std::optional<scenario::Layout> ScenarioDocument::currentLayout() const
 {
     if (mScenario.layout.inlineBlock)
@@ -439,12 +397,6 @@ bool ScenarioDocument::editBlock(Slot slot, const std::function<void(scenario::R
     dropOverrides(s, slotPrefix(slot)); // baked into the edited copy
     push(std::move(s), what);
     return true;
-}
-
-void ScenarioDocument::addToLibrary(const scenario::PresetLibrary &presets)
-{
-    scenario::mergeLibrary(mLibrary, presets, scenario::OnDuplicate::Replace);
-    emit libraryChanged();
 }
 
 bool ScenarioDocument::useSavedBlock(Slot slot, const std::string &presetId)

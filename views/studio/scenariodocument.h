@@ -118,7 +118,7 @@ public:
 signals:
     void changed();
     void fileNameChanged(const QString &fileName);
-    /// addToLibrary() added presets (the palette and pickers rebuild).
+    /// addToLibrary() or addCalibration() added presets (the palette and pickers rebuild).
     void libraryChanged();
     /// Something an edit did beyond what the user asked, in words for the status bar (e.g. the
     /// layout's network tiers remapped to a new topology).

@@ -3,6 +3,7 @@ target_sources(gapstudio_views PRIVATE
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/studioengine.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/commands.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/scenariodocument.cpp
+    ${CMAKE_CURRENT_SOURCE_DIR}/studio/scenariodocument_stack.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/recalculator.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/autosaver.cpp
     ${CMAKE_CURRENT_SOURCE_DIR}/studio/canvasscene.cpp
