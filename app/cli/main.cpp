@@ -82,7 +82,8 @@ Commands:
           stderr as "approximation: ..." lines.
   bench   Evaluate a built-in configuration (reference case 18: gpt3-175B on 4096 H100,
           fp8; with --moe the calculon-MoE case gpt-1.8T on 4096 FullFlat GPUs) repeatedly
-          on one thread for S seconds (default 3) and print the rate; the last line is
+          on one thread for S seconds (default 3), as a layout search does (the system's
+          ranges checked once, before), and print the rate; the last line is
           "evaluations_per_second: N". With --scenario, the design of a scenario file,
           compiled once, in its own model (the corrected one, as eval runs it), with the
           same output.

@@ -329,6 +329,11 @@ mutation "the LLM's dropout not passed to the model" model/src/scenario/compile.
     'app.attentionDropout = -1;' \
     "tst_compile:llmDropoutReachesTheModel"
 
+# block_stats.cpp: only the layers without weights skip their weight, gradient and optimizer sums
+mutation "a layer with weights summed as weightless" model/src/engine/block_stats.cpp \
+    'return l.weightSpace == 0 && l.weightGrads == 0 && l.optimSpace == 0;' \
+    'return l.weightSpace == 0 || l.weightGrads == 0 || l.optimSpace > 0;' \
+    "tst_calculon_parity:reproducesCase"
 # moe_block.cpp, block_stats.cpp: the busiest GPU of dropless routing sets the pace
 mutation "the busiest GPU's excess loses its factor of 2" model/src/engine/moe_block.cpp \
     'return 1 + std::sqrt(2 * std::log(d(s.ep)) / d(s.pairs));' \

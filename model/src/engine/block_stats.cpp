@@ -50,10 +50,10 @@ GroupComm &groupOf(BlockComm &comm, const Layer &l) noexcept
     return comm.tp;
 }
 
-bool carriesComm(const Layer &l) noexcept
+bool carriesComm(LayerKind kind) noexcept
 {
-    return l.kind == LayerKind::TPComm || l.kind == LayerKind::LinearOverlapped
-           || l.kind == LayerKind::AllToAll || l.kind == LayerKind::FlashAttention;
+    return kind == LayerKind::TPComm || kind == LayerKind::LinearOverlapped || kind == LayerKind::AllToAll
+           || kind == LayerKind::FlashAttention;
 }
 
 /// A layer's traffic in one stage, [0] for the base and [1] for the edge block of a chunk: only
@@ -137,27 +137,40 @@ struct BlockTotals {
 void addMemory(const Layer &l, const LayerContext &ctx, const Execution &exe, BlockTotals &t,
                BlockComm &comm) noexcept;
 
-/// A layer whose weight-gradient and optimizer stages do no work: no weights, gradients or
-/// optimizer state (stageFlops, stageMemAccessed and optimizerBytes are 0 for it), no ring
-/// attention and no calibrated kernel costs. With the positive peaks the checks admit, those
-/// stages cost exactly 0 s (a collective's re-communication still goes through linkOf, and
-/// a zero cost adds nothing to its time), and adding their zeros to the sums changes none of
-/// them, so they are skipped (about two thirds of a block's layers).
-bool withoutWeightWork(const Layer &l, const LayerContext &ctx) noexcept
+/// A layer without weights, weight gradients or optimizer state: its weight, gradient and
+/// optimizer footprints are exactly 0 (layer_memory.h), and adding those zeros to the block's
+/// non-negative sums changes none of them, so addMemory skips them (about two thirds of a
+/// block's layers).
+bool weightless(const Layer &l) noexcept
 {
-    return l.wgradFlops == 0 && l.weightSpace == 0 && l.weightGrads == 0 && l.optimSpace == 0
-           && l.kind != LayerKind::FlashAttention && l.kind != LayerKind::Embedding && !ctx.calibration
-           && ctx.matrix->peak_flops > 0 && ctx.vector->peak_flops > 0;
+    return l.weightSpace == 0 && l.weightGrads == 0 && l.optimSpace == 0;
+}
+
+/// Whether the weight-gradient and optimizer stages of weightless layers can be skipped: with
+/// the positive peaks the checks admit and no calibrated kernel costs, those stages of a
+/// weightless layer without weight-gradient flops, ring attention or embedding rows
+/// (stageFlops, stageMemAccessed and optimizerBytes are 0 for it) cost exactly 0 s (a
+/// collective's re-communication still goes through linkOf, and a zero cost adds nothing to
+/// its time). The same for every layer of the block: decided once.
+bool weightStagesSkippable(const LayerContext &ctx) noexcept
+{
+    return !ctx.calibration && ctx.matrix->peak_flops > 0 && ctx.vector->peak_flops > 0;
+}
+
+bool withoutWeightWork(const Layer &l, bool weightStagesSkip) noexcept
+{
+    return weightStagesSkip && l.wgradFlops == 0 && weightless(l) && l.kind != LayerKind::FlashAttention
+           && l.kind != LayerKind::Embedding;
 }
 
 /// A forward or activation-gradient stage of a layer with its cost computed: its link,
 /// processing time and exposed communication (`exposed`, base and edge block), added to the
 /// stage's sums, the group's traffic (`size`, `time`, `exposedSum`) and the overlap bandwidth.
 inline StageTiming addPassStage(const Layer &l, const LayerContext &ctx, Stage s, const StageCost &cost,
-                                bool edgeOwn, StageTotals &sums, double (&size)[2], double (&time)[2],
-                                double (&exposedSum)[2], double &bwOverlapReq, double (&exposed)[2]) noexcept
+                                bool comms, bool edgeOwn, StageTotals &sums, double (&size)[2],
+                                double (&time)[2], double (&exposedSum)[2], double &bwOverlapReq,
+                                double (&exposed)[2]) noexcept
 {
-    const bool comms = carriesComm(l);
     const Link link = comms ? linkOf(l, ctx, s, cost) : Link {};
     const StageTiming timing = processingTimeWithNet(l, ctx, s, cost, link.time[0]);
     exposedOf(l, ctx, s, cost, link, timing, edgeOwn, exposed);
@@ -171,17 +184,17 @@ inline StageTiming addPassStage(const Layer &l, const LayerContext &ctx, Stage s
 
 /// Adds one layer's stage costs, processing times, traffic and memory to the block's sums.
 inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &exe, const Quirks &quirks,
-                     BlockTotals &t, BlockComm &comm) noexcept
+                     bool weightStagesSkip, BlockTotals &t, BlockComm &comm) noexcept
 {
     GroupComm &g = groupOf(comm, l);
-    const bool comms = carriesComm(l);
+    const bool comms = carriesComm(l.kind);
     const bool overlapped = l.kind == LayerKind::LinearOverlapped;
     // The edge block's own exposed time (else the base block's, QUIRK §4.4 (1)).
     const bool edgeOwn = overlapped && l.commType == TpCommType::P2pRsAg && !quirks.overlapEdgeEqualsBase;
     // Each stage's cost, link times and processing time once (the reference recomputes them).
     const StageCost fwCost = stageCost(l, ctx, Stage::Fw);
     double fwExposed[2] = {};
-    const StageTiming fw = addPassStage(l, ctx, Stage::Fw, fwCost, edgeOwn, t.fw, g.fwSize, g.fwTime,
+    const StageTiming fw = addPassStage(l, ctx, Stage::Fw, fwCost, comms, edgeOwn, t.fw, g.fwSize, g.fwTime,
                                         g.fwExposed, t.bwOverlapReq, fwExposed);
     if (l.expertWork)
         t.expertFw += fw.time;
@@ -200,7 +213,7 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
             if (l.expertWork)
                 t.expertRe += fw.time;
         }
-        const bool weightWork = !withoutWeightWork(l, ctx);
+        const bool weightWork = !withoutWeightWork(l, weightStagesSkip);
         const StageCost wgradCost = weightWork ? stageCost(l, ctx, Stage::Wgrad, fwCost) : StageCost {};
         // The weight-gradient stage's link: the re-communication, and what an overlapped
         // GEMM's weight-gradient pass overlaps.
@@ -212,8 +225,8 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
         }
         double agradExposed[2] = {};
         const StageTiming agrad
-            = addPassStage(l, ctx, Stage::Agrad, stageCost(l, ctx, Stage::Agrad, fwCost), edgeOwn, t.agrad,
-                           g.bwSize, g.bwTime, g.bwExposed, t.bwOverlapReq, agradExposed);
+            = addPassStage(l, ctx, Stage::Agrad, stageCost(l, ctx, Stage::Agrad, fwCost), comms, edgeOwn,
+                           t.agrad, g.bwSize, g.bwTime, g.bwExposed, t.bwOverlapReq, agradExposed);
         if (l.expertWork)
             t.expertAgrad += agrad.time;
         if (weightWork) {
@@ -236,11 +249,14 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
 inline void addMemory(const Layer &l, const LayerContext &ctx, const Execution &exe, BlockTotals &t,
                       BlockComm &comm) noexcept
 {
-    const double weights = weightBytes(l, ctx);
     const double activations = activationBytes(l, ctx);
-    t.weight += weights;
-    if (l.expertWeights)
-        comm.expertWeightBytes += weights;
+    const bool withWeights = !weightless(l);
+    if (withWeights) {
+        const double weights = weightBytes(l, ctx);
+        t.weight += weights;
+        if (l.expertWeights)
+            comm.expertWeightBytes += weights;
+    }
     if (!l.activationReused)
         t.actWorking += activations;
     t.actStorage += activations;
@@ -249,10 +265,13 @@ inline void addMemory(const Layer &l, const LayerContext &ctx, const Execution &
             t.actStorage -= outputBytes(l, ctx);
         if (!l.activationStored)
             t.actStorage -= activations;
-        t.weightGrad += weightGradBytes(l, ctx, true);
-        t.weightGradNoSharding += weightGradBytes(l, ctx, false);
+        if (withWeights) {
+            t.weightGrad += weightGradBytes(l, ctx, true);
+            t.weightGradNoSharding += weightGradBytes(l, ctx, false);
+        }
         t.actGrad += activationGradBytes(l, ctx);
-        t.optimizer += optimizerBytes(l, ctx);
+        if (withWeights)
+            t.optimizer += optimizerBytes(l, ctx);
     }
 }
 
@@ -413,10 +432,11 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
     // The GPU's forward time before the block's host wait (its layers and exposed traffic).
     const double fwStart = totals.fw.time;
     double fwBeforeSync = 0;
+    const bool weightStagesSkip = weightStagesSkippable(ctx);
     for (std::size_t i = 0; i < block.size; ++i) {
         if (i == block.hostSyncLayer)
             fwBeforeSync = totals.fw.time - fwStart + comm.fwExposed(0);
-        addLayer(block.layers[i], ctx, exe, quirks, totals, comm);
+        addLayer(block.layers[i], ctx, exe, quirks, weightStagesSkip, totals, comm);
     }
     storeTotals(totals, o);
     if (exe.activationRecompute == Recompute::Full)
