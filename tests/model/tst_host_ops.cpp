@@ -31,20 +31,36 @@ System hostedMachine(double hostOp_s)
     return sys;
 }
 
-Evaluation hosted(const Execution &exe, double hostOp_s, double scale = 1)
+Evaluation hosted(const Execution &exe, double hostOp_s, double scale = 1,
+                  const Application &app = hostedApp())
 {
     EvaluateOptions options = corrected(true);
     options.calibration.hostOpScale = scale;
-    return evaluate(hostedApp(), exe, hostedMachine(hostOp_s), options);
+    return evaluate(app, exe, hostedMachine(hostOp_s), options);
+}
+
+/// hostedApp() with DeepSeek-V3's kind of layer: latent attention with a low-rank query, a
+/// group-limited router and a shared expert.
+Application deepSeekLikeApp()
+{
+    Application app = hostedApp();
+    app.qLoraRank = 256;
+    app.kvLoraRank = 128;
+    app.ropeHeadSize = 32;
+    app.valueHeadSize = 64;
+    app.routerGroups = 4;
+    app.sharedExperts = 1;
+    app.sharedExpertFeedforward = 512;
+    return app;
 }
 
 /// The step-time difference between two host speeds when every pass is host-bound (1 and 2 ms
 /// per operator against a GPU pass of well under 1 ms): 4 blocks x (forward + backward
 /// operators) x 1 ms.
-double hostSlope(const Execution &exe, double scale = 1)
+double hostSlope(const Execution &exe, double scale = 1, const Application &app = hostedApp())
 {
-    const Evaluation slow = hosted(exe, 2e-3, scale);
-    const Evaluation fast = hosted(exe, 1e-3, scale);
+    const Evaluation slow = hosted(exe, 2e-3, scale, app);
+    const Evaluation fast = hosted(exe, 1e-3, scale, app);
     if (!slow.ok || !fast.ok)
         qFatal("the host-bound layout does not evaluate");
     return slow.stats.total_time - fast.stats.total_time;
@@ -120,6 +136,28 @@ private slots:
         // launch and the residual add: 10 per forward pass.
         exe.cudaGraphScopes = kGraphMoe;
         gapstudio::test::relativeNear(hostSlope(exe), 4 * 3 * 10 * 1e-3, 1e-9);
+    }
+
+    void deepSeekV3sLayerIssuesMoreOperators()
+    {
+        // Latent attention with a low-rank query: input norm, the query's and the key/value's
+        // down projection, norm and up projection, the fused rotary embedding of each,
+        // attention, output GEMM, bias-dropout-add and pre-MLP norm, 13 where standard attention
+        // issues 8. The group-limited router: 72 kernels, NVIDIA's count for DeepSeek-V3's
+        // router (Megatron-LM deepseek-v3-gb200-optimization.md, section 2.1.4), where the
+        // softmax top-k router issues 28. The shared expert: fc1, activation, fc2 and the sum
+        // with the routed experts' output, 4. So 62 + 5 + 44 + 4 = 115 per forward pass and
+        // 345 per block.
+        Execution exe = moeLayout();
+        gapstudio::test::relativeNear(hostSlope(exe, 1, deepSeekLikeApp()), 4 * 345 * 1e-3, 1e-9);
+        // Fused (--moe-router-fusion), NVIDIA counts 31 router kernels: 115 - 41 = 74 per pass.
+        exe.moeRouterFusion = true;
+        gapstudio::test::relativeNear(hostSlope(exe, 1, deepSeekLikeApp()), 4 * 3 * 74 * 1e-3, 1e-9);
+        // A full-rank query (DeepSeek-V2-Lite) has one projection instead of the down
+        // projection, norm and up projection: 2 fewer.
+        Application fullRankQuery = deepSeekLikeApp();
+        fullRankQuery.qLoraRank = 0;
+        gapstudio::test::relativeNear(hostSlope(exe, 1, fullRankQuery), 4 * 3 * 72 * 1e-3, 1e-9);
     }
 
     void lowPrecisionExpertsQuantiseOnTheHost()

@@ -18,6 +18,30 @@ mutation "FP8 experts quantise one tensor fewer" model/src/engine/host_ops.cpp \
     'constexpr double kExpertHostOpsLowPrecision = 6;' \
     'constexpr double kExpertHostOpsLowPrecision = 5;' \
     "tst_host_ops:lowPrecisionExpertsQuantiseOnTheHost"
+mutation "latent attention issues as many operators as standard attention" model/src/engine/host_ops.cpp \
+    'constexpr double kLatentAttentionHostOps = 11;' \
+    'constexpr double kLatentAttentionHostOps = 6;' \
+    "tst_host_ops:deepSeekV3sLayerIssuesMoreOperators"
+mutation "a low-rank query issues no operators of its own" model/src/engine/moe_block.cpp \
+    'layer.lowRankQuery = app.qLoraRank > 0;' \
+    'layer.lowRankQuery = false;' \
+    "tst_host_ops:deepSeekV3sLayerIssuesMoreOperators"
+mutation "the group-limited router counted as the softmax top-k router" model/src/engine/moe_block.cpp \
+    'layer.groupLimitedRouter = app.routerGroups > 1;' \
+    'layer.groupLimitedRouter = false;' \
+    "tst_host_ops:deepSeekV3sLayerIssuesMoreOperators"
+mutation "the fused group-limited router issues one kernel more" model/src/engine/host_ops.cpp \
+    'constexpr double kFusedGroupLimitedRouterHostOps = 31;' \
+    'constexpr double kFusedGroupLimitedRouterHostOps = 32;' \
+    "tst_host_ops:deepSeekV3sLayerIssuesMoreOperators"
+mutation "the shared expert issues nothing" model/src/engine/host_ops.cpp \
+    'const double shared = layer.sharedExperts ? kSharedExpertHostOps : 0;' \
+    'const double shared = 0;' \
+    "tst_host_ops:deepSeekV3sLayerIssuesMoreOperators"
+mutation "the LLM's router groups never reach the model" model/src/scenario/compile.cpp \
+    'app.routerGroups = llm.routerGroups;' \
+    'app.routerGroups = 0;' \
+    "tst_compile:routerGroupsReachTheModel"
 # host_ops.cpp, moe_block.cpp, evaluate.cpp: the wait
 mutation "the dispatcher's host wait does not split the forward pass" model/src/engine/host_ops.cpp \
     'const double fw = block.hostSyncLayer < block.size' \
@@ -78,3 +102,7 @@ mutation "a CUDA graph launch costs the host a thousand operators" model/src/eng
     'return (scopes & scope) != 0 ? 1 : ops;' \
     'return (scopes & scope) != 0 ? 1000 : ops;' \
     "tst_software_ladder:softwareStepsGainWhatTheyMeasured"
+mutation "the Hugging Face import ignores DeepSeek's expert groups" model/src/scenario/hf_import.cpp \
+    'llm.routerGroups = groups > 1 ? groups : 0;' \
+    'llm.routerGroups = 0;' \
+    "tst_hf_import:deepseek"

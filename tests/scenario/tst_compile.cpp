@@ -1,6 +1,8 @@
 // Scenario compile: presets reproduce the reference systems exactly, and scenarios
 // built from presets evaluate to the reference cases' statistics.
 #include "gapstudio/io/calculon_json.h"
+#include "gapstudio/io/input_error.h"
+#include "gapstudio/io/measurement_json.h"
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/model/evaluate.h"
 #include "gapstudio/scenario/scenario.h"
@@ -368,6 +370,38 @@ private slots:
         QCOMPARE(again.attentionDropout, 0.1);
         QCOMPARE(again.hiddenDropout, 0.0);
         QVERIFY(!io::toJson(mLibrary.llms.at("megatron-22b")).contains("hidden_dropout"));
+    }
+
+    void routerGroupsReachTheModel()
+    {
+        // A shipped DeepSeek-V3 run states its group-limited router (8 expert groups,
+        // Megatron-Bridge's DeepSeekV3ModelProvider): the key survives writing and reading and
+        // reaches the model, where it sets the router's host operators (host_ops.cpp).
+        const io::Measurement m
+            = io::loadMeasurements(
+                  { PRESETS_DIR
+                    "/measurements/megatron-bridge-moe/mb2511-gb200-deepseekv3-256gpu-mxfp8.json" })
+                  .front();
+        const scenario::Llm &llm = *m.scenario.llm.inlineBlock;
+        QCOMPARE(llm.routerGroups, 8);
+        const nlohmann::json json = io::toJson(llm);
+        QCOMPARE(json.at("router_groups").get<int>(), 8);
+        QCOMPARE(io::parseLlm(nlohmann::json::parse(json.dump()), "inline").routerGroups, 8);
+        const scenario::CompileResult r = scenario::compile(m.scenario, mLibrary);
+        QVERIFY(r.compiled);
+        QCOMPARE(r.compiled->application.routerGroups, 8);
+        // A plain top-k router writes no key; more groups than experts is refused at its key.
+        QVERIFY(!io::toJson(mLibrary.llms.at("deepseek-v3-like")).contains("router_groups"));
+        nlohmann::json bad = json;
+        bad["router_groups"] = 300;
+        try {
+            (void)io::parseLlm(bad, "bad.json");
+            QFAIL("300 groups of 256 experts accepted");
+        } catch (const io::InputError &error) {
+            const std::string what = error.what();
+            QVERIFY2(what.find("router_groups") != std::string::npos && what.find("300") != std::string::npos,
+                     error.what());
+        }
     }
 
     void overridesApply()

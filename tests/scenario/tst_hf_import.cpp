@@ -58,6 +58,7 @@ private slots:
         QCOMPARE(m.topK, std::int64_t { 2 });
         QCOMPARE(m.feedforward, std::int64_t { 14336 }); // no moe_intermediate_size: intermediate_size
         QCOMPARE(m.kvHeads, std::int64_t { 8 });
+        QCOMPARE(m.routerGroups, std::int64_t { 0 }); // plain top-k routing
         QCOMPARE(m.seqSize, std::int64_t { 32768 });
         QVERIFY(!mentions(in, "sliding-window")); // sliding_window is null
         // The config's "attention_dropout": 0.0; it states no hidden dropout, which stays counted.
@@ -77,6 +78,7 @@ private slots:
         QCOMPARE(m.headSize, std::int64_t { 128 });     // v_head_dim
         QCOMPARE(m.kvHeads, std::int64_t { 128 });
         QCOMPARE(m.numBlocks, std::int64_t { 61 });
+        QCOMPARE(m.routerGroups, std::int64_t { 8 }); // n_group with topk_method noaux_tc
         QVERIFY(mentions(in, "latent attention"));
         QVERIFY(mentions(in, "shared expert"));
         QVERIFY(mentions(in, "first 3 layers are dense"));

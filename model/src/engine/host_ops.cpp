@@ -14,6 +14,24 @@ namespace {
 /// K, fused attention, output GEMM, bias-dropout-add, pre-MLP norm) and the MLP's residual add.
 constexpr double kAttentionHostOps = 8;
 constexpr double kResidualHostOps = 1;
+/// Multi-head latent attention's half (Megatron-Core core_v0.14.0
+/// multi_latent_attention.py with the fused MLA rotary embedding): input norm, the key/value
+/// down projection, its norm and up projection, the fused rotary embedding of the query and of
+/// the key/value, attention, output GEMM, bias-dropout-add, pre-MLP norm: 11, and with a
+/// low-rank query (q_lora_rank) its down projection and norm before the up projection, 2 more
+/// (a full-rank query's single projection replaces the up projection).
+constexpr double kLatentAttentionHostOps = 11;
+constexpr double kLowRankQueryHostOps = 2;
+/// A group-limited router (DeepSeek-V3's: sigmoid scores, expert bias, 8 groups of which 4
+/// are kept, sequence-level auxiliary loss), as NVIDIA counted its kernels on GB200: 72, and
+/// 31 with --moe-router-fusion (NVIDIA/Megatron-LM@eb0783b deepseek-v3-gb200-optimization.md
+/// section 2.1.4; the router options in the reproduce guide).
+constexpr double kGroupLimitedRouterHostOps = 72;
+constexpr double kFusedGroupLimitedRouterHostOps = 31;
+/// The shared expert MLP (fc1, activation, fc2) and the sum of its output with the routed
+/// experts': computed after the dispatch, beside the routed experts (moe_layer.py
+/// experts_compute and combine).
+constexpr double kSharedExpertHostOps = 4;
 /// The router: its GEMM 1, top-k and softmax scores 12, the auxiliary load-balancing loss 15
 /// (Megatron-Core core_v0.14.0 router.py and moe_utils.py: docs/references.md); fused
 /// (--moe-router-fusion, Transformer Engine's fused router kernels): the GEMM, one top-k kernel
@@ -46,20 +64,25 @@ constexpr double graphed(double ops, std::uint8_t scopes, CudaGraphScope scope) 
 /// takes everything after the attention half.
 } // namespace
 
-MoeHostOps moeHostOps(std::int64_t localExperts, bool lowPrecision, std::uint8_t graphScopes,
-                      bool routerFusion) noexcept
+MoeHostOps moeHostOps(const MoeLayerShape &layer) noexcept
 {
-    const auto e = static_cast<double>(localExperts);
-    const double experts
-        = lowPrecision ? kLowPrecisionFixedHostOps + e * kExpertHostOpsLowPrecision : e * kExpertHostOps;
-    const double attention = graphed(kAttentionHostOps, graphScopes, kGraphAttn);
-    if ((graphScopes & kGraphMoe) != 0)
+    const auto e = static_cast<double>(layer.localExperts);
+    const double experts = layer.lowPrecision ? kLowPrecisionFixedHostOps + e * kExpertHostOpsLowPrecision
+                                              : e * kExpertHostOps;
+    const std::uint8_t scopes = layer.graphScopes;
+    double attention = kAttentionHostOps;
+    if (layer.latentAttention)
+        attention = kLatentAttentionHostOps + (layer.lowRankQuery ? kLowRankQueryHostOps : 0);
+    attention = graphed(attention, scopes, kGraphAttn);
+    if ((scopes & kGraphMoe) != 0)
         return { attention + 1, kResidualHostOps };
-    const double before
-        = attention
-          + graphed(routerFusion ? kFusedRouterHostOps : kRouterHostOps, graphScopes, kGraphMoeRouter)
-          + graphed(kPreprocessHostOps, graphScopes, kGraphMoePreprocess) + kPermuteHostOps;
-    return { before, kDispatchHostOps + experts + kResidualHostOps };
+    double router = layer.routerFusion ? kFusedRouterHostOps : kRouterHostOps;
+    if (layer.groupLimitedRouter)
+        router = layer.routerFusion ? kFusedGroupLimitedRouterHostOps : kGroupLimitedRouterHostOps;
+    const double before = attention + graphed(router, scopes, kGraphMoeRouter)
+                          + graphed(kPreprocessHostOps, scopes, kGraphMoePreprocess) + kPermuteHostOps;
+    const double shared = layer.sharedExperts ? kSharedExpertHostOps : 0;
+    return { before, kDispatchHostOps + experts + shared + kResidualHostOps };
 }
 
 /// The time an MoE block's passes wait for the host (host_ops.h): per pass, the operators' host

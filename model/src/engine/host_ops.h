@@ -20,10 +20,21 @@ struct MoeHostOps {
     double beforeSync = 0, afterSync = 0;
 };
 
-/// The operators of one MoE layer's forward pass on one GPU with `localExperts` experts, FP8/FP4
-/// experts (`lowPrecision`), the CUDA-graph scopes `graphScopes` (CudaGraphScope bits) and a
-/// fused router or not (host_ops.cpp, with the sources of each count).
-[[nodiscard]] MoeHostOps moeHostOps(std::int64_t localExperts, bool lowPrecision, std::uint8_t graphScopes,
-                                    bool routerFusion) noexcept;
+/// What sets an MoE layer's operator count: the model's attention, router and shared experts,
+/// the GPU's local experts and the software stack's fusions and CUDA graphs.
+struct MoeLayerShape {
+    std::int64_t localExperts = 1;
+    bool lowPrecision = false;       ///< FP8/FP4 experts
+    std::uint8_t graphScopes = 0;    ///< CudaGraphScope bits
+    bool routerFusion = false;       ///< --moe-router-fusion
+    bool latentAttention = false;    ///< multi-head latent attention (DeepSeek-V2/V3)
+    bool lowRankQuery = false;       ///< latent attention's query down projection (q_lora_rank)
+    bool groupLimitedRouter = false; ///< Application::routerGroups > 1
+    bool sharedExperts = false;      ///< a shared expert MLP beside the routed ones
+};
+
+/// The operators of one MoE layer's forward pass on one GPU (host_ops.cpp, with the sources of
+/// each count).
+[[nodiscard]] MoeHostOps moeHostOps(const MoeLayerShape &layer) noexcept;
 
 } // namespace gapstudio::model::detail

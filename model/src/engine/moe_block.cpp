@@ -183,7 +183,16 @@ Block buildMoeBlock(const Application &app, const Execution &exe, const System &
     block.expertImbalance = expertLoadImbalance(exe, features, s);
     if (features.calibrated) {
         const bool lowPrecision = exe.datatype == Datatype::Float8 || exe.datatype == Datatype::Float4;
-        block.hostOps = moeHostOps(s.localExperts, lowPrecision, exe.cudaGraphScopes, exe.moeRouterFusion);
+        MoeLayerShape layer;
+        layer.localExperts = s.localExperts;
+        layer.lowPrecision = lowPrecision;
+        layer.graphScopes = exe.cudaGraphScopes;
+        layer.routerFusion = exe.moeRouterFusion;
+        layer.latentAttention = app.kvLoraRank > 0;
+        layer.lowRankQuery = app.qLoraRank > 0;
+        layer.groupLimitedRouter = app.routerGroups > 1;
+        layer.sharedExperts = app.sharedExperts > 0;
+        block.hostOps = moeHostOps(layer);
         if (moeDispatcherSyncsHost(exe))
             block.hostSyncLayer = syncLayer;
     }

@@ -10,9 +10,10 @@ scenario::Llm parseLlmBody(const JsonCursor &c, bool wholeFile)
     requireBlockKeys(c, wholeFile,
                      { "hidden", "feedforward", "seq_size", "attn_heads", "head_size", "kv_heads",
                        "num_blocks", "vocab_size", "num_experts", "top_k", "activation" },
-                     { "tied_embeddings", "shared_experts", "shared_expert_feedforward", "dense_blocks",
-                       "dense_feedforward", "dense_block_pattern", "latent_attention", "sliding_window",
-                       "sliding_window_blocks", "mtp_layers", "attention_dropout", "hidden_dropout" });
+                     { "tied_embeddings", "shared_experts", "shared_expert_feedforward", "router_groups",
+                       "dense_blocks", "dense_feedforward", "dense_block_pattern", "latent_attention",
+                       "sliding_window", "sliding_window_blocks", "mtp_layers", "attention_dropout",
+                       "hidden_dropout" });
     scenario::Llm llm;
     llm.info = parseInfo(c);
     llm.hidden = c["hidden"].integerAtLeast(1);
@@ -40,6 +41,10 @@ scenario::Llm parseLlmBody(const JsonCursor &c, bool wholeFile)
         llm.tiedEmbeddings = c["tied_embeddings"].boolean();
     optionalInteger("shared_experts", llm.sharedExperts);
     optionalInteger("shared_expert_feedforward", llm.sharedExpertFeedforward);
+    optionalInteger("router_groups", llm.routerGroups);
+    if (llm.routerGroups > llm.numExperts)
+        c["router_groups"].fail(std::to_string(llm.routerGroups)
+                                + " groups exceed num_experts = " + std::to_string(llm.numExperts));
     optionalInteger("dense_blocks", llm.denseBlocks);
     optionalInteger("dense_feedforward", llm.denseFeedforward);
     if (c.value().contains("dense_block_pattern"))
@@ -91,6 +96,7 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Llm &llm)
     };
     optionalInteger("shared_experts", llm.sharedExperts);
     optionalInteger("shared_expert_feedforward", llm.sharedExpertFeedforward);
+    optionalInteger("router_groups", llm.routerGroups);
     optionalInteger("dense_blocks", llm.denseBlocks);
     optionalInteger("dense_feedforward", llm.denseFeedforward);
     if (llm.denseBlocksInterleaved)

@@ -131,6 +131,7 @@ model::Application applicationOf(const Llm &llm, Diagnostics &diagnostics)
     app.tiedEmbeddings = llm.tiedEmbeddings;
     app.sharedExperts = llm.sharedExperts;
     app.sharedExpertFeedforward = llm.sharedExpertFeedforward;
+    app.routerGroups = llm.routerGroups;
     app.denseBlocks = llm.denseBlocks;
     app.denseFeedforward = llm.denseFeedforward;
     app.denseBlocksInterleaved = llm.denseBlocksInterleaved;

@@ -81,6 +81,15 @@ void importExperts(const JsonCursor &root, const nlohmann::json &config, Llm &ll
             root["num_experts_per_tok"].fail("exceeds " + std::string(expertsKey) + " = "
                                              + std::to_string(llm.numExperts));
     }
+    // DeepSeek's group-limited routing: n_group expert groups, top-k within the best of them
+    // (topk_method "group_limited_greedy" in DeepSeek-V2, "noaux_tc" in DeepSeek-V3).
+    if (llm.isMoe() && has(config, "n_group") && has(config, "topk_method")
+        && (config["topk_method"] == "group_limited_greedy" || config["topk_method"] == "noaux_tc")) {
+        const std::int64_t groups = positive(root, "n_group");
+        if (groups > llm.numExperts)
+            root["n_group"].fail("exceeds the " + std::to_string(llm.numExperts) + " routed experts");
+        llm.routerGroups = groups > 1 ? groups : 0;
+    }
     if (llm.isMoe() && has(config, "moe_intermediate_size"))
         llm.feedforward = positive(root, "moe_intermediate_size");
     else

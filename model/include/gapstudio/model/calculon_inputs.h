@@ -34,6 +34,10 @@ struct Application {
     bool tiedEmbeddings = false;     ///< the LM head reuses the embedding table
     std::int64_t sharedExperts = 0;  ///< MoE: experts every token passes through
     std::int64_t sharedExpertFeedforward = 0; ///< width of one shared expert
+    /// MoE: expert groups of group-limited routing (DeepSeek-V3: sigmoid scores with an expert
+    /// bias, each token routed within its best groups; Megatron-Core --moe-router-num-groups).
+    /// 0 or 1: plain top-k routing. Only the router's operators on the host depend on it.
+    std::int64_t routerGroups = 0;
     std::int64_t denseBlocks = 0;    ///< MoE: blocks with a dense MLP instead of experts
     std::int64_t denseFeedforward = 0; ///< width of their dense MLP
     bool denseBlocksInterleaved = false; ///< spread over the model (else the leading blocks)

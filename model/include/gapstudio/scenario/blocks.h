@@ -137,6 +137,7 @@ struct Llm {
     // Corrected model only (both references ignore them).
     bool tiedEmbeddings = false;
     std::int64_t sharedExperts = 0, sharedExpertFeedforward = 0; ///< MoE shared experts
+    std::int64_t routerGroups = 0; ///< MoE group-limited routing's expert groups (0: plain top-k)
     std::int64_t denseBlocks = 0, denseFeedforward = 0;          ///< MoE blocks with a dense MLP
     bool denseBlocksInterleaved = false; ///< dense blocks alternate with MoE ones (else lead)
     /// Multi-head latent attention (0 = standard): ranks of the query and key/value
