@@ -9,7 +9,12 @@
 #include "gapstudio/model/sweep.h"
 #include "gapstudio/scenario/locate.h"
 
+#include "engine/checks.h" // the final guard (result_guard.cpp)
+
 #include <QTest>
+
+#include <cmath>
+#include <optional>
 
 using namespace gapstudio;
 
@@ -144,6 +149,33 @@ private slots:
         // The reference's own NaN (no checkpoint buffer with offloading, in inference) is not garbage.
         const model::Design inference = caseDesign("25_gpt3-175B_16_a100_inference");
         QVERIFY(model::evaluate(inference.application, inference.execution, inference.system).ok);
+    }
+
+    void guardChecksEveryStatistic()
+    {
+        // The guard's fast path folds the statistics into several sums and minima: a negative or
+        // a NaN in any one statistic, whichever sum it falls into, still makes the result an
+        // error.
+        const model::Design d = case18();
+        const model::Evaluation fine = model::evaluate(d.application, d.execution, d.system);
+        QVERIFY(fine.ok);
+        QVERIFY(!model::checkResults(d.application, d.execution, d.system, fine.stats, false));
+        int fields = 0;
+        const auto refused = [&](double model::Stats::*field, double value) {
+            model::Stats broken = fine.stats;
+            broken.*field = value;
+            const std::optional<model::Diagnostic> guard
+                = model::checkResults(d.application, d.execution, d.system, broken, false);
+            return guard && guard->code == model::DiagnosticCode::NonFiniteResult;
+        };
+#define GUARDED(name)                                                                                        \
+    ++fields;                                                                                                \
+    QVERIFY2(refused(&model::Stats::name, -1.0), #name " = -1 passes the guard");                            \
+    QVERIFY2(refused(&model::Stats::name, std::nan("")), #name " = NaN passes the guard");
+        GAPSTUDIO_CALCULON_STATS(GUARDED)
+        GAPSTUDIO_CALCULON_MOE_EXTRA_STATS(GUARDED)
+#undef GUARDED
+        QVERIFY(fields > 100);
     }
 
     void sweptDesignsLeaveTheRangeAsDiagnostics()

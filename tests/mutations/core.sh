@@ -127,8 +127,8 @@ mutation "HBM bandwidth unchecked" model/src/engine/range_checks.cpp \
     '(void)0;' \
     "tst_limits:systemRangesNameTheField"
 mutation "final guard lets NaN through" model/src/engine/result_guard.cpp \
-    'if (std::isfinite(sum) && minimum >= 0)' \
-    'if (true)' \
+    'if (std::isfinite((sum[0] + sum[1]) + (sum[2] + sum[3]))' \
+    'if (std::isfinite(0.0)' \
     "tst_limits:guardCatchesWhatTheRangesMiss"
 # search.cpp
 mutation "divisors repeat the square root" model/src/search/search.cpp \
@@ -363,3 +363,11 @@ mutation "an HBM efficiency range that admits the Blackwell stand-in" model/src/
     'constexpr Range kHbmRange { 0.6, 0.95 };' \
     'constexpr Range kHbmRange { 0.2, 0.95 };' \
     "tst_cli_calibrate:boundedFitNamesWhatItHolds"
+mutation "final guard's fast path sums one lane only" model/src/engine/result_guard.cpp \
+    'if (std::isfinite((sum[0] + sum[1]) + (sum[2] + sum[3]))' \
+    'if (std::isfinite(sum[0])' \
+    "tst_limits:guardChecksEveryStatistic"
+mutation "final guard's fast path reads one lane's minimum only" model/src/engine/result_guard.cpp \
+    '&& std::min(std::min(minimum[0], minimum[1]), std::min(minimum[2], minimum[3])) >= 0)' \
+    '&& minimum[0] >= 0)' \
+    "tst_limits:guardChecksEveryStatistic"
