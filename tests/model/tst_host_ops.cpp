@@ -192,6 +192,33 @@ private slots:
         QVERIFY(hosted(exe, 6e-6).stats.moe_host_wait_time < a.stats.moe_host_wait_time);
     }
 
+    void deepEpsDispatchWaitsAfterFewerOperators()
+    {
+        // The flex dispatcher with DeepEP's normal kernels: before its host wait the top-k of the
+        // routing probabilities, the dispatch layout and the notify kernel, 3 where the
+        // all-to-all dispatcher's preprocessing and permutation issue 11; after it the dispatch
+        // kernel, the counts' tensor, the multi-hot routing map, the permutation by local expert
+        // (4), the weighted SwiGLU (3), unpermuting, the combine kernel and the grouped GEMMs'
+        // bookkeeping (2), 14 where the all-to-all dispatcher issues 12. With the attention half
+        // 8, the router 28, one local expert's 2 and the residual add: 39 before the wait and 17
+        // after it, 56 per forward pass and 168 per block.
+        Execution exe = moeLayout();
+        exe.moeDispatcher = MoeDispatcher::FlexDeepEp;
+        gapstudio::test::relativeNear(hostSlope(exe), 4 * 168 * 1e-3, 1e-9);
+        // The wait splits the forward pass, as the all-to-all dispatcher's does: in inference
+        // at 6 to 12 us per operator the 39 before it are host-bound and the 17 after it are not.
+        exe.training = false;
+        const Evaluation a = hosted(exe, 6e-6);
+        const Evaluation b = hosted(exe, 12e-6);
+        QVERIFY(a.ok && b.ok);
+        gapstudio::test::relativeNear(b.stats.moe_host_wait_time - a.stats.moe_host_wait_time, 4 * 39 * 6e-6,
+                                      1e-6);
+        // HybridEP (plain "flex") does not wait.
+        QVERIFY(moeDispatcherSyncsHost(exe));
+        exe.moeDispatcher = MoeDispatcher::Flex;
+        QVERIFY(!moeDispatcherSyncsHost(exe));
+    }
+
     void aGpuWithoutItsHostUsesTheDocumentedDefault()
     {
         // A GPU preset that states no host is costed at kDefaultHostOpTime_s (13.48 us, a DGX

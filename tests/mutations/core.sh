@@ -60,8 +60,8 @@ mutation "the embedded calibration's entry kept after a preset is picked" views/
     'if (false)' \
     "tst_designedits:calibrationPickedInTheLayoutPanel"
 mutation "the panel says a flex dispatcher synchronises" views/studio/layoutpanel.cpp \
-    'e.moeDispatcher == model::MoeDispatcher::Flex' \
-    'e.moeDispatcher != model::MoeDispatcher::Flex' \
+    'const QString dispatcher = e.moeDispatcher == model::MoeDispatcher::Flex' \
+    'const QString dispatcher = e.moeDispatcher != model::MoeDispatcher::Flex' \
     "tst_designedits:softwareStackPickedInTheLayoutPanel"
 mutation "the report leaves the software stack out" views/report/reportcontent.cpp \
     'table.rows << QStringList { QStringLiteral("Software stack"),' \

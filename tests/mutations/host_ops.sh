@@ -106,3 +106,20 @@ mutation "the Hugging Face import ignores DeepSeek's expert groups" model/src/sc
     'llm.routerGroups = groups > 1 ? groups : 0;' \
     'llm.routerGroups = 0;' \
     "tst_hf_import:deepseek"
+# host_ops.cpp, moe_block.cpp: DeepEP's dispatch waits for the host after fewer operators
+mutation "DeepEP's dispatch does not make the host wait" model/src/engine/moe_block.cpp \
+    'if (moeDispatcherSyncsHost(exe))' \
+    'if (moeDispatcherSyncsHost(exe) && exe.moeDispatcher != MoeDispatcher::FlexDeepEp)' \
+    "tst_host_ops:deepEpsDispatchWaitsAfterFewerOperators"
+mutation "DeepEP's dispatch layout and notify issue one operator more" model/src/engine/host_ops.cpp \
+    'constexpr double kDeepEpLayoutHostOps = 2;' \
+    'constexpr double kDeepEpLayoutHostOps = 3;' \
+    "tst_host_ops:deepEpsDispatchWaitsAfterFewerOperators"
+mutation "DeepEP's operators after the wait one fewer" model/src/engine/host_ops.cpp \
+    'constexpr double kDeepEpDispatchHostOps = 14;' \
+    'constexpr double kDeepEpDispatchHostOps = 13;' \
+    "tst_host_ops:deepEpsDispatchWaitsAfterFewerOperators"
+mutation "DeepEP counted as the all-to-all dispatcher's operators" model/src/engine/moe_block.cpp \
+    'layer.deepEpDispatch = exe.moeDispatcher == MoeDispatcher::FlexDeepEp;' \
+    'layer.deepEpDispatch = false;' \
+    "tst_host_ops:deepEpsDispatchWaitsAfterFewerOperators tst_software_ladder"

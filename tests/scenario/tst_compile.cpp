@@ -293,6 +293,17 @@ private slots:
         const nlohmann::ordered_json written = io::toJson(*s.layout.inlineBlock);
         QCOMPARE(written.value("moe_dispatcher", std::string()), std::string("alltoall"));
         QCOMPARE(written.value("moe_all_to_all_overlap", true), false);
+
+        // DeepEP's normal kernels ("flex-deepep") make the host wait in their dispatch: the
+        // dispatcher's synchronisation stays, and the name survives writing.
+        layout["moe_dispatcher"] = "flex-deepep";
+        s.layout.inlineBlock = io::parseLayout(layout, "inline");
+        const scenario::CompiledScenario deepEp = compile();
+        QCOMPARE(deepEp.execution.moeDispatcher, model::MoeDispatcher::FlexDeepEp);
+        QVERIFY(model::moeDispatcherSyncsHost(deepEp.execution));
+        QVERIFY(evaluate(deepEp).moe_sync_time > 0);
+        QCOMPARE(io::toJson(*s.layout.inlineBlock).value("moe_dispatcher", std::string()),
+                 std::string("flex-deepep"));
     }
 
     void softwareCapturesCudaGraphsAndFusesTheRouter()

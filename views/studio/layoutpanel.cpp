@@ -166,6 +166,8 @@ void LayoutPanel::showSoftware(const ScenarioResults *results)
     const bool sync = model::moeDispatcherSyncsHost(e);
     const QString dispatcher = e.moeDispatcher == model::MoeDispatcher::Flex
                                    ? tr("flex (fused all-to-all, no host synchronisation)")
+                               : e.moeDispatcher == model::MoeDispatcher::FlexDeepEp
+                                   ? tr("flex with DeepEP (fused all-to-all; the host waits in its dispatch)")
                                : sync
                                    ? tr("all-to-all, dropless: the host synchronises in every MoE layer")
                                    : tr("all-to-all, padded to the capacity factor: no host synchronisation");

@@ -47,6 +47,18 @@ constexpr double kPermuteHostOps = 4;
 /// local expert 2, the weighted SwiGLU 3, unsorting 1, the combine all-to-all 1, unpermuting 1,
 /// and the two grouped GEMMs' own bookkeeping 2.
 constexpr double kDispatchHostOps = 12;
+/// The flex dispatcher with DeepEP (Megatron-Core core_v0.14.0 token_dispatcher.py,
+/// MoEFlexTokenDispatcher and _DeepepManager, and moe/fused_a2a.py): before the host wait the
+/// top-k of the routing probabilities (setup_metadata), the dispatch layout and DeepEP's notify
+/// kernel, whose received-token counts the host waits for inside the dispatch; the permutation
+/// before the all-to-all is fused into DeepEP's dispatch kernel.
+constexpr double kDeepEpPreprocessHostOps = 1;
+constexpr double kDeepEpLayoutHostOps = 2;
+/// After the wait: the dispatch kernel, the counts' tensor, the routing map turned multi-hot
+/// (fused, with --enable-experimental as NVIDIA's DeepSeek-V3 guide recommends), the fused
+/// permutation by local expert (4, as kPermuteHostOps), the weighted SwiGLU 3, unpermuting 1,
+/// the combine kernel and the two grouped GEMMs' bookkeeping 2.
+constexpr double kDeepEpDispatchHostOps = 14;
 /// Per local expert: Transformer Engine's grouped linear issues one GEMM per expert and layer
 /// (two layers). In FP8 (MXFP8) each expert's two GEMM inputs and two weights are quantised
 /// apart, and each GEMM call swizzles its scales (4 fixed).
@@ -79,9 +91,13 @@ MoeHostOps moeHostOps(const MoeLayerShape &layer) noexcept
     double router = layer.routerFusion ? kFusedRouterHostOps : kRouterHostOps;
     if (layer.groupLimitedRouter)
         router = layer.routerFusion ? kFusedGroupLimitedRouterHostOps : kGroupLimitedRouterHostOps;
-    const double before = attention + graphed(router, scopes, kGraphMoeRouter)
-                          + graphed(kPreprocessHostOps, scopes, kGraphMoePreprocess) + kPermuteHostOps;
     const double shared = layer.sharedExperts ? kSharedExpertHostOps : 0;
+    const double routed = attention + graphed(router, scopes, kGraphMoeRouter);
+    if (layer.deepEpDispatch)
+        return { routed + graphed(kDeepEpPreprocessHostOps, scopes, kGraphMoePreprocess)
+                     + kDeepEpLayoutHostOps,
+                 kDeepEpDispatchHostOps + experts + shared + kResidualHostOps };
+    const double before = routed + graphed(kPreprocessHostOps, scopes, kGraphMoePreprocess) + kPermuteHostOps;
     return { before, kDispatchHostOps + experts + shared + kResidualHostOps };
 }
 

@@ -31,6 +31,7 @@ struct MoeLayerShape {
     bool lowRankQuery = false;       ///< latent attention's query down projection (q_lora_rank)
     bool groupLimitedRouter = false; ///< Application::routerGroups > 1
     bool sharedExperts = false;      ///< a shared expert MLP beside the routed ones
+    bool deepEpDispatch = false;     ///< the flex dispatcher with DeepEP's normal kernels
 };
 
 /// The operators of one MoE layer's forward pass on one GPU (host_ops.cpp, with the sources of

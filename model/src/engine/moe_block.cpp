@@ -192,6 +192,7 @@ Block buildMoeBlock(const Application &app, const Execution &exe, const System &
         layer.lowRankQuery = app.qLoraRank > 0;
         layer.groupLimitedRouter = app.routerGroups > 1;
         layer.sharedExperts = app.sharedExperts > 0;
+        layer.deepEpDispatch = exe.moeDispatcher == MoeDispatcher::FlexDeepEp;
         block.hostOps = moeHostOps(layer);
         if (moeDispatcherSyncsHost(exe))
             block.hostSyncLayer = syncLayer;

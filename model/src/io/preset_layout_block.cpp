@@ -155,7 +155,7 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Layout &layout)
         out["moe_capacity_factor"] = plainNumber(e.moeCapacityFactor);
     if (e.moeAllToAllOverlap || layout.namesMoeAllToAllOverlap)
         out["moe_all_to_all_overlap"] = e.moeAllToAllOverlap;
-    if (e.moeDispatcher == model::MoeDispatcher::Flex || layout.namesMoeDispatcher)
+    if (e.moeDispatcher != model::MoeDispatcher::AllToAll || layout.namesMoeDispatcher)
         out["moe_dispatcher"] = model::names::of(model::names::kMoeDispatcher, e.moeDispatcher);
     if (e.cudaGraphScopes != 0 || layout.namesCudaGraphScopes)
         out["cuda_graph_scope"] = writeCudaGraphScopes(e.cudaGraphScopes);

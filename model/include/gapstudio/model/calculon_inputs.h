@@ -73,7 +73,10 @@ enum class ActivationFunction : std::uint8_t { Gelu, Silu };
 /// How attention scores are computed: materialised s x s matrices (the references' batched
 /// matmuls, softmax and dropout) or one fused, causal kernel (FlashAttention, Dao et al. 2022).
 enum class AttentionKernel : std::uint8_t { Unfused, Flash };
-enum class MoeDispatcher : std::uint8_t { AllToAll, Flex };
+/// MoE token dispatchers: Megatron-Core's all-to-all, the flex dispatcher with a sync-free backend
+/// (HybridEP), or the flex dispatcher with DeepEP's normal kernels, whose dispatch makes the host
+/// wait for the GPU.
+enum class MoeDispatcher : std::uint8_t { AllToAll, Flex, FlexDeepEp };
 
 /// The parallel layout and options (reference execution JSON, exactly 23 keys).
 struct Execution {
@@ -125,7 +128,8 @@ struct Execution {
     double moeCapacityFactor = 0;      ///< tokens an expert may take, x the balanced share (0 = dropless)
     bool moeAllToAllOverlap = false;   ///< EP all-to-all overlapped with another microbatch's compute
     /// The MoE token dispatcher: Megatron-Core's all-to-all (a dropless one synchronises with
-    /// the host every layer) or a fused one (DeepEP / HybridEP, "flex") that does not.
+    /// the host every layer), the flex one with HybridEP ("flex"), which does not, or the flex
+    /// one with DeepEP's normal kernels ("flex-deepep"), which does inside its dispatch.
     MoeDispatcher moeDispatcher = MoeDispatcher::AllToAll;
     /// The parts of each transformer layer captured in CUDA graphs, a set of CudaGraphScope bits
     /// (Megatron-Core's --cuda-graph-scope): a graph is launched by one host call instead of one

@@ -18,7 +18,7 @@ inline constexpr std::array<const char *, 3> kRecompute = { "none", "attn_only",
 inline constexpr std::array<const char *, 3> kTpCommType = { "ar", "p2p_rs_ag", "rs_ag" };
 inline constexpr std::array<const char *, 3> kTpOverlap = { "none", "ring", "pipe" };
 /// MoE token dispatchers (GapStudio's layout and software files, not Calculon's).
-inline constexpr std::array<const char *, 2> kMoeDispatcher = { "alltoall", "flex" };
+inline constexpr std::array<const char *, 3> kMoeDispatcher = { "alltoall", "flex", "flex-deepep" };
 /// CUDA-graph scopes, bit i of Execution::cudaGraphScopes (Megatron-Core's --cuda-graph-scope).
 inline constexpr std::array<const char *, 4> kCudaGraphScope
     = { "attn", "moe_router", "moe_preprocess", "moe" };

@@ -97,11 +97,13 @@ inline constexpr double kDefaultHostOpTime_s = 13.48e-6;
 /// Whether the MoE token dispatcher makes the host wait in every MoE layer: the dropless
 /// all-to-all dispatcher copies the tokens-per-expert counts to the host; a capacity factor (fixed
 /// split sizes) or the flex dispatcher with a sync-free backend such as HybridEP does not
-/// (Megatron-Core MoE documentation, token dispatchers; DeepEP docs/legacy.md for the V1 kernels'
-/// host wait).
+/// (Megatron-Core MoE documentation, token dispatchers). DeepEP's normal kernels do, inside the
+/// dispatch, whatever the capacity (DeepEP docs/legacy.md; Megatron-Core core_v0.14.0
+/// moe/fused_a2a.py, FusedDispatch.forward: "the CPU will wait for GPU's signal to arrive").
 [[nodiscard]] constexpr bool moeDispatcherSyncsHost(const Execution &exe) noexcept
 {
-    return exe.moeDispatcher == MoeDispatcher::AllToAll && !(exe.moeCapacityFactor > 0);
+    return (exe.moeDispatcher == MoeDispatcher::AllToAll && !(exe.moeCapacityFactor > 0))
+           || exe.moeDispatcher == MoeDispatcher::FlexDeepEp;
 }
 
 } // namespace gapstudio::model
