@@ -200,11 +200,11 @@ mutation "MoE search: expert DP without the context-parallel ranks" model/src/se
 mutation "the software stack's dispatcher overrides the layout's" model/src/scenario/compile.cpp \
     'if (r.software.moeDispatcher && !r.layout.namesMoeDispatcher)' \
     'if (r.software.moeDispatcher)' \
-    "tst_compile:softwareChoosesTheMoeDispatcher"
+    "tst_compile_software:softwareChoosesTheMoeDispatcher"
 mutation "the software stack's EP overlap ignored" model/src/scenario/compile.cpp \
     'exe.moeAllToAllOverlap = *r.software.moeAllToAllOverlap;' \
     'exe.moeAllToAllOverlap = false;' \
-    "tst_compile:softwareChoosesTheMoeDispatcher"
+    "tst_compile_software:softwareChoosesTheMoeDispatcher"
 mutation "tier latency not copied" model/src/scenario/compile.cpp \
     'tier.latency_s = link.latency_s;' \
     'tier.latency_s = 0;' \
@@ -310,7 +310,7 @@ mutation "the scattered pipeline message's all-gather dropped" model/src/engine/
 mutation "the software preset's scatter/gather key not read" model/src/io/calibration_json.cpp \
     'software.pipelineScatterGather = c["pipeline_scatter_gather"].boolean();' \
     'software.pipelineScatterGather = false && c["pipeline_scatter_gather"].boolean();' \
-    "tst_compile:softwareScattersPipelineMessages"
+    "tst_compile_software:softwareScattersPipelineMessages"
 # block.cpp, preset_llm_block.cpp, compile.cpp: a dropout of probability 0 is no kernel
 mutation "a dropout of probability 0 still runs" model/src/engine/block.cpp \
     'return !(features.dropout && p == 0.0);' \

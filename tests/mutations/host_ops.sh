@@ -76,11 +76,11 @@ mutation "the efficiency gap loses the host wait" model/src/engine/analysis.cpp 
 mutation "a GPU preset's host ignored" model/src/io/preset_hardware_blocks.cpp \
     'gpu.hostOpTime_s = numberIn(c["host_op_us"], 0, false) / kUsPerSecond;' \
     '(void)numberIn(c["host_op_us"], 0, false);' \
-    "tst_compile:softwareCapturesCudaGraphsAndFusesTheRouter"
+    "tst_compile_software:softwareCapturesCudaGraphsAndFusesTheRouter"
 mutation "a layout's CUDA-graph scopes ignored" model/src/io/preset_layout_block.cpp \
     'e.cudaGraphScopes = parseCudaGraphScopes(c["cuda_graph_scope"]);' \
     '(void)parseCudaGraphScopes(c["cuda_graph_scope"]);' \
-    "tst_compile:softwareCapturesCudaGraphsAndFusesTheRouter"
+    "tst_compile_software:softwareCapturesCudaGraphsAndFusesTheRouter"
 mutation "a scope named twice accepted" model/src/io/preset_layout_block.cpp \
     'if (scopes & bit) {' \
     'if (false) {' \
@@ -88,7 +88,7 @@ mutation "a scope named twice accepted" model/src/io/preset_layout_block.cpp \
 mutation "the software's router fusion not passed to the model" model/src/scenario/compile.cpp \
     'exe.moeRouterFusion = r.software.moeRouterFusion;' \
     'exe.moeRouterFusion = false;' \
-    "tst_compile:softwareCapturesCudaGraphsAndFusesTheRouter"
+    "tst_compile_software:softwareCapturesCudaGraphsAndFusesTheRouter"
 mutation "calibrate --host-ops fits the per-block overhead" app/cli/calibrate.cpp \
     'options.hostOps = args.hostOps;' \
     'options.hostOps = false;' \

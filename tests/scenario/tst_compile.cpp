@@ -116,15 +116,6 @@ class tst_Compile : public QObject {
 private:
     scenario::PresetLibrary mLibrary;
 
-    /// `s` compiled with the shipped presets (a scenario that does not compile stops the run).
-    [[nodiscard]] scenario::CompiledScenario compiled(const scenario::Scenario &s) const
-    {
-        const scenario::CompileResult r = scenario::compile(s, mLibrary);
-        if (!r.compiled)
-            qFatal("%s", r.diagnostics.empty() ? "?" : r.diagnostics.front().message.c_str());
-        return *r.compiled;
-    }
-
 private slots:
     void initTestCase() { mLibrary = io::loadPresetLibrary(PRESETS_DIR); }
 
@@ -253,108 +244,6 @@ private slots:
         QVERIFY(!second.compiled);
         QCOMPARE(second.diagnostics.size(), std::size_t { 1 });
         QCOMPARE(second.diagnostics[0].field, std::string("overrides/gpu.hbm_bandwidth_GBs"));
-    }
-
-    void softwareChoosesTheMoeDispatcher()
-    {
-        // The software stack's MoE dispatcher and EP overlap apply where the layout names none;
-        // a layout that names its own keeps it, and says so again when written.
-        scenario::Scenario s = io::loadScenario(PRESETS_DIR "/scenarios/default.gapstudio.json");
-        const auto compile = [&] { return compiled(s); };
-        const auto evaluate = [](const scenario::CompiledScenario &c) {
-            return model::evaluate(c.application, c.execution, c.system, c.evaluateOptions()).stats;
-        };
-        s.software.presetId = "megatron-core";
-        const scenario::CompiledScenario today = compile();
-        QCOMPARE(today.execution.moeDispatcher, model::MoeDispatcher::AllToAll);
-        QVERIFY(!today.execution.moeAllToAllOverlap);
-        s.software.presetId = "megatron-core-optimized-moe";
-        const scenario::CompiledScenario optimized = compile();
-        QCOMPARE(optimized.execution.moeDispatcher, model::MoeDispatcher::Flex);
-        QVERIFY(optimized.execution.moeAllToAllOverlap);
-        // Without the host synchronisation and with the all-to-all hidden, the step loses at
-        // least the synchronisation's time and nothing else grows.
-        const model::Stats before = evaluate(today), after = evaluate(optimized);
-        QVERIFY(before.moe_sync_time > 0);
-        QCOMPARE(after.moe_sync_time, 0.0);
-        QVERIFY(after.total_time <= before.total_time - before.moe_sync_time);
-        QVERIFY(after.ep_comm_exposed_time <= before.ep_comm_exposed_time);
-
-        // A layout that names the all-to-all dispatcher keeps it under the optimized stack.
-        nlohmann::json layout = nlohmann::json::parse(
-            io::toText(io::toJson(io::loadPresetFile(PRESETS_DIR "/layouts/moe18-4096-fullflat-base.json"))));
-        layout["moe_dispatcher"] = "alltoall";
-        layout["moe_all_to_all_overlap"] = false;
-        s.layout.presetId.clear();
-        s.layout.inlineBlock = io::parseLayout(layout, "inline");
-        const scenario::CompiledScenario pinned = compile();
-        QCOMPARE(pinned.execution.moeDispatcher, model::MoeDispatcher::AllToAll);
-        QVERIFY(!pinned.execution.moeAllToAllOverlap);
-        const nlohmann::ordered_json written = io::toJson(*s.layout.inlineBlock);
-        QCOMPARE(written.value("moe_dispatcher", std::string()), std::string("alltoall"));
-        QCOMPARE(written.value("moe_all_to_all_overlap", true), false);
-
-        // DeepEP's normal kernels ("flex-deepep") make the host wait in their dispatch: the
-        // dispatcher's synchronisation stays, and the name survives writing.
-        layout["moe_dispatcher"] = "flex-deepep";
-        s.layout.inlineBlock = io::parseLayout(layout, "inline");
-        const scenario::CompiledScenario deepEp = compile();
-        QCOMPARE(deepEp.execution.moeDispatcher, model::MoeDispatcher::FlexDeepEp);
-        QVERIFY(model::moeDispatcherSyncsHost(deepEp.execution));
-        QVERIFY(evaluate(deepEp).moe_sync_time > 0);
-        QCOMPARE(io::toJson(*s.layout.inlineBlock).value("moe_dispatcher", std::string()),
-                 std::string("flex-deepep"));
-    }
-
-    void softwareCapturesCudaGraphsAndFusesTheRouter()
-    {
-        // The optimized MoE stack captures the attention, router and dispatcher preprocessing in
-        // CUDA graphs and fuses the router (its preset, after the Megatron-Core MoE README's
-        // advice for a CPU-bound MoE); today's stack does neither. A layout that names its own
-        // scopes keeps them, and writes them back.
-        scenario::Scenario s = io::loadScenario(PRESETS_DIR "/scenarios/default.gapstudio.json");
-        const auto compile = [&] { return compiled(s); };
-        s.software.presetId = "megatron-core";
-        QCOMPARE(compile().execution.cudaGraphScopes, std::uint8_t { 0 });
-        QVERIFY(!compile().execution.moeRouterFusion);
-        s.software.presetId = "megatron-core-optimized-moe";
-        QCOMPARE(compile().execution.cudaGraphScopes,
-                 std::uint8_t { model::kGraphAttn | model::kGraphMoeRouter | model::kGraphMoePreprocess });
-        QVERIFY(compile().execution.moeRouterFusion);
-        nlohmann::json layout = nlohmann::json::parse(
-            io::toText(io::toJson(io::loadPresetFile(PRESETS_DIR "/layouts/moe18-4096-fullflat-base.json"))));
-        layout["cuda_graph_scope"] = nlohmann::json::array({ "moe_router" });
-        s.layout.presetId.clear();
-        s.layout.inlineBlock = io::parseLayout(layout, "inline");
-        QCOMPARE(compile().execution.cudaGraphScopes, std::uint8_t { model::kGraphMoeRouter });
-        const nlohmann::ordered_json written = io::toJson(*s.layout.inlineBlock);
-        QCOMPARE(written.at("cuda_graph_scope").dump(), std::string(R"(["moe_router"])"));
-        // The GB200's Grace host issues a PyTorch operator in 37.08 us of CPU time
-        // (NVIDIA/TransformerEngine issue 2053); the preset's figure reaches the model.
-        s.gpu.presetId = "nvidia-gb200";
-        QCOMPARE(compile().system.hostOpTime_s, 37.08e-6);
-    }
-
-    void softwareScattersPipelineMessages()
-    {
-        // Megatron-LM of 2022 sends pipeline messages scattered over TP (its preset says so);
-        // the Megatron-Core stacks do not. The preset's key survives writing and reading.
-        scenario::Scenario s = io::loadScenario(PRESETS_DIR "/scenarios/gpt3-175b-4096-h100-fp8.gapstudio.json");
-        const auto scatters = [&](const char *software) {
-            s.software.presetId = software;
-            const scenario::CompileResult r = scenario::compile(s, mLibrary);
-            if (!r.compiled)
-                qFatal("%s", r.diagnostics.empty() ? "?" : r.diagnostics.front().message.c_str());
-            return r.compiled->execution.pipelineScatterGather;
-        };
-        QVERIFY(scatters("megatron-lm-2022"));
-        QVERIFY(!scatters("megatron-core"));
-        QVERIFY(!scatters("megatron-lm-2023"));
-        const scenario::Software &legacy = mLibrary.software.at("megatron-lm-2022");
-        const nlohmann::ordered_json written = io::toJson(legacy);
-        QCOMPARE(written.value("pipeline_scatter_gather", false), true);
-        QVERIFY(io::parseSoftware(nlohmann::json::parse(written.dump()), "inline").pipelineScatterGather);
-        QVERIFY(!io::toJson(mLibrary.software.at("megatron-core")).contains("pipeline_scatter_gather"));
     }
 
     void llmDropoutReachesTheModel()
