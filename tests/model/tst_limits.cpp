@@ -168,13 +168,23 @@ private slots:
                 = model::checkResults(d.application, d.execution, d.system, broken, false);
             return guard && guard->code == model::DiagnosticCode::NonFiniteResult;
         };
+        // The corrected model's statistics: the same, but for stage_imbalance_time, which is signed
+        // (uneven stages can shorten the pipeline's fill and drain) and need only be finite.
+        const auto signedOne = [](std::string_view name) { return name == "stage_imbalance_time"; };
+#define GUARDED_CORRECTED(name)                                                                              \
+    ++fields;                                                                                                \
+    QVERIFY2(refused(&model::Stats::name, -1.0) != signedOne(#name), #name ": -1 and the guard disagree");   \
+    QVERIFY2(refused(&model::Stats::name, std::nan("")), #name " = NaN passes the guard");                   \
+    QVERIFY2(refused(&model::Stats::name, INFINITY), #name " = infinity passes the guard");
 #define GUARDED(name)                                                                                        \
     ++fields;                                                                                                \
     QVERIFY2(refused(&model::Stats::name, -1.0), #name " = -1 passes the guard");                            \
     QVERIFY2(refused(&model::Stats::name, std::nan("")), #name " = NaN passes the guard");
         GAPSTUDIO_CALCULON_STATS(GUARDED)
         GAPSTUDIO_CALCULON_MOE_EXTRA_STATS(GUARDED)
+        GAPSTUDIO_CORRECTED_EXTRA_STATS(GUARDED_CORRECTED)
 #undef GUARDED
+#undef GUARDED_CORRECTED
         QVERIFY(fields > 100);
     }
 

@@ -371,3 +371,11 @@ mutation "final guard's fast path reads one lane's minimum only" model/src/engin
     '&& std::min(std::min(minimum[0], minimum[1]), std::min(minimum[2], minimum[3])) >= 0)' \
     '&& minimum[0] >= 0)' \
     "tst_limits:guardChecksEveryStatistic"
+mutation "final guard skips the corrected model's statistics" model/src/engine/result_guard.cpp \
+    'GAPSTUDIO_CORRECTED_EXTRA_STATS(GAPSTUDIO_GUARD_FAST_CORRECTED)' \
+    '' \
+    "tst_limits:guardChecksEveryStatistic"
+mutation "final guard lets the signed statistic be infinite" model/src/engine/result_guard.cpp \
+    'if (name == kSignedStatistic && std::isfinite(value))' \
+    'if (name == kSignedStatistic)' \
+    "tst_limits:guardChecksEveryStatistic"
