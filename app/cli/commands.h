@@ -37,9 +37,11 @@ struct UsageError {
 
 /// `eval SCENARIO.gapstudio.json [--reference-quirks] [--presets DIR] [--layers] [--cost]`: a
 /// native design through the scenario pipeline; the same statistics as the --calculon form (122
-/// for MoE LLMs). Corrected model unless `referenceQuirks`; empty `presetsDir` = the preset search
-/// order (io/preset_locations.h), else that folder alone. `withCost` appends a "cost" object,
-/// `withGoodput` then a "goodput" object. A `calibrationFile` replaces the calibration the
+/// for MoE LLMs). A measurement file (io/measurement_json.h) evaluates its run's scenario and
+/// appends a "measured" object: the run's id, its measured iteration time and the prediction's
+/// error (scenario::predictionError, as validate reports it). Corrected model unless `referenceQuirks`; empty
+/// `presetsDir` = the preset search order (io/preset_locations.h), else that folder alone. `withCost` appends
+/// a "cost" object, `withGoodput` then a "goodput" object. A `calibrationFile` replaces the calibration the
 /// scenario names (or the shipped one).
 [[nodiscard]] int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks,
                                   const std::string &presetsDir, bool withLayers, bool withCost = false,
@@ -135,8 +137,10 @@ void requireWellFormedRuns(const std::vector<io::Measurement> &measurements,
 /// The same for a scenario file, in its own terms (scenario/locate.h): "error: FILE: /pointer:
 /// message" (e.g. /layout/tensor_par, /overrides/llm.seq_size) or "error: message"; exit 2 if the
 /// scenario is malformed (numbers outside the model's ranges), else 1 (an infeasible design).
+/// `at` is where the scenario sits in the file ("/scenario" in a measurement file).
 [[nodiscard]] int reportScenarioDiagnostics(const model::Diagnostics &diagnostics,
-                                            const scenario::Scenario &scenario, const std::string &file);
+                                            const scenario::Scenario &scenario, const std::string &file,
+                                            const std::string &at = {});
 
 /// The built-in benchmark configuration (generated from a reference case at build time).
 struct BenchCase {

@@ -27,7 +27,7 @@ int reportDiagnostics(const model::Diagnostics &diagnostics, const std::string &
 }
 
 int reportScenarioDiagnostics(const model::Diagnostics &diagnostics, const scenario::Scenario &scenario,
-                              const std::string &file)
+                              const std::string &file, const std::string &at)
 {
     if (diagnostics.empty()) {
         std::cerr << "error: the model rejected the configuration without a diagnostic\n";
@@ -38,7 +38,11 @@ int reportScenarioDiagnostics(const model::Diagnostics &diagnostics, const scena
         // Malformed: the first offending input alone, as for any malformed file.
         if (malformed && !scenario::isMalformedScenario({ diagnostic }))
             continue;
-        std::cerr << "error: " << scenario::scenarioDiagnosticText(file, scenario, diagnostic) << '\n';
+        const std::string pointer = scenario::scenarioPointer(scenario, diagnostic);
+        std::cerr << "error: "
+                  << (pointer.empty() ? diagnostic.message
+                                      : file + ": " + at + pointer + ": " + diagnostic.message)
+                  << '\n';
         if (malformed)
             break;
     }

@@ -3,15 +3,18 @@
 #include "cost_output.h"
 #include "json_output.h"
 
+#include "gapstudio/io/measurement_json.h"
 #include "gapstudio/io/preset_json.h"
 #include "gapstudio/model/goodput.h"
 #include "gapstudio/model/units.h"
 #include "gapstudio/scenario/pipeline.h"
+#include "gapstudio/scenario/validation.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <iostream>
+#include <optional>
 
 namespace gapstudio::cli {
 
@@ -58,13 +61,24 @@ nlohmann::ordered_json goodputToJson(const model::GoodputResult &g, const model:
     return out;
 }
 
+/// The measured run in `path` if it is a measurement file (its fileType), else nothing.
+std::optional<io::Measurement> measurementIn(const std::string &path)
+{
+    const nlohmann::json json = io::readJsonFile(path);
+    const auto type = json.is_object() ? json.find("fileType") : json.end();
+    if (type == json.end() || !type->is_string() || type->get<std::string>() != "gapstudio.measurement")
+        return std::nullopt;
+    return io::parseMeasurement(json, path);
+}
+
 } // namespace
 
 int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const std::string &presetsDir,
                     bool withLayers, bool withCost, bool withGoodput, const std::string &calibrationFile)
 {
     const scenario::PresetLibrary library = presetLibrary(presetsDir);
-    scenario::Scenario scenario = io::loadScenario(scenarioPath);
+    const std::optional<io::Measurement> measured = measurementIn(scenarioPath);
+    scenario::Scenario scenario = measured ? measured->scenario : io::loadScenario(scenarioPath);
     if (!calibrationFile.empty())
         scenario.calibration = { {}, readCalibrationFile(calibrationFile) };
     scenario::PipelineOptions options;
@@ -72,7 +86,8 @@ int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const
     options.withLayers = withLayers;
     const scenario::PipelineResult result = scenario::runScenario(scenario, library, options);
     if (!result.ok())
-        return reportScenarioDiagnostics(result.diagnostics, scenario, scenarioPath);
+        return reportScenarioDiagnostics(result.diagnostics, scenario, scenarioPath,
+                                         measured ? "/scenario" : "");
     const StatsFormat format
         = result.compiled->resolved.llm.isMoe() ? StatsFormat::CalculonMoe : StatsFormat::Calculon;
     nlohmann::ordered_json out = evaluationToJson(result.evaluation, format, withLayers);
@@ -100,6 +115,13 @@ int runEvalScenario(const std::string &scenarioPath, bool referenceQuirks, const
         const std::optional<scenario::Storage> &storage = result.compiled->resolved.storage;
         out["goodput"]["assumptions"]["storage"]
             = storage ? nlohmann::ordered_json(storage->info.id) : nlohmann::ordered_json(nullptr);
+    }
+    if (measured) {
+        const double time_s = measured->measuredIterationTime_s;
+        out["measured"]
+            = { { "id", measured->id },
+                { "iteration_time_s", time_s },
+                { "error", scenario::predictionError(time_s, result.evaluation.stats.total_time) } };
     }
     std::cout << out.dump(2) << '\n' << std::flush;
     return kExitOk;

@@ -77,6 +77,10 @@ Commands:
           with a server repair time ("reliability.repair_hours") a failure that finds no
           hot spare ("reliability.spare_servers", priced in the bill of materials) waits
           for a repaired server: "no_spare_probability" and "spare_wait_s".
+          A measurement file (presets/measurements) in place of the scenario evaluates
+          its run's design and adds, last, "measured": the run's id, its measured
+          "iteration_time_s" and the prediction's "error" (measured / predicted - 1, as
+          validate reports it).
   import-hf  Turn a Hugging Face config.json into an llm preset (stdout); what it had to
           approximate (latent attention, shared experts, dense first layers, ...) goes to
           stderr as "approximation: ..." lines.

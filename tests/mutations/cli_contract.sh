@@ -82,3 +82,12 @@ mutation "contract: eval --calibration beside --reference-quirks accepted" app/c
     'rejectCalibrationUnderReferenceQuirks(referenceQuirks, calibrationFile);' \
     '(void)calibrationFile;' \
     "tst_cli_scenario:calibrationFileReplacesTheScenarios"
+# eval on a measurement file
+mutation "contract: eval of a measured run points outside its scenario" app/cli/eval_scenario.cpp \
+    'measured ? "/scenario" : "");' \
+    '"");' \
+    "tst_cli_scenario:measurementFileEvaluatesItsRun"
+mutation "contract: eval of a measured run inverts the error" app/cli/eval_scenario.cpp \
+    'scenario::predictionError(time_s, result.evaluation.stats.total_time)' \
+    'scenario::predictionError(result.evaluation.stats.total_time, time_s)' \
+    "tst_cli_scenario:measurementFileEvaluatesItsRun"

@@ -147,6 +147,51 @@ private slots:
                  2);
     }
 
+    void measurementFileEvaluatesItsRun()
+    {
+        // eval on a published run's file (presets/measurements): its design, the measured time
+        // beside, and the error as validate reports it for the same run (measured / predicted - 1).
+        const QString file = QStringLiteral(
+            PRESETS_DIR "/measurements/megatron-bridge-moe/mb2511-b200-qwen3-30b-a3b-8gpu-mxfp8.json");
+        const Result r = run({ "eval", file });
+        QCOMPARE(r.exitCode, 0);
+        const nlohmann::ordered_json out = nlohmann::ordered_json::parse(r.out.toStdString());
+        QFile in(file);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const nlohmann::json run_ = nlohmann::json::parse(in.readAll().toStdString());
+        const double measured = run_.at("measured_iteration_time_s").get<double>();
+        const double predicted = out.at("total_time").get<double>();
+        const nlohmann::ordered_json &m = out.at("measured");
+        QCOMPARE(m.at("id").get<std::string>(), run_.at("id").get<std::string>());
+        QCOMPARE(m.at("iteration_time_s").get<double>(), measured);
+        QCOMPARE(m.at("error").get<double>(), measured / predicted - 1);
+        QCOMPARE(out.begin().key(), std::string("block_fw_flops")); // the statistics first,
+        QCOMPARE((--out.end()).key(), std::string("measured"));     // the run last
+        QVERIFY(out.at("moe_sync_time").get<double>() > 0);         // the corrected model's, too
+
+        const Result v = run({ "validate", file });
+        QCOMPARE(v.exitCode, 0);
+        const nlohmann::json row = nlohmann::json::parse(v.out.toStdString()).at(0);
+        QCOMPARE(row.at("predicted_s").get<double>(), predicted);
+        QCOMPARE(row.at("error").get<double>(), m.at("error").get<double>());
+
+        // A diagnostic names the value where it sits in the measurement file: a layout preset
+        // that does not exist, at /scenario/layout.
+        nlohmann::json bad = run_;
+        bad["scenario"]["layout"] = "no-such-layout";
+        QTemporaryDir dir;
+        const QString path = dir.path() + QStringLiteral("/bad-run.json");
+        QFile badFile(path);
+        QVERIFY(badFile.open(QIODevice::WriteOnly));
+        badFile.write(bad.dump().c_str());
+        badFile.close();
+        const Result e = run({ "eval", path });
+        QCOMPARE(e.exitCode, 2);
+        QVERIFY2(e.err.startsWith(QByteArray("error: ") + path.toUtf8() + ": /scenario/layout: "),
+                 e.err.constData());
+        QCOMPARE(e.err.count('\n'), 1);
+    }
+
     void missingPresetIsMalformed()
     {
         QTemporaryDir dir;
