@@ -37,6 +37,24 @@ Result run(const QStringList &arguments, const QString &presetsVariable = {})
     return { process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError() };
 }
 
+/// `json` written to `name` in `dir`; its path, or empty if the file could not be written.
+QString writeJson(const QTemporaryDir &dir, const char *name, const nlohmann::json &json)
+{
+    const QString path = dir.path() + QLatin1Char('/') + QLatin1String(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(json.dump().c_str()) < 0)
+        return {};
+    return path;
+}
+
+/// The JSON of a file (an empty object if it cannot be read).
+nlohmann::json readJsonFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? nlohmann::json::parse(file.readAll().toStdString())
+                                          : nlohmann::json::object();
+}
+
 const QString kScenarios = QStringLiteral(PRESETS_DIR "/scenarios/");
 const QString kMoeCase = QStringLiteral(TEST_DATA_DIR "/calculon-moe/cases/moe18_4096_fullflat_base/");
 
@@ -113,16 +131,11 @@ private slots:
         const Result given
             = run({ "eval", kScenarios + "default.gapstudio.json", "--calibration", calibration });
         QCOMPARE(given.exitCode, 0);
-        QFile file(kScenarios + "default.gapstudio.json");
-        QVERIFY(file.open(QIODevice::ReadOnly));
-        nlohmann::json scenario = nlohmann::json::parse(file.readAll().toStdString());
+        nlohmann::json scenario = readJsonFile(kScenarios + "default.gapstudio.json");
         scenario["calibration"] = "host-operators";
         QTemporaryDir dir;
-        const QString path = dir.path() + QStringLiteral("/named.gapstudio.json");
-        QFile named(path);
-        QVERIFY(named.open(QIODevice::WriteOnly));
-        named.write(scenario.dump().c_str());
-        named.close();
+        const QString path = writeJson(dir, "named.gapstudio.json", scenario);
+        QVERIFY(!path.isEmpty());
         const Result byName = run({ "eval", path, "--presets", PRESETS_DIR });
         QCOMPARE(byName.exitCode, 0);
         const nlohmann::json a = nlohmann::json::parse(given.out.toStdString());
@@ -156,9 +169,8 @@ private slots:
         const Result r = run({ "eval", file });
         QCOMPARE(r.exitCode, 0);
         const nlohmann::ordered_json out = nlohmann::ordered_json::parse(r.out.toStdString());
-        QFile in(file);
-        QVERIFY(in.open(QIODevice::ReadOnly));
-        const nlohmann::json run_ = nlohmann::json::parse(in.readAll().toStdString());
+        const nlohmann::json run_ = readJsonFile(file);
+        QVERIFY(run_.contains("measured_iteration_time_s"));
         const double measured = run_.at("measured_iteration_time_s").get<double>();
         const double predicted = out.at("total_time").get<double>();
         const nlohmann::ordered_json &m = out.at("measured");
@@ -180,11 +192,8 @@ private slots:
         nlohmann::json bad = run_;
         bad["scenario"]["layout"] = "no-such-layout";
         QTemporaryDir dir;
-        const QString path = dir.path() + QStringLiteral("/bad-run.json");
-        QFile badFile(path);
-        QVERIFY(badFile.open(QIODevice::WriteOnly));
-        badFile.write(bad.dump().c_str());
-        badFile.close();
+        const QString path = writeJson(dir, "bad-run.json", bad);
+        QVERIFY(!path.isEmpty());
         const Result e = run({ "eval", path });
         QCOMPARE(e.exitCode, 2);
         QVERIFY2(e.err.startsWith(QByteArray("error: ") + path.toUtf8() + ": /scenario/layout: "),
