@@ -43,18 +43,22 @@ mutation "the LLM's router groups never reach the model" model/src/scenario/comp
     'app.routerGroups = 0;' \
     "tst_compile:routerGroupsReachTheModel"
 # host_ops.cpp, moe_block.cpp, evaluate.cpp: the wait
-mutation "the dispatcher's host wait does not split the forward pass" model/src/engine/host_ops.cpp \
-    'const double fw = block.hostSyncLayer < block.size' \
-    'const double fw = block.hostSyncLayer > block.size' \
-    "tst_host_ops:theDispatchersHostWaitSplitsTheForwardPass"
+mutation "the dispatcher's wait lets the host hide behind the GPU" model/src/engine/host_ops.cpp \
+    'const double fw = waits ? host : hidden(host, o.block_fw_time + comm.fwExposed(0));' \
+    'const double fw = hidden(host, o.block_fw_time + comm.fwExposed(0));' \
+    "tst_host_ops:theDispatchersWaitPutsTheForwardPassAtLaunchPace"
 mutation "the backward pass issues as many operators as the forward" model/src/engine/host_ops.cpp \
-    '= std::max(0.0, 2 * ops * op - (o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0)));' \
-    '= std::max(0.0, 1 * ops * op - (o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0)));' \
+    'const double bw = hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
+    'const double bw = hidden(1 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
     "tst_host_ops:hostBoundPassesTakeTheOperatorsHostTime"
+mutation "the backward pass waits for the host like the forward" model/src/engine/host_ops.cpp \
+    'const double bw = hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
+    'const double bw = waits ? 2 * host : hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
+    "tst_host_ops:theBackwardPassHidesItsHostBehindTheGpu"
 mutation "the flex dispatcher's layer waits for the host too" model/src/engine/moe_block.cpp \
     'if (moeDispatcherSyncsHost(exe))' \
     'if (true)' \
-    "tst_host_ops:theDispatchersHostWaitSplitsTheForwardPass"
+    "tst_host_ops:theDispatchersWaitPutsTheForwardPassAtLaunchPace"
 mutation "a GPU without its host is costed at no host time" model/src/engine/evaluate.cpp \
     'ctx.hostOpTime_s = sys.hostOpTime_s > 0 ? sys.hostOpTime_s : kDefaultHostOpTime_s;' \
     'ctx.hostOpTime_s = sys.hostOpTime_s > 0 ? sys.hostOpTime_s : 0.0;' \

@@ -52,7 +52,8 @@ struct Block {
     /// of the block, before and after its host wait (0: not counted, no host term).
     MoeHostOps hostOps;
     /// The first layer after the host waits for the GPU (the dropless dispatcher's copy of the
-    /// tokens per expert); kMaxBlockLayers when nothing waits.
+    /// tokens per expert); kMaxBlockLayers when nothing waits. A block that waits runs its
+    /// forward pass at the host's launch pace (addHostWait).
     std::size_t hostSyncLayer = kMaxBlockLayers;
 
     [[nodiscard]] const Layer *begin() const noexcept { return layers; }

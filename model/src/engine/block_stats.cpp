@@ -322,7 +322,7 @@ void storeTotals(const BlockTotals &t, Stats &o) noexcept
 /// with compute, the MoE block's host wait and the software stack's fixed cost per block and
 /// pass.
 void addCalibratedTerms(const Block &block, const LayerContext &ctx, const Execution &exe, BlockComm &comm,
-                        double fwBeforeSync, Stats &o) noexcept
+                        Stats &o) noexcept
 {
     if (exe.moeAllToAllOverlap) {
         // The EP all-to-all of one microbatch runs under the block's compute for another
@@ -338,7 +338,7 @@ void addCalibratedTerms(const Block &block, const LayerContext &ctx, const Execu
     }
     const double hostWait
         = ctx.calibration->hostOpScale > 0 && block.hostOps.beforeSync + block.hostOps.afterSync > 0
-              ? addHostWait(block, ctx, exe, comm, fwBeforeSync, o)
+              ? addHostWait(block, ctx, exe, comm, o)
               : 0;
     // The software stack's fixed cost per block and pass (kernel launches, host work); the
     // backward pass launches about twice the forward's kernels.
@@ -419,15 +419,9 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
     BlockComm comm;
     BlockTotals totals;
     loadTotals(o, totals);
-    // The GPU's forward time before the block's host wait (its layers and exposed traffic).
-    const double fwStart = totals.fw.time;
-    double fwBeforeSync = 0;
     const bool weightStagesSkip = weightStagesSkippable(ctx);
-    for (std::size_t i = 0; i < block.size; ++i) {
-        if (i == block.hostSyncLayer)
-            fwBeforeSync = totals.fw.time - fwStart + comm.fwExposed(0);
+    for (std::size_t i = 0; i < block.size; ++i)
         addLayer(block.layers[i], ctx, exe, quirks, weightStagesSkip, totals, comm);
-    }
     storeTotals(totals, o);
     if (exe.activationRecompute == Recompute::Full)
         o.block_act_storage_space = 0; // everything but the checkpoint is recomputed
@@ -435,7 +429,7 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
     if (block.expertImbalance > 1)
         addExpertImbalance(block, totals, o);
     if (ctx.calibration)
-        addCalibratedTerms(block, ctx, exe, comm, fwBeforeSync, o);
+        addCalibratedTerms(block, ctx, exe, comm, o);
     storeComm(comm, o);
     return comm;
 }

@@ -41,9 +41,9 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
                             const Quirks &quirks, Stats &out) noexcept;
 
 /// The time an MoE block's passes wait for the host (host_ops.cpp), added to `out`'s pass times
-/// and returned: `fwBeforeSync` is the GPU's forward time before the block's host wait.
+/// and returned.
 double addHostWait(const Block &block, const LayerContext &ctx, const Execution &exe, const BlockComm &comm,
-                   double fwBeforeSync, Stats &out) noexcept;
+                   Stats &out) noexcept;
 
 /// The reference's per-layer record (`-l`).
 [[nodiscard]] LayerStats layerStats(const Layer &layer, const LayerContext &ctx);

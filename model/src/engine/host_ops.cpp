@@ -101,31 +101,32 @@ MoeHostOps moeHostOps(const MoeLayerShape &layer) noexcept
     return { before, kDispatchHostOps + experts + shared + kResidualHostOps };
 }
 
-/// The time an MoE block's passes wait for the host (host_ops.h): per pass, the operators' host
-/// time beyond the GPU's time for the pass (its kernels and exposed communication). The host
-/// wait of the dropless dispatcher splits the forward pass in two: the GPU drains before it and
-/// idles after it until the host issues the rest, so each part waits on its own. Full recompute
-/// issues the forward's operators once more.
+/// The time an MoE block's passes wait for the host (host_ops.h). The forward pass of a block
+/// whose dispatcher makes the host wait for the GPU every layer (Block::hostSyncLayer,
+/// moeDispatcherSyncsHost), and its recompute, run at the host's launch pace: each wait empties
+/// the GPU's queue, so the host never gets ahead, and the operators' host time adds to the GPU's
+/// time for the pass. The backward pass issues without waiting, as every pass of a block whose
+/// host never waits does: the host runs ahead and its time hides behind the GPU's, up to it. The
+/// backward pass issues twice the forward's operators. Evidence for the launch pace, against the
+/// host hidden in every pass: docs/references.md, "MoE host operators".
 double addHostWait(const Block &block, const LayerContext &ctx, const Execution &exe, const BlockComm &comm,
-                   double fwBeforeSync, Stats &o) noexcept
+                   Stats &o) noexcept
 {
     const double op = ctx.hostOpTime_s * ctx.calibration->hostOpScale;
-    const MoeHostOps &n = block.hostOps;
-    const double ops = n.beforeSync + n.afterSync;
-    const double fwGpu = o.block_fw_time + comm.fwExposed(0);
-    const double fw = block.hostSyncLayer < block.size
-                          ? std::max(0.0, n.beforeSync * op - fwBeforeSync)
-                                + std::max(0.0, n.afterSync * op - (fwGpu - fwBeforeSync))
-                          : std::max(0.0, ops * op - fwGpu);
+    const double host = (block.hostOps.beforeSync + block.hostOps.afterSync) * op; // one forward pass
+    const bool waits = block.hostSyncLayer < block.size;
+    // What a pass issuing `passHost` of host work adds to its GPU time `gpu`: all of it at launch
+    // pace, else what the GPU's time cannot hide.
+    const auto hidden = [](double passHost, double gpu) { return std::max(0.0, passHost - gpu); };
+    const double fw = waits ? host : hidden(host, o.block_fw_time + comm.fwExposed(0));
     o.block_fw_time += fw;
     if (!exe.training)
         return fw;
-    const double bw
-        = std::max(0.0, 2 * ops * op - (o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0)));
+    const double bw = hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));
     o.block_agrad_time += bw;
     double re = 0;
     if (exe.activationRecompute == Recompute::Full) {
-        re = std::max(0.0, ops * op - (o.block_re_time + comm.recommExposed(0)));
+        re = waits ? host : hidden(host, o.block_re_time + comm.recommExposed(0));
         o.block_re_time += re;
     }
     return fw + bw + re;

@@ -5,9 +5,13 @@
 // the dropless all-to-all dispatcher makes the host wait for the GPU. The backward pass issues
 // about twice the forward's operators (a data- and a weight-gradient kernel per GEMM).
 //
-// A GPU whose kernels finish faster than the host issues them waits for the host: the block's
-// pass takes max(GPU time, operators x host time per operator). Megatron-Core's MoE README names
-// it ("CPU Overhead Bottleneck", NVIDIA/Megatron-LM megatron/core/transformer/moe/README.md).
+// A GPU whose kernels finish faster than the host issues them waits for the host. Where the
+// dispatcher makes the host wait for the GPU every layer, the host cannot get ahead in the
+// forward pass, which takes its GPU time plus the operators' host time; elsewhere (the backward
+// pass, a dispatcher that never waits) the host hides behind the GPU, max(GPU time, operators x
+// host time per operator) (host_ops.cpp, addHostWait).
+// Megatron-Core's MoE README names the bottleneck ("CPU Overhead Bottleneck", NVIDIA/Megatron-LM
+// megatron/core/transformer/moe/README.md).
 
 #include "gapstudio/model/calculon_inputs.h"
 
