@@ -139,7 +139,7 @@ private slots:
         // too) keeps and the other steps do not touch. Under the host-operator one the host
         // falls behind the GPU, as the guide's profile shows (line 46): DeepEP's fewer
         // operators before its wait and the CUDA graphs gain what they measured, but router
-        // fusion (the router's 72 kernels, 31 fused, line 85) 13 times as much: costing every
+        // fusion (the router's 72 kernels, 31 fused, line 85) 11 times as much: costing every
         // operator alike, at a PyTorch module's host time, overstates the small kernels a
         // fused path issues.
         if (!reproduced)
