@@ -56,8 +56,8 @@ mutation "the backward pass waits for the host like the forward" model/src/engin
     'const double bw = waits ? 2 * host : hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
     "tst_host_ops:theBackwardPassHidesItsHostBehindTheGpu"
 mutation "the flex dispatcher's layer waits for the host too" model/src/engine/moe_block.cpp \
-    'if (moeDispatcherSyncsHost(exe))' \
-    'if (true)' \
+    'block.hostWaits = moeDispatcherSyncsHost(exe);' \
+    'block.hostWaits = true;' \
     "tst_host_ops:theDispatchersWaitPutsTheForwardPassAtLaunchPace"
 mutation "a GPU without its host is costed at no host time" model/src/engine/evaluate.cpp \
     'ctx.hostOpTime_s = sys.hostOpTime_s > 0 ? sys.hostOpTime_s : kDefaultHostOpTime_s;' \
@@ -98,7 +98,7 @@ mutation "calibrate --host-ops fits the per-block overhead" app/cli/calibrate.cp
     'options.hostOps = false;' \
     "tst_cli_calibrate:hostOpsFitTheHostsScale"
 mutation "the dispatcher's fixed host cost in every block" model/src/engine/block_stats.cpp \
-    'const bool moe = block.hostSyncLayer < block.size;' \
+    'const bool moe = block.hostWaits;' \
     'const bool moe = true;' \
     "tst_fidelity_layers:softwareOverheadsNamedInTheGap"
 # tst_software_ladder: a software feature never makes the published workload slower
@@ -112,8 +112,8 @@ mutation "the Hugging Face import ignores DeepSeek's expert groups" model/src/sc
     "tst_hf_import:deepseek"
 # host_ops.cpp, moe_block.cpp: DeepEP's dispatch waits for the host after fewer operators
 mutation "DeepEP's dispatch does not make the host wait" model/src/engine/moe_block.cpp \
-    'if (moeDispatcherSyncsHost(exe))' \
-    'if (moeDispatcherSyncsHost(exe) && exe.moeDispatcher != MoeDispatcher::FlexDeepEp)' \
+    'block.hostWaits = moeDispatcherSyncsHost(exe);' \
+    'block.hostWaits = moeDispatcherSyncsHost(exe) && exe.moeDispatcher != MoeDispatcher::FlexDeepEp;' \
     "tst_host_ops:deepEpsDispatchWaitsAfterFewerOperators"
 mutation "DeepEP's dispatch layout and notify issue one operator more" model/src/engine/host_ops.cpp \
     'constexpr double kDeepEpLayoutHostOps = 2;' \

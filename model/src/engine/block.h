@@ -26,7 +26,7 @@ struct Block {
         : size(other.size)
         , expertImbalance(other.expertImbalance)
         , hostOps(other.hostOps)
-        , hostSyncLayer(other.hostSyncLayer)
+        , hostWaits(other.hostWaits)
     {
         std::copy_n(other.layers, other.size, layers);
     }
@@ -35,7 +35,7 @@ struct Block {
         size = other.size;
         expertImbalance = other.expertImbalance;
         hostOps = other.hostOps;
-        hostSyncLayer = other.hostSyncLayer;
+        hostWaits = other.hostWaits;
         std::copy_n(other.layers, other.size, layers);
         return *this;
     }
@@ -49,12 +49,12 @@ struct Block {
     /// mean, which its expertWork layers take in time (1: balanced or padded to a capacity).
     double expertImbalance = 1;
     /// Corrected model (calibrated): the framework operators the host issues in one forward pass
-    /// of the block, before and after its host wait (0: not counted, no host term).
-    MoeHostOps hostOps;
-    /// The first layer after the host waits for the GPU (the dropless dispatcher's copy of the
-    /// tokens per expert); kMaxBlockLayers when nothing waits. A block that waits runs its
-    /// forward pass at the host's launch pace (addHostWait).
-    std::size_t hostSyncLayer = kMaxBlockLayers;
+    /// of the block (0: not counted, no host term).
+    double hostOps = 0;
+    /// Corrected model (calibrated): the dispatcher makes the host wait for the GPU in every
+    /// layer (the dropless dispatcher's copy of the tokens per expert, moeDispatcherSyncsHost),
+    /// so the block's forward pass runs at the host's launch pace (addHostWait).
+    bool hostWaits = false;
 
     [[nodiscard]] const Layer *begin() const noexcept { return layers; }
     [[nodiscard]] const Layer *end() const noexcept { return layers + size; }

@@ -275,7 +275,6 @@ public:
 
     /// The layer added last.
     Layer &last() noexcept { return mBlock.layers[mBlock.size - 1]; }
-    [[nodiscard]] std::size_t layers() const noexcept { return mBlock.size; }
 
 protected:
     Layer &add(const char *name, LayerKind kind, Flags f)

@@ -337,14 +337,12 @@ void addCalibratedTerms(const Block &block, const LayerContext &ctx, const Execu
         }
     }
     const double hostWait
-        = ctx.calibration->hostOpScale > 0 && block.hostOps.beforeSync + block.hostOps.afterSync > 0
-              ? addHostWait(block, ctx, exe, comm, o)
-              : 0;
+        = ctx.calibration->hostOpScale > 0 && block.hostOps > 0 ? addHostWait(block, ctx, exe, comm, o) : 0;
     // The software stack's fixed cost per block and pass (kernel launches, host work); the
     // backward pass launches about twice the forward's kernels.
     // The host synchronisation of the MoE dispatcher: the blocks whose host waits
-    // (Block::hostSyncLayer, set where moeDispatcherSyncsHost).
-    const bool moe = block.hostSyncLayer < block.size;
+    // (Block::hostWaits).
+    const bool moe = block.hostWaits;
     const double overhead
         = ctx.calibration->blockOverhead_s + (moe ? ctx.calibration->moeBlockOverhead_s : 0);
     o.block_fw_time += overhead;

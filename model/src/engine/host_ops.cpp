@@ -76,7 +76,7 @@ constexpr double graphed(double ops, std::uint8_t scopes, CudaGraphScope scope) 
 /// takes everything after the attention half.
 } // namespace
 
-MoeHostOps moeHostOps(const MoeLayerShape &layer) noexcept
+double moeHostOps(const MoeLayerShape &layer) noexcept
 {
     const auto e = static_cast<double>(layer.localExperts);
     const double experts = layer.lowPrecision ? kLowPrecisionFixedHostOps + e * kExpertHostOpsLowPrecision
@@ -87,22 +87,23 @@ MoeHostOps moeHostOps(const MoeLayerShape &layer) noexcept
         attention = kLatentAttentionHostOps + (layer.lowRankQuery ? kLowRankQueryHostOps : 0);
     attention = graphed(attention, scopes, kGraphAttn);
     if ((scopes & kGraphMoe) != 0)
-        return { attention + 1, kResidualHostOps };
+        return attention + 1 + kResidualHostOps;
     double router = layer.routerFusion ? kFusedRouterHostOps : kRouterHostOps;
     if (layer.groupLimitedRouter)
         router = layer.routerFusion ? kFusedGroupLimitedRouterHostOps : kGroupLimitedRouterHostOps;
     const double shared = layer.sharedExperts ? kSharedExpertHostOps : 0;
     const double routed = attention + graphed(router, scopes, kGraphMoeRouter);
+    // The dispatcher's operators before its host wait, and the rest after it.
+    const double after = experts + shared + kResidualHostOps;
     if (layer.deepEpDispatch)
-        return { routed + graphed(kDeepEpPreprocessHostOps, scopes, kGraphMoePreprocess)
-                     + kDeepEpLayoutHostOps,
-                 kDeepEpDispatchHostOps + experts + shared + kResidualHostOps };
-    const double before = routed + graphed(kPreprocessHostOps, scopes, kGraphMoePreprocess) + kPermuteHostOps;
-    return { before, kDispatchHostOps + experts + shared + kResidualHostOps };
+        return routed + graphed(kDeepEpPreprocessHostOps, scopes, kGraphMoePreprocess) + kDeepEpLayoutHostOps
+               + (kDeepEpDispatchHostOps + after);
+    return routed + graphed(kPreprocessHostOps, scopes, kGraphMoePreprocess) + kPermuteHostOps
+           + (kDispatchHostOps + after);
 }
 
 /// The time an MoE block's passes wait for the host (host_ops.h). The forward pass of a block
-/// whose dispatcher makes the host wait for the GPU every layer (Block::hostSyncLayer,
+/// whose dispatcher makes the host wait for the GPU every layer (Block::hostWaits,
 /// moeDispatcherSyncsHost), and its recompute, run at the host's launch pace: each wait empties
 /// the GPU's queue, so the host never gets ahead, and the operators' host time adds to the GPU's
 /// time for the pass. The backward pass issues without waiting, as every pass of a block whose
@@ -113,8 +114,8 @@ double addHostWait(const Block &block, const LayerContext &ctx, const Execution 
                    Stats &o) noexcept
 {
     const double op = ctx.hostOpTime_s * ctx.calibration->hostOpScale;
-    const double host = (block.hostOps.beforeSync + block.hostOps.afterSync) * op; // one forward pass
-    const bool waits = block.hostSyncLayer < block.size;
+    const double host = block.hostOps * op; // one forward pass
+    const bool waits = block.hostWaits;
     // What a pass issuing `passHost` of host work adds to its GPU time `gpu`: all of it at launch
     // pace, else what the GPU's time cannot hide.
     const auto hidden = [](double passHost, double gpu) { return std::max(0.0, passHost - gpu); };

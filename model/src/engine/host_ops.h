@@ -19,11 +19,6 @@
 
 namespace gapstudio::model::detail {
 
-/// The forward pass's operators of one MoE layer: before the host wait and after it.
-struct MoeHostOps {
-    double beforeSync = 0, afterSync = 0;
-};
-
 /// What sets an MoE layer's operator count: the model's attention, router and shared experts,
 /// the GPU's local experts and the software stack's fusions and CUDA graphs.
 struct MoeLayerShape {
@@ -40,6 +35,6 @@ struct MoeLayerShape {
 
 /// The operators of one MoE layer's forward pass on one GPU (host_ops.cpp, with the sources of
 /// each count).
-[[nodiscard]] MoeHostOps moeHostOps(const MoeLayerShape &layer) noexcept;
+[[nodiscard]] double moeHostOps(const MoeLayerShape &layer) noexcept;
 
 } // namespace gapstudio::model::detail

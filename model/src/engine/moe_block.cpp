@@ -91,7 +91,7 @@ MoeSizes moeSizes(const Application &app, const Execution &exe, const Quirks &qu
 /// The router: LayerNorm, expert projection, top-k, softmax over the k logits, bucketing, the
 /// dispatch all-to-all over EP and the all-gather over ES.
 void buildRouter(BlockBuilder &b, const Application &app, const Execution &exe, const Features &features,
-                 const MoeSizes &s, std::size_t &syncLayer) noexcept
+                 const MoeSizes &s) noexcept
 {
     const I h = app.hidden;
     b.fork("RouterBlock_Fork", s.local, 2, { s.full, false, false, true, true });
@@ -112,8 +112,6 @@ void buildRouter(BlockBuilder &b, const Application &app, const Execution &exe, 
         if (app.sharedExperts > 0)
             buildSharedExperts(b, app, exe, s.tokens, s.full);
     }
-    // The dropless dispatcher's host wait comes just before the dispatch all-to-all.
-    syncLayer = b.layers();
     // Q8: the all-to-alls are never overlapped nor re-sent under recompute.
     b.allToAll("RouterBlock_All2All_Expert", s.dispatch, { false, false, false, false, s.keepOutputs }, s.ep,
                b.tier(exe.expertParNet));
@@ -177,8 +175,7 @@ Block buildMoeBlock(const Application &app, const Execution &exe, const System &
     Block block; // built in place and returned without a copy (NRVO)
     BlockBuilder b(app, exe, sys, block);
     buildAttention(b, app, exe, s.local, features);
-    std::size_t syncLayer = kMaxBlockLayers;
-    buildRouter(b, app, exe, features, s, syncLayer);
+    buildRouter(b, app, exe, features, s);
     buildExperts(b, app, exe, quirks, features, s);
     block.expertImbalance = expertLoadImbalance(exe, features, s);
     if (features.calibrated) {
@@ -194,8 +191,7 @@ Block buildMoeBlock(const Application &app, const Execution &exe, const System &
         layer.sharedExperts = app.sharedExperts > 0;
         layer.deepEpDispatch = exe.moeDispatcher == MoeDispatcher::FlexDeepEp;
         block.hostOps = moeHostOps(layer);
-        if (moeDispatcherSyncsHost(exe))
-            block.hostSyncLayer = syncLayer;
+        block.hostWaits = moeDispatcherSyncsHost(exe);
     }
     return block;
 }
