@@ -38,11 +38,7 @@ int reportScenarioDiagnostics(const model::Diagnostics &diagnostics, const scena
         // Malformed: the first offending input alone, as for any malformed file.
         if (malformed && !scenario::isMalformedScenario({ diagnostic }))
             continue;
-        const std::string pointer = scenario::scenarioPointer(scenario, diagnostic);
-        std::cerr << "error: "
-                  << (pointer.empty() ? diagnostic.message
-                                      : file + ": " + at + pointer + ": " + diagnostic.message)
-                  << '\n';
+        std::cerr << "error: " << scenario::scenarioDiagnosticText(file, scenario, diagnostic, at) << '\n';
         if (malformed)
             break;
     }

@@ -177,10 +177,10 @@ bool isMalformedScenario(const model::Diagnostics &diagnostics)
 }
 
 std::string scenarioDiagnosticText(const std::string &file, const Scenario &scenario,
-                                   const Diagnostic &diagnostic)
+                                   const Diagnostic &diagnostic, const std::string &at)
 {
     const std::string pointer = scenarioPointer(scenario, diagnostic);
-    return pointer.empty() ? diagnostic.message : file + ": " + pointer + ": " + diagnostic.message;
+    return pointer.empty() ? diagnostic.message : file + ": " + at + pointer + ": " + diagnostic.message;
 }
 
 } // namespace gapstudio::scenario

@@ -25,8 +25,10 @@ namespace gapstudio::scenario {
 [[nodiscard]] bool isMalformedScenario(const model::Diagnostics &diagnostics);
 
 /// "FILE: POINTER: message" for a diagnostic that points somewhere in the file, else the message
-/// alone (e.g. "Mem tier1 needs 105.712 GiB but only has 80.000 GiB").
+/// alone (e.g. "Mem tier1 needs 105.712 GiB but only has 80.000 GiB"). `at` is where the
+/// scenario sits in the file ("/scenario" in a measurement file), put before the pointer.
 [[nodiscard]] std::string scenarioDiagnosticText(const std::string &file, const Scenario &scenario,
-                                                 const model::Diagnostic &diagnostic);
+                                                 const model::Diagnostic &diagnostic,
+                                                 const std::string &at = {});
 
 } // namespace gapstudio::scenario
