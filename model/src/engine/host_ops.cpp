@@ -72,8 +72,6 @@ constexpr double graphed(double ops, std::uint8_t scopes, CudaGraphScope scope) 
     return (scopes & scope) != 0 ? 1 : ops;
 }
 
-/// A CUDA graph of the whole MoE layer (scope "moe", possible with fixed expert capacities only)
-/// takes everything after the attention half.
 } // namespace
 
 double moeHostOps(const MoeLayerShape &layer) noexcept
@@ -86,6 +84,8 @@ double moeHostOps(const MoeLayerShape &layer) noexcept
     if (layer.latentAttention)
         attention = kLatentAttentionHostOps + (layer.lowRankQuery ? kLowRankQueryHostOps : 0);
     attention = graphed(attention, scopes, kGraphAttn);
+    // A CUDA graph of the whole MoE layer (scope "moe", possible with fixed expert capacities
+    // only) takes everything after the attention half: one launch, and the residual add.
     if ((scopes & kGraphMoe) != 0)
         return attention + 1 + kResidualHostOps;
     double router = layer.routerFusion ? kFusedRouterHostOps : kRouterHostOps;
@@ -93,7 +93,7 @@ double moeHostOps(const MoeLayerShape &layer) noexcept
         router = layer.routerFusion ? kFusedGroupLimitedRouterHostOps : kGroupLimitedRouterHostOps;
     const double shared = layer.sharedExperts ? kSharedExpertHostOps : 0;
     const double routed = attention + graphed(router, scopes, kGraphMoeRouter);
-    // The dispatcher's operators before its host wait, and the rest after it.
+    // After either dispatcher's own operators: the experts, the shared expert, the residual add.
     const double after = experts + shared + kResidualHostOps;
     if (layer.deepEpDispatch)
         return routed + graphed(kDeepEpPreprocessHostOps, scopes, kGraphMoePreprocess) + kDeepEpLayoutHostOps
