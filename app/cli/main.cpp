@@ -165,8 +165,8 @@ Commands:
           stack; --only/--exclude select the runs as for validate, e.g. --exclude
           gpu_arch=blackwell; --bounded keeps every parameter inside its range; --host-ops
           costs the MoE blocks' host operators (counted per layer, at the GPU's host CPU
-          speed, fewer under CUDA graphs and router fusion) and fits their scale instead of
-          a fitted overhead per MoE block.
+          speed times the software's host_op_factor, fewer under CUDA graphs and router
+          fusion) instead of a fitted overhead per MoE block; nothing of it is fitted.
 
 Exit status (the GUI's headless exports keep the same):
   0  success

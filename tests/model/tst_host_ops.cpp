@@ -191,12 +191,12 @@ private slots:
         QVERIFY(hosted(exe, 6e-6).stats.moe_host_wait_time < a.stats.moe_host_wait_time);
     }
 
-    void theBackwardPassHidesItsHostBehindTheGpu()
+    void theWaitPutsEveryPassAtLaunchPace()
     {
-        // Training: the backward pass issues its 124 operators without waiting, so while their
-        // host time (0.12 to 0.25 ms per block at 1 to 2 us per operator) is shorter than the
-        // GPU's time for the pass, the host runs ahead and only the forward pass's 62 operators
-        // add to the step.
+        // Training with the dropless all-to-all dispatcher: the host waits for the GPU in every
+        // layer, so neither pass gets ahead and each adds its operators' host time to the GPU's,
+        // even where the GPU's time for the pass could hide it (1 to 2 us per operator): the
+        // wait is 4 blocks x (62 forward + 124 backward operators) per us of host time.
         const Execution exe = moeLayout();
         const Evaluation gpu = hosted(exe, 2e-6, 0); // no host costed: the GPU's own times
         const Evaluation a = hosted(exe, 1e-6);
@@ -204,8 +204,26 @@ private slots:
         QVERIFY(gpu.ok && a.ok && b.ok);
         QVERIFY2(gpu.stats.block_agrad_time + gpu.stats.block_wgrad_time > 2 * 62 * 2e-6,
                  "the layout's backward pass is too short for the test");
-        gapstudio::test::relativeNear(b.stats.moe_host_wait_time - a.stats.moe_host_wait_time, 4 * 62 * 1e-6,
+        gapstudio::test::relativeNear(a.stats.moe_host_wait_time, 4 * 186 * 1e-6, 1e-9);
+        gapstudio::test::relativeNear(b.stats.moe_host_wait_time - a.stats.moe_host_wait_time, 4 * 186 * 1e-6,
                                       1e-9);
+    }
+
+    void aSyncFreeDispatcherHidesTheHostBehindTheGpu()
+    {
+        // The flex dispatcher never makes the host wait: its 62 operators per forward pass and
+        // 124 per backward pass take less host time (2 us each) than the GPU's time for either
+        // pass, so the host runs ahead and the step is the GPU's.
+        Execution exe = moeLayout();
+        exe.moeDispatcher = MoeDispatcher::Flex;
+        const Evaluation gpu = hosted(exe, 2e-6, 0);
+        const Evaluation b = hosted(exe, 2e-6);
+        QVERIFY(gpu.ok && b.ok);
+        QVERIFY2(gpu.stats.block_fw_time > 62 * 2e-6
+                     && gpu.stats.block_agrad_time + gpu.stats.block_wgrad_time > 2 * 62 * 2e-6,
+                 "the layout's passes are too short for the test");
+        QCOMPARE(b.stats.moe_host_wait_time, 0.0);
+        QCOMPARE(b.stats.total_time, gpu.stats.total_time);
     }
 
     void deepEpsDispatchWaitsAfterFewerOperators()

@@ -48,13 +48,17 @@ mutation "the dispatcher's wait lets the host hide behind the GPU" model/src/eng
     'const double fw = hidden(host, o.block_fw_time + comm.fwExposed(0));' \
     "tst_host_ops:theDispatchersWaitPutsTheForwardPassAtLaunchPace"
 mutation "the backward pass issues as many operators as the forward" model/src/engine/host_ops.cpp \
-    'const double bw = hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
-    'const double bw = hidden(1 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
+    '= waits ? 2 * host : hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
+    '= waits ? 1 * host : hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
     "tst_host_ops:hostBoundPassesTakeTheOperatorsHostTime"
-mutation "the backward pass waits for the host like the forward" model/src/engine/host_ops.cpp \
-    'const double bw = hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
-    'const double bw = waits ? 2 * host : hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
-    "tst_host_ops:theBackwardPassHidesItsHostBehindTheGpu"
+mutation "the backward pass hides its host behind the GPU though the host waits" model/src/engine/host_ops.cpp \
+    '= waits ? 2 * host : hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
+    '= hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
+    "tst_host_ops:theWaitPutsEveryPassAtLaunchPace"
+mutation "a sync-free dispatcher's backward pass at launch pace" model/src/engine/host_ops.cpp \
+    '= waits ? 2 * host : hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
+    '= 2 * host;' \
+    "tst_host_ops:aSyncFreeDispatcherHidesTheHostBehindTheGpu"
 mutation "the flex dispatcher's layer waits for the host too" model/src/engine/moe_block.cpp \
     'block.hostWaits = moeDispatcherSyncsHost(exe);' \
     'block.hostWaits = true;' \
@@ -96,7 +100,19 @@ mutation "the software's router fusion not passed to the model" model/src/scenar
 mutation "calibrate --host-ops fits the per-block overhead" app/cli/calibrate.cpp \
     'options.hostOps = args.hostOps;' \
     'options.hostOps = false;' \
-    "tst_cli_calibrate:hostOpsFitTheHostsScale"
+    "tst_cli_calibrate:hostOpsCostTheBareOperator"
+mutation "the software's host time per operator ignored" model/src/scenario/compile.cpp \
+    '* r.software.hostOpFactor;' \
+    '* 1.0;' \
+    "tst_compile_software:softwareScalesTheHostTimePerOperator"
+mutation "a software preset's host_op_factor not read" model/src/io/calibration_json.cpp \
+    'software.hostOpFactor = numberIn(c["host_op_factor"], 0, false, 100, true);' \
+    '(void)numberIn(c["host_op_factor"], 0, false, 100, true);' \
+    "tst_compile_software:softwareScalesTheHostTimePerOperator"
+mutation "calibrate --host-ops costs the host at a scale other than the bare operator" model/src/calibration/calibration_parameters.h \
+    'constexpr double kBareHostOpScale = 1;' \
+    'constexpr double kBareHostOpScale = 1.1;' \
+    "tst_cli_calibrate:hostOpsCostTheBareOperator"
 mutation "the dispatcher's fixed host cost in every block" model/src/engine/block_stats.cpp \
     'const bool moe = block.hostWaits;' \
     'const bool moe = true;' \

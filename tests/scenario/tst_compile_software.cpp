@@ -112,6 +112,28 @@ private slots:
         QCOMPARE(compile().system.hostOpTime_s, 37.08e-6);
     }
 
+    void softwareScalesTheHostTimePerOperator()
+    {
+        // NeMo 25.04's Transformer Engine predates its CPU-overhead fixes: a TE Linear costs
+        // 99.66 us of host time where a torch Linear costs 37.08 us on GB200 (TransformerEngine
+        // issue 2053), 2.69 bare operators, and the stack's preset says so; the GPU's host
+        // time per operator is scaled by it. A GPU without a host of its own gets the documented
+        // x86 one (13.48 us), scaled the same.
+        scenario::Scenario s = io::loadScenario(PRESETS_DIR "/scenarios/default.gapstudio.json");
+        s.gpu.presetId = "nvidia-gb200";
+        s.software.presetId = "megatron-core";
+        QCOMPARE(compiled(s).system.hostOpTime_s, 37.08e-6);
+        s.software.presetId = "nemo-25.04";
+        QCOMPARE(mLibrary.software.at("nemo-25.04").hostOpFactor, 2.69);
+        QCOMPARE(compiled(s).system.hostOpTime_s, 37.08e-6 * 2.69);
+        s.gpu.presetId = "nvidia-h100-sxm-80gb";
+        QCOMPARE(compiled(s).system.hostOpTime_s, 13.48e-6 * 2.69);
+        // Written back as read; a stack that says nothing costs the bare operator.
+        const nlohmann::ordered_json written = io::toJson(mLibrary.software.at("nemo-25.04"));
+        QCOMPARE(written.at("host_op_factor").get<double>(), 2.69);
+        QVERIFY(!io::toJson(mLibrary.software.at("megatron-core")).contains("host_op_factor"));
+    }
+
     void softwareScattersPipelineMessages()
     {
         // Megatron-LM of 2022 sends pipeline messages scattered over TP (its preset says so);

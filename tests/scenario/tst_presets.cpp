@@ -143,6 +143,11 @@ private slots:
         QTest::newRow("graph scope not a list")
             << layout.arg(QStringLiteral(R"("attn")")) << "/cuda_graph_scope"
             << "expected an array";
+        const QString software
+            = QStringLiteral(R"({"fileType": "gapstudio.software", "version": 2, "id": "x", "name": "x",
+            "source": "s", "framework": "f", "gradient_reduce_datatype": "fp32", "host_op_factor": %1})");
+        QTest::newRow("host time per operator zero") << software.arg(0) << "/host_op_factor"
+                                                     << "expected a number in (0, 100], got 0";
         QTest::newRow("version too old") << link.arg(0).arg(100).arg(QString()) << "/version"
                                          << "File version 0 is no longer supported";
         // Cost blocks (model/cost.h): strict keys, a radix of at least 2, a source for every figure.

@@ -66,7 +66,7 @@ double Problem::predict(const Run &run, const Eigen::VectorXd &x) const
     c.gemmHalfDepth = value(x, b.halfDepth);
     c.computeEfficiency = value(x, b.compute);
     c.blockOverhead_s = value(x, b.overhead);
-    c.hostOpScale = b.hostOp >= 0 ? value(x, b.hostOp) : 0;
+    c.hostOpScale = mOptions.hostOps ? kBareHostOpScale : 0;
     c.moeBlockOverhead_s = b.moeOverhead >= 0 ? value(x, b.moeOverhead) : 0;
     c.overlapEfficiency = value(x, b.overlap);
     model::System system = run.compiled.system;
@@ -135,7 +135,7 @@ CalibrationSet Problem::calibration(const Eigen::VectorXd &x) const
     fallback.computeEfficiency = value(x, find(softwareParameter("default", "compute_efficiency")));
     fallback.blockOverhead_s = value(x, find(softwareParameter("default", "block_overhead")));
     if (mOptions.hostOps)
-        fallback.hostOpScale = value(x, find(softwareParameter("default", "host_op_scale")));
+        fallback.hostOpScale = kBareHostOpScale;
     else
         fallback.moeBlockOverhead_s = value(x, find(softwareParameter("default", "moe_block_overhead")));
     fallback.overlapEfficiency = value(x, find(softwareParameter("default", "overlap_efficiency")));
@@ -231,13 +231,10 @@ void Problem::bind(Run &run)
         = add(softwareParameter("default", "compute_efficiency"), Kind::Efficiency, kComputeRange, 0.9, 1.0);
     const int overhead = add(softwareParameter("default", "block_overhead"), Kind::Positive,
                              kBlockOverheadRange, 30e-6, 1.5);
-    // The MoE blocks' host time: the host's operators at a fitted scale (hostOps), or a fitted
-    // overhead per MoE block.
+    // The MoE blocks' host time: the host's operators at their documented time (hostOps, nothing
+    // to fit), or a fitted overhead per MoE block.
     int moe = -1;
-    if (mOptions.hostOps)
-        b.hostOp = add(softwareParameter("default", "host_op_scale"), Kind::Positive, kHostOpScaleRange, 1.0,
-                       kHostOpScaleSigma);
-    else
+    if (!mOptions.hostOps)
         moe = add(softwareParameter("default", "moe_block_overhead"), Kind::Positive, kMoeOverheadRange,
                   300e-6, 1.5);
     b.overlap = add(softwareParameter("default", "overlap_efficiency"), Kind::Efficiency, kOverlapRange, 0.8,

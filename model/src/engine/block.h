@@ -53,7 +53,7 @@ struct Block {
     double hostOps = 0;
     /// Corrected model (calibrated): the dispatcher makes the host wait for the GPU in every
     /// layer (the dropless dispatcher's copy of the tokens per expert, moeDispatcherSyncsHost),
-    /// so the block's forward pass runs at the host's launch pace (addHostWait).
+    /// so every pass of the block runs at the host's launch pace (addHostWait).
     bool hostWaits = false;
 
     [[nodiscard]] const Layer *begin() const noexcept { return layers; }

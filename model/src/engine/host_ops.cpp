@@ -102,14 +102,15 @@ double moeHostOps(const MoeLayerShape &layer) noexcept
            + (kDispatchHostOps + after);
 }
 
-/// The time an MoE block's passes wait for the host (host_ops.h). The forward pass of a block
-/// whose dispatcher makes the host wait for the GPU every layer (Block::hostWaits,
-/// moeDispatcherSyncsHost), and its recompute, run at the host's launch pace: each wait empties
-/// the GPU's queue, so the host never gets ahead, and the operators' host time adds to the GPU's
-/// time for the pass. The backward pass issues without waiting, as every pass of a block whose
-/// host never waits does: the host runs ahead and its time hides behind the GPU's, up to it. The
-/// backward pass issues twice the forward's operators. Evidence for the launch pace, against the
-/// host hidden in every pass: docs/references.md, "MoE host operators".
+/// The time an MoE block's passes wait for the host (host_ops.h). Every pass of a block whose
+/// dispatcher makes the host wait for the GPU every layer (Block::hostWaits,
+/// moeDispatcherSyncsHost) runs at the host's launch pace: each wait empties the GPU's queue, so
+/// the host never gets ahead, and the operators' host time adds to the GPU's time for the pass.
+/// With the EP all-to-all overlap, Megatron-Core issues each layer's backward operators between
+/// its forward ones, so the forward's wait stops the backward's issue too; without it the
+/// published runs say the same (docs/references.md, "MoE host operators": the launch pace). A
+/// block whose host never waits runs ahead: its host time hides behind the GPU's, up to it. The
+/// backward pass issues twice the forward's operators.
 double addHostWait(const Block &block, const LayerContext &ctx, const Execution &exe, const BlockComm &comm,
                    Stats &o) noexcept
 {
@@ -123,7 +124,8 @@ double addHostWait(const Block &block, const LayerContext &ctx, const Execution 
     o.block_fw_time += fw;
     if (!exe.training)
         return fw;
-    const double bw = hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));
+    const double bw
+        = waits ? 2 * host : hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));
     o.block_agrad_time += bw;
     double re = 0;
     if (exe.activationRecompute == Recompute::Full) {

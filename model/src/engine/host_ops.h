@@ -6,10 +6,10 @@
 // about twice the forward's operators (a data- and a weight-gradient kernel per GEMM).
 //
 // A GPU whose kernels finish faster than the host issues them waits for the host. Where the
-// dispatcher makes the host wait for the GPU every layer, the host cannot get ahead in the
-// forward pass, which takes its GPU time plus the operators' host time; elsewhere (the backward
-// pass, a dispatcher that never waits) the host hides behind the GPU, max(GPU time, operators x
-// host time per operator) (host_ops.cpp, addHostWait).
+// dispatcher makes the host wait for the GPU every layer, the host cannot get ahead in any pass
+// of the block, which takes its GPU time plus the operators' host time; with a dispatcher that
+// never waits the host hides behind the GPU, max(GPU time, operators x host time per operator)
+// (host_ops.cpp, addHostWait).
 // Megatron-Core's MoE README names the bottleneck ("CPU Overhead Bottleneck", NVIDIA/Megatron-LM
 // megatron/core/transformer/moe/README.md).
 

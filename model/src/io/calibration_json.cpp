@@ -184,7 +184,8 @@ scenario::Software parseSoftwareBody(const JsonCursor &c, bool wholeFile)
 {
     requireBlockKeys(c, wholeFile, { "framework", "gradient_reduce_datatype" },
                      { "elementwise_kernels", "moe_dispatcher", "moe_all_to_all_overlap",
-                       "pipeline_scatter_gather", "cuda_graph_scope", "moe_router_fusion" });
+                       "pipeline_scatter_gather", "cuda_graph_scope", "moe_router_fusion",
+                       "host_op_factor" });
     scenario::Software software;
     software.info = parseInfo(c);
     software.framework = c["framework"].string();
@@ -203,6 +204,8 @@ scenario::Software parseSoftwareBody(const JsonCursor &c, bool wholeFile)
         software.cudaGraphScopes = parseCudaGraphScopes(c["cuda_graph_scope"]);
     if (c.value().contains("moe_router_fusion"))
         software.moeRouterFusion = c["moe_router_fusion"].boolean();
+    if (c.value().contains("host_op_factor"))
+        software.hostOpFactor = numberIn(c["host_op_factor"], 0, false, 100, true);
     return software;
 }
 
@@ -222,6 +225,8 @@ void writeBody(nlohmann::ordered_json &out, const scenario::Software &software)
         out["cuda_graph_scope"] = writeCudaGraphScopes(*software.cudaGraphScopes);
     if (software.moeRouterFusion)
         out["moe_router_fusion"] = true;
+    if (software.hostOpFactor != 1)
+        out["host_op_factor"] = software.hostOpFactor;
 }
 
 scenario::CalibrationSet parseCalibrationBody(const JsonCursor &c, bool wholeFile)

@@ -174,6 +174,10 @@ struct Software {
     /// name their own (unset: none).
     std::optional<std::uint8_t> cudaGraphScopes;
     bool moeRouterFusion = false; ///< Execution::moeRouterFusion
+    /// Host time per framework operator in bare PyTorch operators (1: the bare one): Transformer
+    /// Engine's modules before their CPU-overhead fixes cost 2.69 (host_op_factor; its source in
+    /// docs/references.md, "MoE host operators"). Scales the GPU's host_op_us.
+    double hostOpFactor = 1;
     bool operator==(const Software &) const = default;
 };
 
