@@ -338,10 +338,9 @@ void addCalibratedTerms(const Block &block, const LayerContext &ctx, const Execu
     }
     const double hostWait
         = ctx.calibration->hostOpScale > 0 && block.hostOps > 0 ? addHostWait(block, ctx, exe, comm, o) : 0;
-    // The software stack's fixed cost per block and pass (kernel launches, host work); the
-    // backward pass launches about twice the forward's kernels.
-    // The host synchronisation of the MoE dispatcher: the blocks whose host waits
-    // (Block::hostWaits).
+    // The software stack's fixed cost per block and pass (kernel launches, host work; the
+    // backward pass launches about twice the forward's kernels), and the fitted cost of the MoE
+    // dispatcher's host synchronisation in the blocks whose host waits (Block::hostWaits).
     const bool moe = block.hostWaits;
     const double overhead
         = ctx.calibration->blockOverhead_s + (moe ? ctx.calibration->moeBlockOverhead_s : 0);

@@ -90,7 +90,7 @@ LayerContext layerContext(const Execution &exe, const System &sys, const Evaluat
         ctx.tileN = sys.gemmTileN;
         ctx.eagerKernels = features.eagerKernels && exe.eagerKernels;
         ctx.gatedActivation = exe.activationFunction == ActivationFunction::Silu;
-        ctx.hostOpTime_s = sys.hostOpTime_s > 0 ? sys.hostOpTime_s : kDefaultHostOpTime_s;
+        ctx.hostOpTime_s = hostOpTimeOrDefault(sys.hostOpTime_s);
     }
     ctx.collectiveAllToAll = features.moeDetails;
     return ctx;

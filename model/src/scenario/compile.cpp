@@ -62,10 +62,7 @@ model::System systemOf(const ResolvedScenario &r, Diagnostics &diagnostics)
     sys.gemmTileN = r.gpu.gemmTileN;
     // Host time per framework operator: the GPU's host (else the documented x86 one) times the
     // software stack's cost per operator.
-    sys.hostOpTime_s = r.gpu.hostOpTime_s;
-    if (r.software.hostOpFactor != 1)
-        sys.hostOpTime_s = (r.gpu.hostOpTime_s > 0 ? r.gpu.hostOpTime_s : model::kDefaultHostOpTime_s)
-                           * r.software.hostOpFactor;
+    sys.hostOpTime_s = model::hostOpTimeOrDefault(r.gpu.hostOpTime_s) * r.software.hostOpFactor;
     sys.processingMode = model::ProcessingMode::NoOverlap; // every reference system file
 
     const Topology &topo = r.topology;

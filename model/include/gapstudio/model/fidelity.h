@@ -94,6 +94,12 @@ struct Calibration {
 /// GB200's Grace CPU). The corrected model assumes it for a GPU whose preset states no host.
 inline constexpr double kDefaultHostOpTime_s = 13.48e-6;
 
+/// A host's time per operator (System::hostOpTime_s), or kDefaultHostOpTime_s when it is unknown (0).
+[[nodiscard]] constexpr double hostOpTimeOrDefault(double hostOpTime_s) noexcept
+{
+    return hostOpTime_s > 0 ? hostOpTime_s : kDefaultHostOpTime_s;
+}
+
 /// Whether the MoE token dispatcher makes the host wait in every MoE layer: the dropless
 /// all-to-all dispatcher copies the tokens-per-expert counts to the host; a capacity factor (fixed
 /// split sizes) or the flex dispatcher with a sync-free backend such as HybridEP does not
