@@ -117,7 +117,6 @@ int runCalibrate(const std::vector<std::string> &argv)
     options.software = args.software;
     options.start = start ? &*start : nullptr;
     options.bounded = args.bounded;
-    options.hostOps = args.hostOps;
     options.progress = [](int done, int total) {
         std::cerr << "fit " << done << " of " << total << " done\n" << std::flush;
     };

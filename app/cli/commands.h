@@ -84,7 +84,7 @@ struct ValidateArgs {
     std::vector<scenario::RunFilter> filters; ///< --only / --exclude KEY=VALUE, in order
     bool fromPriors = false;                  ///< calibrate --from-priors
     bool bounded = false;                     ///< calibrate --bounded
-    bool hostOps = false;                     ///< calibrate --host-ops
+    bool hostOps = false;                     ///< calibrate --host-ops (accepted, the only way now)
 };
 [[nodiscard]] ValidateArgs parseValidateArgs(const std::vector<std::string> &args, const char *command);
 

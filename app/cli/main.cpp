@@ -163,10 +163,11 @@ Commands:
           seen); writes the preset to --out. --gpu ID fits that GPU its own entry (else
           runs share their architecture's); --software ID fits every run as that software
           stack; --only/--exclude select the runs as for validate, e.g. --exclude
-          gpu_arch=blackwell; --bounded keeps every parameter inside its range; --host-ops
-          costs the MoE blocks' host operators (counted per layer, at the GPU's host CPU
-          speed times the software's host_op_factor, fewer under CUDA graphs and router
-          fusion) instead of a fitted overhead per MoE block; nothing of it is fitted.
+          gpu_arch=blackwell; --bounded keeps every parameter inside its range. The MoE
+          blocks' host time is not fitted: their host operators (counted per layer, fewer
+          under CUDA graphs and router fusion) cost the GPU's host CPU time per operator
+          times the software's host_op_factor. --host-ops, which asked for that before it
+          was the only way, is accepted and changes nothing.
 
 Exit status (the GUI's headless exports keep the same):
   0  success

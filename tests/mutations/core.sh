@@ -359,9 +359,9 @@ mutation "a parameter beyond its documented range not named" model/src/calibrati
     'return v <= p.range.low + margin || v >= p.range.high - margin;' \
     'return v <= p.range.low + margin && v >= p.range.high - margin;' \
     "tst_calibrate_synthetic:boundedFitKeepsTheDocumentedRanges"
-mutation "an HBM efficiency range that admits the Blackwell stand-in" model/src/calibration/calibration_parameters.h \
-    'constexpr Range kHbmRange { 0.6, 0.95 };' \
-    'constexpr Range kHbmRange { 0.2, 0.95 };' \
+mutation "a GEMM efficiency range above A100's measured maximum" model/src/calibration/calibration_parameters.h \
+    'constexpr Range kGemmRange { 0.5, 0.9 };' \
+    'constexpr Range kGemmRange { 0.5, 0.95 };' \
     "tst_cli_calibrate:boundedFitNamesWhatItHolds"
 mutation "final guard's fast path sums one lane only" model/src/engine/result_guard.cpp \
     'if (std::isfinite((sum[0] + sum[1]) + (sum[2] + sum[3]))' \

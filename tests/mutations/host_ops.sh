@@ -55,10 +55,10 @@ mutation "the backward pass hides its host behind the GPU though the host waits"
     '= waits ? 2 * host : hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
     '= hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
     "tst_host_ops:theWaitPutsEveryPassAtLaunchPace"
-mutation "the host-operator calibration fitted with the backward pass hidden" model/src/engine/host_ops.cpp \
+mutation "the shipped calibration fitted with the backward pass hidden" model/src/engine/host_ops.cpp \
     '= waits ? 2 * host : hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
     '= hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
-    "tst_real_runs:hostOperatorCalibrationMeetsTheGoals"
+    "tst_real_runs:leaveOneGenerationOut"
 mutation "a sync-free dispatcher's backward pass at launch pace" model/src/engine/host_ops.cpp \
     '= waits ? 2 * host : hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));' \
     '= 2 * host;' \
@@ -101,9 +101,13 @@ mutation "the software's router fusion not passed to the model" model/src/scenar
     'exe.moeRouterFusion = r.software.moeRouterFusion;' \
     'exe.moeRouterFusion = false;' \
     "tst_compile_software:softwareCapturesCudaGraphsAndFusesTheRouter"
-mutation "calibrate --host-ops fits the per-block overhead" app/cli/calibrate.cpp \
-    'options.hostOps = args.hostOps;' \
-    'options.hostOps = false;' \
+mutation "calibrate fits without the MoE blocks' host operators" model/src/calibration/calibration_problem.cpp \
+    '    c.hostOpScale = kBareHostOpScale;' \
+    '    c.hostOpScale = 0;' \
+    "tst_calibrate_synthetic:fitsTheMoeHostOperatorsAsTheModelRunsThem"
+mutation "calibrate writes no host time per operator" model/src/calibration/calibration_problem.cpp \
+    '    fallback.hostOpScale = kBareHostOpScale;' \
+    '    fallback.hostOpScale = 0;' \
     "tst_cli_calibrate:hostOpsCostTheBareOperator"
 mutation "the software's host time per operator ignored" model/src/scenario/compile.cpp \
     '* r.software.hostOpFactor;' \
@@ -113,7 +117,7 @@ mutation "a software preset's host_op_factor not read" model/src/io/calibration_
     'software.hostOpFactor = numberIn(c["host_op_factor"], 0, false, 100, true);' \
     '(void)numberIn(c["host_op_factor"], 0, false, 100, true);' \
     "tst_compile_software:softwareScalesTheHostTimePerOperator"
-mutation "calibrate --host-ops costs the host at a scale other than the bare operator" model/src/calibration/calibration_parameters.h \
+mutation "calibrate costs the host at a scale other than the bare operator" model/src/calibration/calibration_parameters.h \
     'constexpr double kBareHostOpScale = 1;' \
     'constexpr double kBareHostOpScale = 1.1;' \
     "tst_cli_calibrate:hostOpsCostTheBareOperator"

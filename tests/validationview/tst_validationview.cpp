@@ -273,9 +273,9 @@ private slots:
             QCOMPARE(cell(views::ParameterRangeTable::Low), p.at("range")[0].get<double>());
             QCOMPARE(cell(views::ParameterRangeTable::High), p.at("range")[1].get<double>());
         }
-        QVERIFY(marked > 0); // Blackwell's HBM efficiency, at least
+        QVERIFY(marked > 0); // Ampere's 16-bit GEMM efficiency, held at the range's 0.9
         QCOMPARE(table->rowCount(), marked);
-        QVERIFY(table->rowOf(QStringLiteral("blackwell/hbm_efficiency")) >= 0);
+        QVERIFY(table->rowOf(QStringLiteral("ampere/gemm_efficiency/16-bit")) >= 0);
     }
 
     void clickOpensTheRun()

@@ -142,12 +142,8 @@ constexpr Range kComputeRange { 0.5, 1.0 };
 /// Host time per transformer block, microbatch and pass beyond the GPU's: 20-60 kernels at a CPU
 /// launch time of 5-20 us each (HolisticTraceAnalysis) when nothing hides it.
 constexpr Range kBlockOverheadRange { 0, 1.2e-3 };
-/// Host time per MoE block, microbatch and pass: the 30-130 kernels of a Megatron-Core MoE layer
-/// (router, permutation, one GEMM per local expert) at up to 37 us of host time each
-/// (Transformer Engine's Linear on Grace).
-constexpr Range kMoeOverheadRange { 0, 5e-3 };
 /// Host time per framework operator in bare PyTorch operators (model::Calibration::hostOpScale)
-/// under --host-ops: 1, not fitted. The operator costs the microbenchmark's time on the GPU's host
+/// 1, not fitted. The operator costs the microbenchmark's time on the GPU's host
 /// (model::kDefaultHostOpTime_s, the GPU presets' host_op_us) times its software stack's
 /// host_op_factor; the published runs are not asked for it.
 constexpr double kBareHostOpScale = 1;

@@ -66,8 +66,8 @@ double Problem::predict(const Run &run, const Eigen::VectorXd &x) const
     c.gemmHalfDepth = value(x, b.halfDepth);
     c.computeEfficiency = value(x, b.compute);
     c.blockOverhead_s = value(x, b.overhead);
-    c.hostOpScale = mOptions.hostOps ? kBareHostOpScale : 0;
-    c.moeBlockOverhead_s = b.moeOverhead >= 0 ? value(x, b.moeOverhead) : 0;
+    c.hostOpScale = kBareHostOpScale;
+    c.moeBlockOverhead_s = 0; // a start file's fitted overhead per MoE block stands for the same time
     c.overlapEfficiency = value(x, b.overlap);
     model::System system = run.compiled.system;
     for (std::size_t t = 0; t < system.networks.size(); ++t)
@@ -119,8 +119,6 @@ CalibrationSet Problem::calibration(const Eigen::VectorXd &x) const
         SoftwareCalibration &software = set.software[b.softwareKey];
         software.computeEfficiency = value(x, b.compute);
         software.blockOverhead_s = value(x, b.overhead);
-        if (b.moeOverhead >= 0)
-            software.moeBlockOverhead_s = value(x, b.moeOverhead);
     }
     GpuCalibration &anyGpu = set.gpus["default"];
     for (std::size_t t = 0; t < model::kDatatypeCount; ++t) {
@@ -134,10 +132,7 @@ CalibrationSet Problem::calibration(const Eigen::VectorXd &x) const
     SoftwareCalibration &fallback = set.software["default"];
     fallback.computeEfficiency = value(x, find(softwareParameter("default", "compute_efficiency")));
     fallback.blockOverhead_s = value(x, find(softwareParameter("default", "block_overhead")));
-    if (mOptions.hostOps)
-        fallback.hostOpScale = kBareHostOpScale;
-    else
-        fallback.moeBlockOverhead_s = value(x, find(softwareParameter("default", "moe_block_overhead")));
+    fallback.hostOpScale = kBareHostOpScale;
     fallback.overlapEfficiency = value(x, find(softwareParameter("default", "overlap_efficiency")));
     set.networks["scale_up"].efficiency = value(x, find(networkParameter("scale_up")));
     set.networks["scale_out"].efficiency = value(x, find(networkParameter("scale_out")));
@@ -231,21 +226,14 @@ void Problem::bind(Run &run)
         = add(softwareParameter("default", "compute_efficiency"), Kind::Efficiency, kComputeRange, 0.9, 1.0);
     const int overhead = add(softwareParameter("default", "block_overhead"), Kind::Positive,
                              kBlockOverheadRange, 30e-6, 1.5);
-    // The MoE blocks' host time: the host's operators at their documented time (hostOps, nothing
-    // to fit), or a fitted overhead per MoE block.
-    int moe = -1;
-    if (!mOptions.hostOps)
-        moe = add(softwareParameter("default", "moe_block_overhead"), Kind::Positive, kMoeOverheadRange,
-                  300e-6, 1.5);
+    // The MoE blocks' host time is not fitted: their operators cost the documented time
+    // (kBareHostOpScale, engine/host_ops.h).
     b.overlap = add(softwareParameter("default", "overlap_efficiency"), Kind::Efficiency, kOverlapRange, 0.8,
                     1.0, -1, start(s.overlapEfficiency));
     b.compute = add(softwareParameter(b.softwareKey, "compute_efficiency"), Kind::Efficiency, kComputeRange,
                     0, 0.5, compute, start(s.computeEfficiency));
     b.overhead = add(softwareParameter(b.softwareKey, "block_overhead"), Kind::Positive, kBlockOverheadRange,
                      0, 1.0, overhead, start(s.blockOverhead_s));
-    if (run.compiled.execution.modelMoE && moe >= 0)
-        b.moeOverhead = add(softwareParameter(b.softwareKey, "moe_block_overhead"), Kind::Positive,
-                            kMoeOverheadRange, 0, 1.0, moe, start(s.moeBlockOverhead_s));
     b.scaleUp = add(networkParameter("scale_up"), Kind::Efficiency, kNetworkRange, 0.8, 0.7);
     b.scaleOut = add(networkParameter("scale_out"), Kind::Efficiency, kNetworkRange, 0.8, 0.7);
     (void)options;

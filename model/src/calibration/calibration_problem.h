@@ -23,7 +23,7 @@ struct Binding {
     /// The 16-bit GEMM efficiency of the run's GPU: an FP8/FP4 run keeps its attention BMMs (and
     /// whatever its recipe leaves in BF16) in 16 bits, so its 16-bit GEMMs are fitted too.
     int gemm16 = -1;
-    int compute = -1, overhead = -1, moeOverhead = -1, overlap = -1;
+    int compute = -1, overhead = -1, overlap = -1;
     int scaleUp = -1, scaleOut = -1;
     model::Datatype gemmType = model::Datatype::Bfloat16;
     std::string gpuKey, softwareKey;

@@ -77,14 +77,14 @@ struct Calibration {
     double blockOverhead_s = 0;
     /// Software stack: the share of overlappable communication (DP, TP, CP) that really hides.
     double overlapEfficiency = 1;
-    /// Software stack: extra fixed cost per MoE block, microbatch and pass: the token
-    /// dispatcher's host synchronisation (Megatron-Core's dropless all-to-all dispatcher copies
-    /// the tokens-per-expert counts to the host every layer, which also rules out CUDA graphs).
+    /// Software stack: a fixed cost per MoE block, microbatch and pass in the blocks whose
+    /// dispatcher makes the host wait (a calibration file's moe_block_overhead_us). calibrate no
+    /// longer fits it: hostOpScale costs the same wait from its mechanism.
     double moeBlockOverhead_s = 0;
     /// Software stack: host time per framework operator in bare PyTorch operators
     /// (System::hostOpTime_s, else kDefaultHostOpTime_s); the MoE blocks wait for the host's
-    /// operators (engine/host_ops.h). 0: the host's operators are not costed (the fitted
-    /// moeBlockOverhead_s stands for them).
+    /// operators (engine/host_ops.h). calibrate writes 1; 0 (an older calibration file): the
+    /// host's operators are not costed.
     double hostOpScale = 0;
 };
 

@@ -10,11 +10,10 @@
  *    efficiency, HBM efficiency;
  *  - globally: the GEMM half-depth, the scale-up and scale-out collective efficiencies, the
  *    overlap efficiency;
- *  - per software stack: compute efficiency, per-block overhead and, for stacks with MoE runs,
- *    the per-MoE-block overhead, each as a deviation from the "default" software entry (which
- *    stacks without runs, or new ones, fall back to); with hostOps, the host's operators at
- *    their documented time (model::Calibration::hostOpScale 1, nothing fitted) instead of the
- *    per-MoE-block overhead.
+ *  - per software stack: compute efficiency and per-block overhead, each as a deviation from the
+ *    "default" software entry (which stacks without runs, or new ones, fall back to).
+ * The MoE blocks' host time is not fitted: their operators cost their documented time
+ * (model::Calibration::hostOpScale 1, engine/host_ops.h).
  * Nothing is keyed to a run, a family or a model name.
  */
 
@@ -48,9 +47,6 @@ struct CalibrationFitOptions {
     /// docs/references.md, "Calibration ranges"). Either way the summary marks the parameters the
     /// fit put at or beyond an end of their range (FittedParameter::atBound).
     bool bounded = false;
-    /// Cost the MoE blocks' host operators at their documented time (model::Calibration::
-    /// hostOpScale 1, engine/host_ops.h) instead of fitting an overhead per MoE block.
-    bool hostOps = false;
     int maxIterations = 200;
     /// Called with (done, total) as fits progress (the studio's progress bar); may be empty.
     std::function<void(int, int)> progress;
