@@ -209,6 +209,46 @@ private slots:
                                       1e-9);
     }
 
+    void theStepTimeNamesTheWaitApartFromEachPass()
+    {
+        // The step-time chart draws the wait as a term of its own, taken out of the passes that
+        // hold it: 4 blocks x 62 forward operators out of the forward compute, 4 x 124 backward
+        // ones out of the backward compute, so that what the chart calls compute is the GPU's
+        // own time (the same layout with no host costed) and the terms still sum to the step.
+        Execution exe = moeLayout();
+        const Evaluation gpu = hosted(exe, 1e-6, 0);
+        const Evaluation a = hosted(exe, 1e-6);
+        QVERIFY(gpu.ok && a.ok);
+        gapstudio::test::relativeNear(a.stats.moe_host_wait_fw_time, 4 * 62 * 1e-6, 1e-9);
+        gapstudio::test::relativeNear(a.stats.moe_host_wait_bw_time, 4 * 124 * 1e-6, 1e-9);
+        QCOMPARE(a.stats.moe_host_wait_recompute_time, 0.0);
+        const StepBreakdown step = analyze(hostedApp(), exe, hostedMachine(1e-6), a).step;
+        const auto term = [&](const char *key) {
+            for (const TimeComponent &c : step.exposed)
+                if (c.key == key)
+                    return c.seconds;
+            return -1.0;
+        };
+        gapstudio::test::relativeNear(term("moe_host_wait"), 4 * 186 * 1e-6, 1e-9);
+        gapstudio::test::relativeNear(term("fw"), gpu.stats.fw_time, 1e-9);
+        gapstudio::test::relativeNear(term("bw"), gpu.stats.bw_time, 1e-9);
+        double sum = 0;
+        for (const TimeComponent &c : step.exposed)
+            sum += c.seconds;
+        gapstudio::test::relativeNear(sum, a.stats.total_time, 1e-12);
+
+        // With full recompute the recomputed forward waits too, out of the recompute term.
+        exe.activationRecompute = Recompute::Full;
+        const Evaluation gpuRe = hosted(exe, 1e-6, 0);
+        const Evaluation re = hosted(exe, 1e-6);
+        QVERIFY(gpuRe.ok && re.ok);
+        gapstudio::test::relativeNear(re.stats.moe_host_wait_recompute_time, 4 * 62 * 1e-6, 1e-9);
+        const StepBreakdown reStep = analyze(hostedApp(), exe, hostedMachine(1e-6), re).step;
+        for (const TimeComponent &c : reStep.exposed)
+            if (c.key == "recompute")
+                gapstudio::test::relativeNear(c.seconds, gpuRe.stats.recompute_time, 1e-9);
+    }
+
     void aSyncFreeDispatcherHidesTheHostBehindTheGpu()
     {
         // The flex dispatcher never makes the host wait: its 62 operators per forward pass and

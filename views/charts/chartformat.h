@@ -186,12 +186,27 @@ namespace gapstudio::views::chartformat {
     };
     static const Entry entries[] = {
         // step time
-        {"fw", 0x4E79A7}, {"bw", 0xA0CBE8}, {"optimizer", 0x59A14F}, {"recompute", 0x8CD17D},
-        {"bubble", 0xBAB0AC}, {"tp", 0xF28E2B}, {"pp", 0xE15759}, {"dp", 0xB07AA1}, {"ep", 0xFF9DA7},
-        {"es", 0x9C755F}, {"recomm", 0xFFBE7D}, {"offload", 0x79706E},
+        { "fw", 0x4E79A7 },
+        { "bw", 0xA0CBE8 },
+        { "optimizer", 0x59A14F },
+        { "recompute", 0x8CD17D },
+        { "bubble", 0xBAB0AC },
+        { "tp", 0xF28E2B },
+        { "pp", 0xE15759 },
+        { "dp", 0xB07AA1 },
+        { "ep", 0xFF9DA7 },
+        { "es", 0x9C755F },
+        { "recomm", 0xFFBE7D },
+        { "offload", 0x79706E },
+        { "moe_host_wait", 0xB6992D },
+        { "cp", 0xD4A6C8 },
+        { "embedding_head", 0x76B7B2 },
         // memory
-        {"weights", 0x4E79A7}, {"weight_grads", 0xA0CBE8}, {"activations", 0xEDC948},
-        {"checkpoints", 0xF28E2B}, {"activation_grads", 0xE15759},
+        { "weights", 0x4E79A7 },
+        { "weight_grads", 0xA0CBE8 },
+        { "activations", 0xEDC948 },
+        { "checkpoints", 0xF28E2B },
+        { "activation_grads", 0xE15759 },
     };
     for (const Entry &entry : entries)
         if (key == entry.key)

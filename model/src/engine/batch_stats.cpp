@@ -276,6 +276,9 @@ void computeBatchStats(Run &run, Stats &o) noexcept
     o.moe_sync_time = mult * o.block_moe_sync_time;
     o.moe_imbalance_time = mult * o.block_moe_imbalance_time;
     o.moe_host_wait_time = mult * o.block_moe_host_wait_time;
+    o.moe_host_wait_fw_time = mult * o.block_moe_host_wait_fw_time;
+    o.moe_host_wait_bw_time = mult * o.block_moe_host_wait_bw_time;
+    o.moe_host_wait_recompute_time = mult * o.block_moe_host_wait_re_time;
 
     communicationTotals(run, o, chunks, base);
     pipelineComm(run, o);

@@ -122,16 +122,19 @@ double addHostWait(const Block &block, const LayerContext &ctx, const Execution 
     const auto hidden = [](double passHost, double gpu) { return std::max(0.0, passHost - gpu); };
     const double fw = waits ? host : hidden(host, o.block_fw_time + comm.fwExposed(0));
     o.block_fw_time += fw;
+    o.block_moe_host_wait_fw_time = fw;
     if (!exe.training)
         return fw;
     const double bw
         = waits ? 2 * host : hidden(2 * host, o.block_agrad_time + o.block_wgrad_time + comm.bwExposed(0));
     o.block_agrad_time += bw;
+    o.block_moe_host_wait_bw_time = bw;
     double re = 0;
     if (exe.activationRecompute == Recompute::Full) {
         re = waits ? host : hidden(host, o.block_re_time + comm.recommExposed(0));
         o.block_re_time += re;
     }
+    o.block_moe_host_wait_re_time = re;
     return fw + bw + re;
 }
 

@@ -38,6 +38,9 @@ Parts partsOf(const Stats &s, const BlockComm &comm, bool training)
     p.moeSync = s.block_moe_sync_time;
     p.moeImbalance = s.block_moe_imbalance_time;
     p.moeHostWait = s.block_moe_host_wait_time;
+    p.moeHostWaitFw = s.block_moe_host_wait_fw_time;
+    p.moeHostWaitBw = s.block_moe_host_wait_bw_time;
+    p.moeHostWaitRe = s.block_moe_host_wait_re_time;
     if (training) {
         p.bw = s.block_agrad_time + s.block_wgrad_time;
         p.recompute = s.block_re_time;
@@ -334,6 +337,9 @@ void applyStages(Run &run, Stats &o) noexcept
     adjust(o.moe_sync_time, &Parts::moeSync);
     adjust(o.moe_imbalance_time, &Parts::moeImbalance);
     adjust(o.moe_host_wait_time, &Parts::moeHostWait);
+    adjust(o.moe_host_wait_fw_time, &Parts::moeHostWaitFw);
+    adjust(o.moe_host_wait_bw_time, &Parts::moeHostWaitBw);
+    adjust(o.moe_host_wait_recompute_time, &Parts::moeHostWaitRe);
     o.software_overhead_time += M * critical.ends.software;
     o.moe_sync_time += M * critical.ends.moeSync;
     o.moe_imbalance_time += M * critical.ends.moeImbalance;

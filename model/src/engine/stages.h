@@ -14,8 +14,10 @@ namespace gapstudio::model::detail {
 struct Parts {
     double fw = 0, bw = 0, recompute = 0, tp = 0, ep = 0, es = 0, cp = 0, recomm = 0;
     /// The software stack's fixed costs, the busiest GPU's extra expert work and the MoE blocks'
-    /// wait for their host, already inside fw, bw and recompute (not summed again).
+    /// wait for their host (in all, and in each pass), already inside fw, bw and recompute (not
+    /// summed again).
     double software = 0, moeSync = 0, moeImbalance = 0, moeHostWait = 0;
+    double moeHostWaitFw = 0, moeHostWaitBw = 0, moeHostWaitRe = 0;
     [[nodiscard]] double sum() const noexcept { return fw + bw + recompute + tp + ep + es + cp + recomm; }
 };
 

@@ -24,7 +24,9 @@ struct TimeComponent {
 /// The step time split into additive parts that sum to Stats::total_time, and the
 /// communication hidden behind compute (link time minus exposed time) per parallelism.
 struct StepBreakdown {
-    std::vector<TimeComponent> exposed; ///< fw, bw, optimizer, recompute, bubble, exposed TP/PP/DP/EP/ES, recomm, offload
+    /// fw, bw, optimizer, recompute, the MoE host wait, bubble, exposed TP/PP/DP/EP/ES, recomm,
+    /// offload, CP, embedding and LM head
+    std::vector<TimeComponent> exposed;
     std::vector<TimeComponent> hidden;  ///< overlapped TP, DP, recomm communication
     double total_s = 0;
 };

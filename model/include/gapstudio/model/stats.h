@@ -154,7 +154,10 @@ namespace gapstudio::model {
 /// step, outside the pipeline bubble. block_moe_imbalance_time and moe_imbalance_time: the same
 /// for the busiest GPU's extra routed expert work under dropless routing (Features::moeImbalance).
 /// block_moe_host_wait_time and moe_host_wait_time: the same for the MoE blocks' wait for their
-/// host operators, whose issue outruns the GPU's work (a calibration with host_op_scale).
+/// host operators, whose issue outruns the GPU's work (a calibration with host_op_scale);
+/// block_moe_host_wait_{fw,bw,re}_time and moe_host_wait_{fw,bw,recompute}_time its part in each
+/// pass of the transformer blocks (inside fw, bw and recompute; what moe_host_wait_time holds
+/// beyond them is the multi-token-prediction layers', inside embedding_head_time).
 #define GAPSTUDIO_CORRECTED_EXTRA_STATS(X) \
     X(cp_comm_link_time) \
     X(cp_comm_exposed_time) \
@@ -174,7 +177,13 @@ namespace gapstudio::model {
     X(block_moe_imbalance_time) \
     X(moe_imbalance_time) \
     X(block_moe_host_wait_time) \
-    X(moe_host_wait_time)
+    X(moe_host_wait_time) \
+    X(block_moe_host_wait_fw_time) \
+    X(block_moe_host_wait_bw_time) \
+    X(block_moe_host_wait_re_time) \
+    X(moe_host_wait_fw_time) \
+    X(moe_host_wait_bw_time) \
+    X(moe_host_wait_recompute_time)
 
 /// The 122 statistics of calculon-MoE (e3eb609) in its order: X(output name, Stats field).
 #define GAPSTUDIO_CALCULON_MOE_STATS(X) \
