@@ -153,8 +153,8 @@ mutation "DeepEP counted as the all-to-all dispatcher's operators" model/src/eng
     "tst_host_ops:deepEpsDispatchWaitsAfterFewerOperators tst_software_ladder"
 # The step-time chart's own term for the wait (analysis.cpp stepBreakdown)
 mutation "the forward compute keeps the host wait" model/src/engine/analysis.cpp \
-    '{"fw", "Forward compute", o.fw_time - o.moe_host_wait_fw_time},' \
-    '{"fw", "Forward compute", o.fw_time},' \
+    '{ "fw", "Forward compute", o.fw_time - o.moe_host_wait_fw_time },' \
+    '{ "fw", "Forward compute", o.fw_time },' \
     "tst_host_ops:theStepTimeNamesTheWaitApartFromEachPass"
 mutation "the backward pass's wait not recorded" model/src/engine/host_ops.cpp \
     'o.block_moe_host_wait_bw_time = bw;' \

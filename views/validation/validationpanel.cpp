@@ -79,7 +79,7 @@ ValidationPanel::ValidationPanel(ScenarioDocument *document, QWidget *parent)
     sideLayout->addWidget(mErrors, 1);
     sideLayout->addWidget(caption(tr("Error per GPU generation")));
     sideLayout->addWidget(mGenerations, 1);
-    sideLayout->addWidget(caption(tr("Fitted parameters beyond their documented range")));
+    sideLayout->addWidget(caption(tr("Fitted parameters at or beyond an end of their range")));
     sideLayout->addWidget(mParameterRanges, 1);
     sideLayout->addWidget(caption(tr("Runs without a clean prediction")));
     sideLayout->addWidget(mProblems, 1);
