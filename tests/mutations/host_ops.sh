@@ -81,8 +81,8 @@ mutation "the critical stage's MTP layers' host wait dropped" model/src/engine/s
     'o.moe_host_wait_time += 0 * critical.ends.moeHostWait;' \
     "tst_host_ops:aMultiTokenPredictionLayerWaitsLikeAnMoeBlock"
 mutation "the efficiency gap loses the host wait" model/src/engine/analysis.cpp \
-    '{ "moe_host_ops", "MoE host operators (launch-bound)", o.moe_host_wait_time / total },' \
-    '{ "moe_host_ops", "MoE host operators (launch-bound)", 0.0 },' \
+    '{ kMoeHostOpsKey, kMoeHostOpsName, o.moe_host_wait_time / total },' \
+    '{ kMoeHostOpsKey, kMoeHostOpsName, 0.0 },' \
     "tst_host_ops:hostBoundPassesTakeTheOperatorsHostTime"
 # presets and the CLI: the recipes' settings reach the model, the fit costs the host on request
 mutation "a GPU preset's host ignored" model/src/io/preset_hardware_blocks.cpp \
@@ -164,3 +164,7 @@ mutation "the recomputed forward's wait not recorded" model/src/engine/host_ops.
     'o.block_moe_host_wait_re_time = re;' \
     'o.block_moe_host_wait_re_time = 0;' \
     "tst_host_ops:theStepTimeNamesTheWaitApartFromEachPass"
+mutation "the MTP layers' wait left in the embedding and LM head" model/src/engine/analysis.cpp \
+    'const double hostWaitEnds = std::max(0.0, o.moe_host_wait_time - o.moe_host_wait_fw_time' \
+    'const double hostWaitEnds = 0 * std::max(0.0, o.moe_host_wait_time - o.moe_host_wait_fw_time' \
+    "tst_host_ops:aMultiTokenPredictionLayerWaitsLikeAnMoeBlock"

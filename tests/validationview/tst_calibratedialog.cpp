@@ -186,7 +186,8 @@ private slots:
             files << dir.filePath(QString::fromLatin1(id) + QStringLiteral(".json"));
             QFile out(files.back());
             QVERIFY(out.open(QIODevice::WriteOnly));
-            out.write(QByteArray::fromStdString(run.dump(4)));
+            const QByteArray text = QByteArray::fromStdString(run.dump(4));
+            QCOMPARE(out.write(text), text.size());
         }
         Studio studio;
         CalibrateDialog *dialog = studio.panel.calibrateDialog();

@@ -198,7 +198,7 @@ namespace gapstudio::views::chartformat {
         { "es", 0x9C755F },
         { "recomm", 0xFFBE7D },
         { "offload", 0x79706E },
-        { "moe_host_wait", 0xB6992D },
+        { "moe_host_ops", 0xB6992D },
         { "cp", 0xD4A6C8 },
         { "embedding_head", 0x76B7B2 },
         // memory

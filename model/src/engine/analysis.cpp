@@ -12,6 +12,11 @@ namespace gapstudio::model {
 
 namespace {
 
+/// The MoE blocks' wait for their host operators: one term of the step time and one loss of the
+/// efficiency gap, under one key and name.
+constexpr const char *kMoeHostOpsKey = "moe_host_ops";
+constexpr const char *kMoeHostOpsName = "MoE host operators (launch-bound)";
+
 double blocksPerProc(const Application &app, const Execution &exe) noexcept
 {
     return static_cast<double>((app.numBlocks + exe.pipelinePar - 1) / exe.pipelinePar);
@@ -30,7 +35,7 @@ StepBreakdown stepBreakdown(const Stats &o)
                   { "bw", "Backward compute", o.bw_time - o.moe_host_wait_bw_time },
                   { "optimizer", "Optimizer step", o.optim_step_time },
                   { "recompute", "Recompute", o.recompute_time - o.moe_host_wait_recompute_time },
-                  { "moe_host_wait", "MoE host operators (launch-bound)", o.moe_host_wait_time },
+                  { kMoeHostOpsKey, kMoeHostOpsName, o.moe_host_wait_time },
                   { "bubble", "Pipeline bubble", o.bubble_time },
                   { "tp_exposed", "TP communication", o.tp_comm_exposed_time },
                   { "pp_exposed", "PP communication", o.pp_comm_exposed_time },
@@ -72,7 +77,7 @@ EfficiencyGap efficiencyGap(const Application &app, const Execution &exe, const 
                  { "software", "Software overhead per block (fitted)", o.software_overhead_time / total },
                  { "moe_sync", "MoE dispatcher host sync (fitted)", o.moe_sync_time / total },
                  { "moe_imbalance", "Expert load imbalance", o.moe_imbalance_time / total },
-                 { "moe_host_ops", "MoE host operators (launch-bound)", o.moe_host_wait_time / total },
+                 { kMoeHostOpsKey, kMoeHostOpsName, o.moe_host_wait_time / total },
                  { "optimizer", "Optimizer step", o.optim_step_time / total },
                  { "recompute", "Recompute", o.recompute_time / total },
                  { "bubble", "Pipeline bubble", o.bubble_time / total },
