@@ -40,12 +40,6 @@ GroupComm &groupOf(BlockComm &comm, const Layer &l) noexcept
     return comm.tp;
 }
 
-bool carriesComm(LayerKind kind) noexcept
-{
-    return kind == LayerKind::TPComm || kind == LayerKind::LinearOverlapped || kind == LayerKind::AllToAll
-           || kind == LayerKind::FlashAttention;
-}
-
 /// A layer's traffic in one stage, [0] for the base and [1] for the edge block of a chunk: only
 /// p2p_rs_ag makes them differ. Computed once per layer and stage.
 struct Link {
@@ -124,8 +118,8 @@ struct BlockTotals {
            optimizer = 0;
 };
 
-void addMemory(const Layer &l, const LayerContext &ctx, const Execution &exe, BlockTotals &t,
-               BlockComm &comm) noexcept;
+void addMemory(const Layer &l, const LayerContext &ctx, const Execution &exe, bool withWeights,
+               BlockTotals &t, BlockComm &comm) noexcept;
 
 /// A layer without weights, weight gradients or optimizer state: its weight, gradient and
 /// optimizer footprints are exactly 0 (layer_memory.h), and adding those zeros to the block's
@@ -147,9 +141,9 @@ bool weightStagesSkippable(const LayerContext &ctx) noexcept
     return !ctx.calibration && ctx.matrix->peak_flops > 0 && ctx.vector->peak_flops > 0;
 }
 
-bool withoutWeightWork(const Layer &l, bool weightStagesSkip) noexcept
+bool withoutWeightWork(const Layer &l, bool withWeights, bool weightStagesSkip) noexcept
 {
-    return weightStagesSkip && l.wgradFlops == 0 && weightless(l) && l.kind != LayerKind::FlashAttention
+    return weightStagesSkip && l.wgradFlops == 0 && !withWeights && l.kind != LayerKind::FlashAttention
            && l.kind != LayerKind::Embedding;
 }
 
@@ -162,7 +156,7 @@ inline StageTiming addPassStage(const Layer &l, const LayerContext &ctx, Stage s
                                 double (&exposed)[2]) noexcept
 {
     const Link link = comms ? linkOf(l, ctx, s, cost) : Link {};
-    const StageTiming timing = processingTimeWithNet(l, ctx, s, cost, link.time[0]);
+    const StageTiming timing = processingTimeWithNet(l, ctx, s, cost, link.time[0], comms);
     exposedOf(l, ctx, s, cost, link, timing, edgeOwn, exposed);
     sums.addCost(cost);
     sums.time += timing.time;
@@ -177,8 +171,9 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
                      bool weightStagesSkip, BlockTotals &t, BlockComm &comm) noexcept
 {
     GroupComm &g = groupOf(comm, l);
-    const bool comms = carriesComm(l.kind);
+    const bool comms = communicates(l.kind);
     const bool overlapped = l.kind == LayerKind::LinearOverlapped;
+    const bool withWeights = !weightless(l); // tested once: the stages' calls may change nothing in `l`
     // The edge block's own exposed time (else the base block's, QUIRK §4.4 (1)).
     const bool edgeOwn = overlapped && l.commType == TpCommType::P2pRsAg && !quirks.overlapEdgeEqualsBase;
     // Each stage's cost, link times and processing time once (the reference recomputes them).
@@ -203,7 +198,7 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
             if (l.expertWork)
                 t.expertRe += fw.time;
         }
-        const bool weightWork = !withoutWeightWork(l, weightStagesSkip);
+        const bool weightWork = !withoutWeightWork(l, withWeights, weightStagesSkip);
         const StageCost wgradCost = weightWork ? stageCost(l, ctx, Stage::Wgrad, fwCost) : StageCost {};
         // The weight-gradient stage's link: the re-communication, and what an overlapped
         // GEMM's weight-gradient pass overlaps.
@@ -222,25 +217,24 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
         if (weightWork) {
             t.wgrad.addCost(wgradCost);
             const double wgradTime
-                = processingTimeWithNet(l, ctx, Stage::Wgrad, wgradCost, wgradLink.time[0]).time;
+                = processingTimeWithNet(l, ctx, Stage::Wgrad, wgradCost, wgradLink.time[0], comms).time;
             t.wgrad.time += wgradTime;
             if (l.expertWork)
                 t.expertWgrad += wgradTime;
             const StageCost optimCost = stageCost(l, ctx, Stage::Optim);
             t.optim.addCost(optimCost);
             // No stage moves data in the optimizer step (netTime is 0 there).
-            t.optim.time += processingTimeWithNet(l, ctx, Stage::Optim, optimCost, 0.0).time;
+            t.optim.time += processingTimeWithNet(l, ctx, Stage::Optim, optimCost, 0.0, comms).time;
         }
     }
-    addMemory(l, ctx, exe, t, comm);
+    addMemory(l, ctx, exe, withWeights, t, comm);
 }
 
 /// Adds one layer's weights, activations, gradients and optimizer state (§7) to the sums.
-inline void addMemory(const Layer &l, const LayerContext &ctx, const Execution &exe, BlockTotals &t,
-                      BlockComm &comm) noexcept
+inline void addMemory(const Layer &l, const LayerContext &ctx, const Execution &exe, bool withWeights,
+                      BlockTotals &t, BlockComm &comm) noexcept
 {
     const double activations = activationBytes(l, ctx);
-    const bool withWeights = !weightless(l);
     if (withWeights) {
         const double weights = weightBytes(l, ctx);
         t.weight += weights;

@@ -30,21 +30,30 @@ namespace gapstudio::model::detail {
 [[nodiscard]] StageTiming communicatingProcessingTime(const Layer &l, const LayerContext &c, Stage s,
                                                       const StageCost &cost, double net) noexcept;
 
+/// The kinds of layer that move data over a network (their processing time depends on it).
+[[nodiscard]] inline bool communicates(LayerKind kind) noexcept
+{
+    return kind == LayerKind::TPComm || kind == LayerKind::LinearOverlapped || kind == LayerKind::AllToAll
+           || kind == LayerKind::FlashAttention;
+}
+
+/// processingTimeWithNet() of a layer whose communicates() is known (`comms`): a block's walk
+/// tests the kind once per layer, not once per stage.
+[[nodiscard]] inline StageTiming processingTimeWithNet(const Layer &l, const LayerContext &c, Stage s,
+                                                       const StageCost &cost, double net, bool comms) noexcept
+{
+    if (comms)
+        return communicatingProcessingTime(l, c, s, cost, net);
+    return { processing(c, cost.flopTime, cost.memTime) + cost.castTime, 0 };
+}
+
 /// processingTime() from a stage cost and, for a LinearOverlapped, the netTime() it overlaps
 /// (of the base or the edge block) already computed: computeBlockStats computes each once.
 /// Inline for the layers that only compute (most of a block).
 [[nodiscard]] inline StageTiming processingTimeWithNet(const Layer &l, const LayerContext &c, Stage s,
                                                        const StageCost &cost, double net) noexcept
 {
-    switch (l.kind) {
-    case LayerKind::TPComm:
-    case LayerKind::AllToAll:
-    case LayerKind::LinearOverlapped:
-    case LayerKind::FlashAttention:
-        return communicatingProcessingTime(l, c, s, cost, net);
-    default:
-        return { processing(c, cost.flopTime, cost.memTime) + cost.castTime, 0 };
-    }
+    return processingTimeWithNet(l, c, s, cost, net, communicates(l.kind));
 }
 
 [[nodiscard]] double commBytes(const Layer &l, const LayerContext &c, Stage s, bool baseblock) noexcept;
