@@ -334,6 +334,12 @@ mutation "a layer with weights summed as weightless" model/src/engine/block_stat
     'return l.weightSpace == 0 && l.weightGrads == 0 && l.optimSpace == 0;' \
     'return l.weightSpace == 0 || l.weightGrads == 0 || l.optimSpace > 0;' \
     "tst_calculon_parity:reproducesCase"
+# block_stats.cpp: the kind tested once per layer still sends the communicating layers' stages
+# to their own processing time (overlapped tiles, ring attention)
+mutation "a pass stage timed as if its layer never communicated" model/src/engine/block_stats.cpp \
+    'const StageTiming timing = processingTimeWithNet(l, ctx, s, cost, link.time[0], comms);' \
+    'const StageTiming timing = processingTimeWithNet(l, ctx, s, cost, link.time[0], false);' \
+    "tst_calculon_parity:reproducesCase"
 # moe_block.cpp, block_stats.cpp: the busiest GPU of dropless routing sets the pace
 mutation "the busiest GPU's excess loses its factor of 2" model/src/engine/moe_block.cpp \
     'return 1 + std::sqrt(2 * std::log(d(s.ep)) / d(s.pairs));' \
