@@ -182,6 +182,24 @@ private slots:
                                       1e9 / (1e9 + 64));
     }
 
+    void calibratedMemoryTrafficAtTheStacksHbmRate()
+    {
+        // A calibrated kernel moves its bytes at the HBM bandwidth times the calibration's HBM
+        // efficiency, and every kernel of the software stack at its compute efficiency of the
+        // hardware's rate (docs/references.md): here 1 TB/s x 0.7 x 0.9 = 630 GB/s for every
+        // layer and pass, so each pass's memory time is its bytes over that rate.
+        EvaluateOptions options = corrected(true);
+        options.calibration.hbmEfficiency = 0.7;
+        options.calibration.computeEfficiency = 0.9;
+        const Evaluation e = run(gpt(), layout(), options);
+        QVERIFY(e.ok);
+        const double rate = 1e12 * 0.7 * 0.9;
+        QVERIFY(e.stats.block_fw_mem_accessed > 0 && e.stats.block_agrad_mem_accessed > 0);
+        gapstudio::test::relativeNear(e.stats.block_fw_mem_time, e.stats.block_fw_mem_accessed / rate, 1e-12);
+        gapstudio::test::relativeNear(e.stats.block_agrad_mem_time, e.stats.block_agrad_mem_accessed / rate,
+                                      1e-12);
+    }
+
     void eagerElementwiseKernels()
     {
         // Eager PyTorch (torchtitan without torch.compile) runs RMSNorm as 6 kernels and the

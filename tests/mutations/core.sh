@@ -109,6 +109,14 @@ mutation "Adam moments in 2 bytes" model/src/engine/layer_memory.h \
     'const double moments = l.optimSpace * 4;' \
     'const double moments = l.optimSpace * 2;' \
     "tst_calculon_parity"
+mutation "calibrated HBM rate without the software stack's compute efficiency" model/src/engine/layers.h \
+    'return hbm.bandwidth_Bps * cal.hbmEfficiency * cal.computeEfficiency;' \
+    'return hbm.bandwidth_Bps * cal.hbmEfficiency;' \
+    "tst_fidelity_layers:calibratedMemoryTrafficAtTheStacksHbmRate"
+mutation "the calibrated block walk costs its layers as the reference does" model/src/engine/block_stats.cpp \
+    'addLayer<true>(block.layers[i], ctx, exe, quirks, weightStagesSkip, totals, comm);' \
+    'addLayer<false>(block.layers[i], ctx, exe, quirks, weightStagesSkip, totals, comm);' \
+    "tst_fidelity_layers:eagerElementwiseKernels"
 mutation "eager RMSNorm forward one FP32 pass short" model/src/engine/calibrated_cost.cpp \
     'return l.inputs * (fw ? 7 * f + 2 * b : 19 * f + 4 * b);' \
     'return l.inputs * (fw ? 6 * f + 2 * b : 19 * f + 4 * b);' \

@@ -166,7 +166,9 @@ inline StageTiming addPassStage(const Layer &l, const LayerContext &ctx, Stage s
     return timing;
 }
 
-/// Adds one layer's stage costs, processing times, traffic and memory to the block's sums.
+/// Adds one layer's stage costs, processing times, traffic and memory to the block's sums
+/// (`kCalibrated`: the context's calibration, see stageCostOf).
+template <bool kCalibrated>
 inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &exe, const Quirks &quirks,
                      bool weightStagesSkip, BlockTotals &t, BlockComm &comm) noexcept
 {
@@ -177,7 +179,7 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
     // The edge block's own exposed time (else the base block's, QUIRK §4.4 (1)).
     const bool edgeOwn = overlapped && l.commType == TpCommType::P2pRsAg && !quirks.overlapEdgeEqualsBase;
     // Each stage's cost, link times and processing time once (the reference recomputes them).
-    const StageCost fwCost = stageCost(l, ctx, Stage::Fw);
+    const StageCost fwCost = stageCostOf<kCalibrated>(l, ctx, Stage::Fw);
     double fwExposed[2] = {};
     const StageTiming fw = addPassStage(l, ctx, Stage::Fw, fwCost, comms, edgeOwn, t.fw, g.fwSize, g.fwTime,
                                         g.fwExposed, t.bwOverlapReq, fwExposed);
@@ -199,7 +201,8 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
                 t.expertRe += fw.time;
         }
         const bool weightWork = !withoutWeightWork(l, withWeights, weightStagesSkip);
-        const StageCost wgradCost = weightWork ? stageCost(l, ctx, Stage::Wgrad, fwCost) : StageCost {};
+        const StageCost wgradCost
+            = weightWork ? stageCostOf<kCalibrated>(l, ctx, Stage::Wgrad, fwCost) : StageCost {};
         // The weight-gradient stage's link: the re-communication, and what an overlapped
         // GEMM's weight-gradient pass overlaps.
         const Link wgradLink
@@ -209,9 +212,9 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
             add(g.recommSize, g.recommTime, g.recommExposed, stageComm(l, wgradLink, fwExposed));
         }
         double agradExposed[2] = {};
-        const StageTiming agrad
-            = addPassStage(l, ctx, Stage::Agrad, stageCost(l, ctx, Stage::Agrad, fwCost), comms, edgeOwn,
-                           t.agrad, g.bwSize, g.bwTime, g.bwExposed, t.bwOverlapReq, agradExposed);
+        const StageTiming agrad = addPassStage(
+            l, ctx, Stage::Agrad, stageCostOf<kCalibrated>(l, ctx, Stage::Agrad, fwCost), comms, edgeOwn,
+            t.agrad, g.bwSize, g.bwTime, g.bwExposed, t.bwOverlapReq, agradExposed);
         if (l.expertWork)
             t.expertAgrad += agrad.time;
         if (weightWork) {
@@ -221,7 +224,7 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
             t.wgrad.time += wgradTime;
             if (l.expertWork)
                 t.expertWgrad += wgradTime;
-            const StageCost optimCost = stageCost(l, ctx, Stage::Optim);
+            const StageCost optimCost = stageCostOf<kCalibrated>(l, ctx, Stage::Optim);
             t.optim.addCost(optimCost);
             // No stage moves data in the optimizer step (netTime is 0 there).
             t.optim.time += processingTimeWithNet(l, ctx, Stage::Optim, optimCost, 0.0, comms).time;
@@ -411,8 +414,13 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
     BlockTotals totals;
     loadTotals(o, totals);
     const bool weightStagesSkip = weightStagesSkippable(ctx);
-    for (std::size_t i = 0; i < block.size; ++i)
-        addLayer(block.layers[i], ctx, exe, quirks, weightStagesSkip, totals, comm);
+    if (ctx.calibration) {
+        for (std::size_t i = 0; i < block.size; ++i)
+            addLayer<true>(block.layers[i], ctx, exe, quirks, weightStagesSkip, totals, comm);
+    } else {
+        for (std::size_t i = 0; i < block.size; ++i)
+            addLayer<false>(block.layers[i], ctx, exe, quirks, weightStagesSkip, totals, comm);
+    }
     storeTotals(totals, o);
     if (exe.activationRecompute == Recompute::Full)
         o.block_act_storage_space = 0; // everything but the checkpoint is recomputed

@@ -3,58 +3,13 @@
 // (tile and wave quantisation, reduction depth), datatype and GPU, an attention-kernel efficiency,
 // an HBM efficiency and the roofline of compute and memory time. Sources: docs/references.md
 // (CUTLASS and cuBLAS tile quantisation, NVIDIA "Matrix Multiplication Background" guide; the
-// FP8 casts of Transformer Engine).
+// FP8 casts of Transformer Engine). The stage cost itself, calibratedStageCost(), is inline in
+// layers.h (it runs for every stage of every layer); its parts that are not are here.
 #include "engine/layers.h"
 
 #include <cmath>
 
 namespace gapstudio::model::detail {
-
-namespace {
-
-/// The three GEMMs of a matrix layer (forward, activation gradient, weight gradient) for the
-/// forward product (M x N) by (N x K): output rows, output columns and reduction depth.
-struct GemmShape {
-    double rows = 0, columns = 0, depth = 0;
-};
-
-GemmShape stageShape(const Layer &l, Stage s) noexcept
-{
-    if (l.kind == LayerKind::BatchMatMul)
-        return {l.gemmM, l.gemmK, l.gemmN}; // both backward products have the forward's size
-    switch (s) {
-    case Stage::Agrad:
-        return {l.gemmM, l.gemmN, l.gemmK}; // dX = dY W^T
-    case Stage::Wgrad:
-        return {l.gemmN, l.gemmK, l.gemmM}; // dW = X^T dY: the tokens are the reduction
-    case Stage::Fw:
-    case Stage::Optim:
-        break;
-    }
-    return {l.gemmM, l.gemmK, l.gemmN}; // Y = X W
-}
-
-/// Bytes of the separate FP8/FP4 cast kernels of a low-precision linear layer: the 16-bit input
-/// (forward) or output gradient (backward) is read and written in the low datatype, and the
-/// weight gradient needs the transposed low-precision copies of both (Transformer Engine,
-/// "Using FP8 with Transformer Engine": casts and transposes run outside the GEMM).
-double castBytes(const Layer &l, const LayerContext &c, Stage s) noexcept
-{
-    const double perElement = c.bytesPerElement + c.lowBytesPerElement;
-    switch (s) {
-    case Stage::Fw:
-        return l.inputs * perElement;
-    case Stage::Agrad:
-        return l.outputs * perElement;
-    case Stage::Wgrad:
-        return 2 * c.lowBytesPerElement * (l.inputs + l.outputs);
-    case Stage::Optim:
-        break;
-    }
-    return 0;
-}
-
-} // namespace
 
 double eagerExtraBytes(const Layer &l, const LayerContext &c, Stage s) noexcept
 {
@@ -105,37 +60,6 @@ double gemmShapeEfficiency(double m, double n, double depth, double count, const
     if (halfDepth > 0 && depth > 0)
         efficiency *= depth / (depth + halfDepth);
     return efficiency;
-}
-
-StageCost calibratedStageCost(const Layer &l, const LayerContext &c, Stage s) noexcept
-{
-    const Calibration &cal = *c.calibration;
-    StageCost cost;
-    cost.flops = stageFlops(l, c, s);
-    cost.bytes = stageMemAccessed(l, c, s) + eagerExtraBytes(l, c, s);
-    // Every kernel of the software stack runs at computeEfficiency of its hardware rate.
-    const double hbm = c.mem1->bandwidth_Bps * cal.hbmEfficiency * cal.computeEfficiency;
-    cost.memTime = cost.bytes / hbm;
-    if (cost.flops > 0) {
-        double rate = 0;
-        if (s != Stage::Optim && usesMatrixEngine(l)) {
-            const bool low = c.recipe && l.lowPrecision && c.matrixLow;
-            const ComputeEngine &engine = low ? *c.matrixLow : *c.matrix;
-            double kernel = cal.attentionEfficiency;
-            if (l.kind != LayerKind::FlashAttention) {
-                const GemmShape shape = stageShape(l, s);
-                kernel = cal.gemmEfficiency[static_cast<std::size_t>(low ? c.matrixLowType : c.matrixType)]
-                         * gemmShapeEfficiency(shape.rows, shape.columns, shape.depth, l.gemmCount, c);
-            }
-            rate = engine.peak_flops * kernel;
-        } else {
-            rate = c.vector->peak_flops * c.vector->efficiency.lookup(cost.flops);
-        }
-        cost.flopTime = cost.flops / (rate * cal.computeEfficiency);
-    }
-    if (c.recipe && l.lowPrecision && s != Stage::Optim)
-        cost.castTime = castBytes(l, c, s) / hbm;
-    return cost;
 }
 
 double exposedWithOverlapEfficiency(const LayerContext &c, double link, double exposed) noexcept

@@ -84,6 +84,7 @@ LayerContext layerContext(const Execution &exe, const System &sys, const Evaluat
     }
     if (features.calibrated) {
         ctx.calibration = &options.calibration;
+        ctx.calibratedHbm_Bps = calibratedHbmRate(*ctx.mem1, options.calibration);
         ctx.mode = ProcessingMode::Roofline; // a kernel's memory traffic overlaps its math
         ctx.smCount = sys.smCount;
         ctx.tileM = sys.gemmTileM;

@@ -98,6 +98,8 @@ struct LayerContext {
     bool recipe = false;                      ///< Features::precisionRecipe
     bool collectiveAllToAll = false;          ///< Features::moeDetails: one NCCL all-to-all
     const Calibration *calibration = nullptr; ///< non-null: calibrated kernel times
+    /// With a calibration: the HBM rate of its kernels, calibratedHbmRate() (set with it).
+    double calibratedHbm_Bps = 0;
     std::int64_t smCount = 0, tileM = 0, tileN = 0;
     bool eagerKernels = false;    ///< Features::eagerKernels and Execution::eagerKernels
     bool gatedActivation = false; ///< the GeLU-kind layers are SwiGLU (silu and gating product)
