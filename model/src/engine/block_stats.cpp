@@ -175,7 +175,7 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
     GroupComm &g = groupOf(comm, l);
     const bool comms = communicates(l.kind);
     const bool overlapped = l.kind == LayerKind::LinearOverlapped;
-    const bool withWeights = !weightless(l); // tested once: the stages' calls may change nothing in `l`
+    const bool withWeights = !weightless(l); // tested once per layer, not in every stage
     // The edge block's own exposed time (else the base block's, QUIRK §4.4 (1)).
     const bool edgeOwn = overlapped && l.commType == TpCommType::P2pRsAg && !quirks.overlapEdgeEqualsBase;
     // Each stage's cost, link times and processing time once (the reference recomputes them).
