@@ -38,7 +38,8 @@ enum class CommGroup : std::uint8_t { Tp, Ep, Es, Cp };
 
 enum class Stage : std::uint8_t { Fw, Agrad, Wgrad, Optim };
 
-/// Element counts (not bytes) and flags of one layer, for one microbatch on one processor.
+/// Element counts (not bytes) and flags of one layer, for one microbatch on one processor. Every
+/// member has a default initialiser: BlockBuilder::add default-initialises its layers.
 struct Layer {
     // The one-byte fields first, together: a block writes every layer once per evaluation, and
     // interleaved with the doubles they would pad the layer by a tenth.
