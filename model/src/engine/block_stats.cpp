@@ -3,6 +3,8 @@
 #include "engine/layer_memory.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 
 namespace gapstudio::model::detail {
 
@@ -121,13 +123,23 @@ struct BlockTotals {
 void addMemory(const Layer &l, const LayerContext &ctx, const Execution &exe, bool withWeights,
                BlockTotals &t, BlockComm &comm) noexcept;
 
+/// Whether a count is +0.0, tested on its bits: three integer instructions where a
+/// floating-point compare also branches on an unordered result. A -0.0 (which no builder makes)
+/// tests as non-zero, and the caller then takes its general path, which gives the same sums.
+bool positiveZero(double count) noexcept
+{
+    return std::bit_cast<std::uint64_t>(count) == 0;
+}
+
 /// A layer without weights, weight gradients or optimizer state: its weight, gradient and
 /// optimizer footprints are exactly 0 (layer_memory.h), and adding those zeros to the block's
 /// non-negative sums changes none of them, so addMemory skips them (about two thirds of a
-/// block's layers).
+/// block's layers). The three counts are tested for +0.0 on their bits (positiveZero).
 bool weightless(const Layer &l) noexcept
 {
-    return l.weightSpace == 0 && l.weightGrads == 0 && l.optimSpace == 0;
+    return (std::bit_cast<std::uint64_t>(l.weightSpace) | std::bit_cast<std::uint64_t>(l.weightGrads)
+            | std::bit_cast<std::uint64_t>(l.optimSpace))
+           == 0;
 }
 
 /// Whether the weight-gradient and optimizer stages of weightless layers can be skipped: with
@@ -143,8 +155,8 @@ bool weightStagesSkippable(const LayerContext &ctx) noexcept
 
 bool withoutWeightWork(const Layer &l, bool withWeights, bool weightStagesSkip) noexcept
 {
-    return weightStagesSkip && l.wgradFlops == 0 && !withWeights && l.kind != LayerKind::FlashAttention
-           && l.kind != LayerKind::Embedding;
+    return weightStagesSkip && !withWeights && positiveZero(l.wgradFlops)
+           && l.kind != LayerKind::FlashAttention && l.kind != LayerKind::Embedding;
 }
 
 /// A forward or activation-gradient stage of a layer with its cost computed: its link,
@@ -172,8 +184,8 @@ template <bool kCalibrated>
 inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &exe, const Quirks &quirks,
                      bool weightStagesSkip, BlockTotals &t, BlockComm &comm) noexcept
 {
-    GroupComm &g = groupOf(comm, l);
     const bool comms = communicates(l.kind);
+    GroupComm &g = comms ? groupOf(comm, l) : comm.tp; // traffic only from the layers that communicate
     const bool overlapped = l.kind == LayerKind::LinearOverlapped;
     const bool withWeights = !weightless(l); // tested once per layer, not in every stage
     // The edge block's own exposed time (else the base block's, QUIRK §4.4 (1)).
