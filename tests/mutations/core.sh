@@ -339,8 +339,13 @@ mutation "the LLM's dropout not passed to the model" model/src/scenario/compile.
 
 # block_stats.cpp: only the layers without weights skip their weight, gradient and optimizer sums
 mutation "a layer with weights summed as weightless" model/src/engine/block_stats.cpp \
-    'return l.weightSpace == 0 && l.weightGrads == 0 && l.optimSpace == 0;' \
-    'return l.weightSpace == 0 || l.weightGrads == 0 || l.optimSpace > 0;' \
+    'return counts == 0;' \
+    'return counts >> 63 == 0;' \
+    "tst_calculon_parity:reproducesCase"
+# layers.cpp: a TP collective's stage prices its own direction's collective, and only that one
+mutation "the forward stage priced with the backward collective" model/src/engine/layers.cpp \
+    'return fwNet() + compute;' \
+    'return bwNet() + compute;' \
     "tst_calculon_parity:reproducesCase"
 # block_stats.cpp: the kind tested once per layer still sends the communicating layers' stages
 # to their own processing time (overlapped tiles, ring attention)

@@ -137,9 +137,10 @@ bool positiveZero(double count) noexcept
 /// block's layers). The three counts are tested for +0.0 on their bits (positiveZero).
 bool weightless(const Layer &l) noexcept
 {
-    return (std::bit_cast<std::uint64_t>(l.weightSpace) | std::bit_cast<std::uint64_t>(l.weightGrads)
-            | std::bit_cast<std::uint64_t>(l.optimSpace))
-           == 0;
+    const std::uint64_t counts = std::bit_cast<std::uint64_t>(l.weightSpace)
+                                 | std::bit_cast<std::uint64_t>(l.weightGrads)
+                                 | std::bit_cast<std::uint64_t>(l.optimSpace);
+    return counts == 0;
 }
 
 /// Whether the weight-gradient and optimizer stages of weightless layers can be skipped: with

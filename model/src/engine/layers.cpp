@@ -31,24 +31,27 @@ double tpCommNetTime(const Layer &l, const LayerContext &c, Stage s, bool basebl
     const bool split = splitComm(l, baseblock);
     // The reduction's own compute and memory time travels with the communication (§3.2).
     const double compute = processing(c, cost.flopTime, cost.memTime);
-    double fwNet = 0;
-    double bwNet = 0;
-    if (split) {
-        fwNet = networkTime(*l.net, l.conjugate ? NetOp::ReduceScatter : NetOp::AllGather, bytes, l.numPeers);
-        bwNet = networkTime(*l.net, l.conjugate ? NetOp::AllGather : NetOp::ReduceScatter, bytes, l.numPeers);
-    } else if (l.conjugate) {
-        fwNet = networkTime(*l.net, NetOp::AllReduce, bytes, l.numPeers);
-    } else {
-        bwNet = networkTime(*l.net, NetOp::AllReduce, bytes, l.numPeers);
-    }
+    // The forward and the backward collective; a stage prices only its own.
+    const auto fwNet = [&] {
+        if (split)
+            return networkTime(*l.net, l.conjugate ? NetOp::ReduceScatter : NetOp::AllGather, bytes,
+                               l.numPeers);
+        return l.conjugate ? networkTime(*l.net, NetOp::AllReduce, bytes, l.numPeers) : 0.0;
+    };
+    const auto bwNet = [&] {
+        if (split)
+            return networkTime(*l.net, l.conjugate ? NetOp::AllGather : NetOp::ReduceScatter, bytes,
+                               l.numPeers);
+        return l.conjugate ? 0.0 : networkTime(*l.net, NetOp::AllReduce, bytes, l.numPeers);
+    };
     switch (s) {
     case Stage::Fw:
-        return fwNet + compute;
+        return fwNet() + compute;
     case Stage::Agrad:
-        return bwNet + compute;
+        return bwNet() + compute;
     case Stage::Wgrad:
         // Re-communication during the backward pass (recompute or all-gather redo).
-        return l.needsRecomm ? fwNet + compute : 0;
+        return l.needsRecomm ? fwNet() + compute : 0;
     case Stage::Optim:
         break;
     }
