@@ -28,7 +28,7 @@ model::EvaluateOptions searchLikeOptions(model::EvaluateOptions options)
 }
 
 /// Evaluations between two reads of the clock: a read costs some 16 ns on the 2-core machine of
-/// README's "Speed", 1.6 % of a one-microsecond evaluation if it were read after each.
+/// README ("Command-line tool", `bench`): 1.6 % of a one-microsecond evaluation if read after each.
 constexpr int kEvaluationsPerClockRead = 16;
 
 /// Calls `evaluate` until `seconds` are up (at least kEvaluationsPerClockRead times) on this

@@ -283,7 +283,7 @@ protected:
         // Default-initialised: every member of Layer has its default initialiser, stored field by
         // field. `Layer{}` would first zero all 192 bytes, which GCC does with `rep stos`, a
         // microcoded instruction whose start-up, paid once per layer, took some 14 % of an
-        // evaluation (README, "Speed").
+        // evaluation (README, "Command-line tool", `bench`).
         Layer &l = *new (&mBlock.layers[mBlock.size++]) Layer;
         l.name = name;
         l.kind = kind;
