@@ -342,6 +342,12 @@ mutation "a layer with weights summed as weightless" model/src/engine/block_stat
     'return counts == 0;' \
     'return counts >> 63 == 0;' \
     "tst_calculon_parity:reproducesCase"
+# layer_types.h, block_builder.h: a layer slot is default-initialised, so every member needs its
+# default initialiser or it keeps the slot's earlier bytes
+mutation "a layer member without its default initialiser" model/src/engine/layer_types.h \
+    'double ringStepElements = 0;' \
+    'double ringStepElements;' \
+    "tst_block_builder"
 # layers.cpp: a TP collective's stage prices its own direction's collective, and only that one
 mutation "the forward stage priced with the backward collective" model/src/engine/layers.cpp \
     'return fwNet() + compute;' \
