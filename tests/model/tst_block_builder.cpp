@@ -20,12 +20,12 @@ namespace {
 
 /// One of each kind of layer the builder makes for a block: the attention part of a dense block
 /// (forks, norms, linear layers, attention, TP collectives, dropouts, residual adds) and the
-/// MoE pieces (expert GEMMs, an expert-slice collective, an all-to-all), into `block`.
-void buildSample(Block &block)
+/// MoE pieces (expert GEMMs, an expert-slice collective, an all-to-all), into `block`. The
+/// collectives point at `sys`'s network tiers: both builds must share one system.
+void buildSample(Block &block, const System &sys)
 {
     const Application app = gpt();
-    Execution exe = layout(2);
-    const System sys = machine();
+    const Execution exe = layout(2);
     BlockBuilder b(app, exe, sys, block);
     buildAttention(b, app, exe, 2048 * app.hidden / 2, corrected().features);
     b.expertLinear("Experts", 4, 512, app.hidden, 4096, {});
@@ -59,8 +59,9 @@ private slots:
         std::memset(used, 0xAB, sizeof used);
         Block &clean = *new (zeroed) Block;
         Block &dirty = *new (used) Block;
-        buildSample(clean);
-        buildSample(dirty);
+        const System sys = machine();
+        buildSample(clean, sys);
+        buildSample(dirty, sys);
         QVERIFY(clean.size >= 15);
         QCOMPARE(dirty.size, clean.size);
         for (std::size_t i = 0; i < clean.size; ++i)
