@@ -135,8 +135,8 @@ mutation "HBM bandwidth unchecked" model/src/engine/range_checks.cpp \
     '(void)0;' \
     "tst_limits:systemRangesNameTheField"
 mutation "final guard lets NaN through" model/src/engine/result_guard.cpp \
-    'if (std::isfinite((sum[0] + sum[1]) + (sum[2] + sum[3]))' \
-    'if (std::isfinite(0.0)' \
+    'if (std::isfinite(sum[0] + sum[1]) && std::min(low[0], low[1]) >= 0)' \
+    'if (std::isfinite(0.0) && std::min(low[0], low[1]) >= 0)' \
     "tst_limits:guardCatchesWhatTheRangesMiss"
 # search.cpp
 mutation "divisors repeat the square root" model/src/search/search.cpp \
@@ -389,16 +389,28 @@ mutation "a GEMM efficiency range above A100's measured maximum" model/src/calib
     'constexpr Range kGemmRange { 0.5, 0.95 };' \
     "tst_cli_calibrate:boundedFitNamesWhatItHolds"
 mutation "final guard's fast path sums one lane only" model/src/engine/result_guard.cpp \
-    'if (std::isfinite((sum[0] + sum[1]) + (sum[2] + sum[3]))' \
-    'if (std::isfinite(sum[0])' \
+    'const FieldPair sum = (lanes.sum[0] + lanes.sum[1]) + (lanes.sum[2] + lanes.sum[3]);' \
+    'const FieldPair sum = lanes.sum[0];' \
     "tst_limits:guardChecksEveryStatistic"
 mutation "final guard's fast path reads one lane's minimum only" model/src/engine/result_guard.cpp \
-    '&& std::min(std::min(minimum[0], minimum[1]), std::min(minimum[2], minimum[3])) >= 0)' \
-    '&& minimum[0] >= 0)' \
+    '= lower(lower(lanes.minimum[0], lanes.minimum[1]), lower(lanes.minimum[2], lanes.minimum[3]));' \
+    '= lanes.minimum[0];' \
     "tst_limits:guardChecksEveryStatistic"
-mutation "final guard skips the corrected model's statistics" model/src/engine/result_guard.cpp \
-    'GAPSTUDIO_CORRECTED_EXTRA_STATS(GAPSTUDIO_GUARD_FAST_CORRECTED)' \
+mutation "final guard's fast path reads one statistic of each pair" model/src/engine/result_guard.cpp \
+    'if (std::isfinite(sum[0] + sum[1]) && std::min(low[0], low[1]) >= 0)' \
+    'if (std::isfinite(sum[0]) && low[0] >= 0)' \
+    "tst_limits:guardChecksEveryStatistic"
+mutation "final guard skips the statistics after the signed one" model/src/engine/result_guard.cpp \
+    'scanFields(fields, kSignedIndex + 1, kStatistics, lanes);' \
     '' \
+    "tst_limits:guardChecksEveryStatistic"
+mutation "final guard's fast path skips the signed statistic" model/src/engine/result_guard.cpp \
+    'lanes.sum[0] += FieldPair { stats.stage_imbalance_time, 0.0 }; // finite, of either sign' \
+    '' \
+    "tst_limits:guardChecksEveryStatistic"
+mutation "final guard's fast path drops the last statistics of a range" model/src/engine/result_guard.cpp \
+    'for (; i < end; ++i) {' \
+    'for (; i < begin; ++i) {' \
     "tst_limits:guardChecksEveryStatistic"
 mutation "final guard lets the signed statistic be infinite" model/src/engine/result_guard.cpp \
     'if (name == kSignedStatistic && std::isfinite(value))' \
