@@ -1,10 +1,14 @@
-// The layers a block builder adds hold only what the builder and Layer's default initialisers
-// put there, whatever the memory held before: BlockBuilder::add default-initialises each slot
-// (no zeroing of the whole layer first), so a Layer member without its default initialiser
-// would carry an earlier evaluation's bytes into this one.
+// A block's layers and traffic hold only this evaluation's values, whatever their memory held
+// before. The layers a block builder adds hold only what the builder and Layer's default
+// initialisers put there: BlockBuilder::add default-initialises each slot (no zeroing of the
+// whole layer first), so a Layer member without its default initialiser would carry an earlier
+// evaluation's bytes into this one. computeBlockStats writes the block's traffic in place into
+// its caller's BlockComm, which it clears first.
 #include "fidelity_machine.h"
 
 #include "engine/block_builder.h"
+#include "engine/block_stats.h"
+#include "engine/run.h"
 
 #include <QTest>
 
@@ -29,7 +33,8 @@ void buildSample(Block &block, const System &sys)
     BlockBuilder b(app, exe, sys, block);
     buildAttention(b, app, exe, 2048 * app.hidden / 2, corrected().features);
     b.expertLinear("Experts", 4, 512, app.hidden, 4096, {});
-    b.collective("ExpertSlice", 2048 * app.hidden, false, {}, 2, b.tier(0), TpCommType::RsAg);
+    b.collective("ExpertSlice", 2048 * app.hidden, false, {}, 2, b.tier(0), TpCommType::RsAg).group
+        = CommGroup::Es;
     b.allToAll("AllToAll", 2048 * app.hidden, {}, 2, b.tier(0));
 }
 
@@ -66,6 +71,26 @@ private slots:
         QCOMPARE(dirty.size, clean.size);
         for (std::size_t i = 0; i < clean.size; ++i)
             QVERIFY2(sameMembers(clean.layers[i], dirty.layers[i]), clean.layers[i].name);
+    }
+
+    void blockTrafficOverAnEarlierBlocks()
+    {
+        // The block's traffic written into a fresh BlockComm and into one that holds an earlier
+        // block's (the same block's, walked once already): both must come out the same.
+        static Block block;
+        const System sys = machine();
+        buildSample(block, sys);
+        const Execution exe = layout(2);
+        const LayerContext ctx = layerContext(exe, sys, corrected());
+        Stats first;
+        BlockComm comm;
+        computeBlockStats(block, ctx, exe, Quirks::corrected(), first, comm);
+        QVERIFY(comm.tp.fwTime[0] > 0 && comm.ep.fwTime[0] > 0 && comm.es.bwTime[0] > 0);
+        const BlockComm fresh = comm;
+        Stats again;
+        computeBlockStats(block, ctx, exe, Quirks::corrected(), again, comm);
+        QVERIFY(std::memcmp(&comm, &fresh, sizeof comm) == 0);
+        QCOMPARE(again.block_fw_time, first.block_fw_time);
     }
 };
 

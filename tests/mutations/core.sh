@@ -353,6 +353,16 @@ mutation "the forward stage priced with the backward collective" model/src/engin
     'return fwNet() + compute;' \
     'return bwNet() + compute;' \
     "tst_calculon_parity:reproducesCase"
+# block_stats.cpp: an all-to-all's backward link is its forward one, reused, never dropped
+mutation "the backward all-to-all left unpriced" model/src/engine/block_stats.cpp \
+    ': l.kind == LayerKind::AllToAll ? fwLink' \
+    ': l.kind == LayerKind::AllToAll ? Link {}' \
+    "tst_moe_parity:cases"
+# block_stats.cpp: the block's traffic is written in place, over whatever its BlockComm held
+mutation "the block's traffic added to what its record held" model/src/engine/block_stats.cpp \
+    'comm = BlockComm {};' \
+    '(void)comm;' \
+    "tst_block_builder"
 # block_stats.cpp: the kind tested once per layer still sends the communicating layers' stages
 # to their own processing time (overlapped tiles, ring attention)
 mutation "a pass stage timed as if its layer never communicated" model/src/engine/block_stats.cpp \

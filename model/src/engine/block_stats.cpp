@@ -160,15 +160,14 @@ bool withoutWeightWork(const Layer &l, bool withWeights, bool weightStagesSkip) 
            && l.kind != LayerKind::FlashAttention && l.kind != LayerKind::Embedding;
 }
 
-/// A forward or activation-gradient stage of a layer with its cost computed: its link,
+/// A forward or activation-gradient stage of a layer with its cost and link computed: its
 /// processing time and exposed communication (`exposed`, base and edge block), added to the
 /// stage's sums, the group's traffic (`size`, `time`, `exposedSum`) and the overlap bandwidth.
 inline StageTiming addPassStage(const Layer &l, const LayerContext &ctx, Stage s, const StageCost &cost,
-                                bool comms, bool edgeOwn, StageTotals &sums, double (&size)[2],
-                                double (&time)[2], double (&exposedSum)[2], double &bwOverlapReq,
-                                double (&exposed)[2]) noexcept
+                                const Link &link, bool comms, bool edgeOwn, StageTotals &sums,
+                                double (&size)[2], double (&time)[2], double (&exposedSum)[2],
+                                double &bwOverlapReq, double (&exposed)[2]) noexcept
 {
-    const Link link = comms ? linkOf(l, ctx, s, cost) : Link {};
     const StageTiming timing = processingTimeWithNet(l, ctx, s, cost, link.time[0], comms);
     exposedOf(l, ctx, s, cost, link, timing, edgeOwn, exposed);
     sums.addCost(cost);
@@ -193,9 +192,10 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
     const bool edgeOwn = overlapped && l.commType == TpCommType::P2pRsAg && !quirks.overlapEdgeEqualsBase;
     // Each stage's cost, link times and processing time once (the reference recomputes them).
     const StageCost fwCost = stageCostOf<kCalibrated>(l, ctx, Stage::Fw);
+    const Link fwLink = comms ? linkOf(l, ctx, Stage::Fw, fwCost) : Link {};
     double fwExposed[2] = {};
-    const StageTiming fw = addPassStage(l, ctx, Stage::Fw, fwCost, comms, edgeOwn, t.fw, g.fwSize, g.fwTime,
-                                        g.fwExposed, t.bwOverlapReq, fwExposed);
+    const StageTiming fw = addPassStage(l, ctx, Stage::Fw, fwCost, fwLink, comms, edgeOwn, t.fw, g.fwSize,
+                                        g.fwTime, g.fwExposed, t.bwOverlapReq, fwExposed);
     if (l.expertWork)
         t.expertFw += fw.time;
     if (exe.training) {
@@ -224,10 +224,16 @@ inline void addLayer(const Layer &l, const LayerContext &ctx, const Execution &e
             // QUIRK (§4.4 (2)): a LinearOverlapped reports its forward exposed time here.
             add(g.recommSize, g.recommTime, g.recommExposed, stageComm(l, wgradLink, fwExposed));
         }
+        const StageCost agradCost = stageCostOf<kCalibrated>(l, ctx, Stage::Agrad, fwCost);
+        // An all-to-all sends the same bytes back in the backward pass by the same exchange
+        // (commBytes, netTimeOfBytes): its link is the forward's, not computed again.
+        const Link agradLink = !comms                          ? Link {}
+                               : l.kind == LayerKind::AllToAll ? fwLink
+                                                               : linkOf(l, ctx, Stage::Agrad, agradCost);
         double agradExposed[2] = {};
-        const StageTiming agrad = addPassStage(
-            l, ctx, Stage::Agrad, stageCostOf<kCalibrated>(l, ctx, Stage::Agrad, fwCost), comms, edgeOwn,
-            t.agrad, g.bwSize, g.bwTime, g.bwExposed, t.bwOverlapReq, agradExposed);
+        const StageTiming agrad
+            = addPassStage(l, ctx, Stage::Agrad, agradCost, agradLink, comms, edgeOwn, t.agrad, g.bwSize,
+                           g.bwTime, g.bwExposed, t.bwOverlapReq, agradExposed);
         if (l.expertWork)
             t.expertAgrad += agrad.time;
         if (weightWork) {
@@ -420,10 +426,10 @@ void storeComm(const BlockComm &comm, Stats &o) noexcept
 
 } // namespace
 
-BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const Execution &exe,
-                            const Quirks &quirks, Stats &o) noexcept
+void computeBlockStats(const Block &block, const LayerContext &ctx, const Execution &exe,
+                       const Quirks &quirks, Stats &o, BlockComm &comm) noexcept
 {
-    BlockComm comm;
+    comm = BlockComm {};
     BlockTotals totals;
     loadTotals(o, totals);
     const bool weightStagesSkip = weightStagesSkippable(ctx);
@@ -443,7 +449,6 @@ BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const E
     if (ctx.calibration)
         addCalibratedTerms(block, ctx, exe, comm, o);
     storeComm(comm, o);
-    return comm;
 }
 
 } // namespace gapstudio::model::detail

@@ -36,9 +36,20 @@ struct BlockComm {
 };
 
 /// Fills the `block_*`, `baseblock_*`, `edgeblock_*` and `tp_bw_overlap_req` fields of `out` and
-/// returns the block's traffic per group.
-BlockComm computeBlockStats(const Block &block, const LayerContext &ctx, const Execution &exe,
-                            const Quirks &quirks, Stats &out) noexcept;
+/// `comm` (cleared first) with the block's traffic per group: written in place, as evaluate()
+/// keeps it, not copied there from a returned value.
+void computeBlockStats(const Block &block, const LayerContext &ctx, const Execution &exe,
+                       const Quirks &quirks, Stats &out, BlockComm &comm) noexcept;
+
+/// computeBlockStats() returning the block's traffic.
+[[nodiscard]] inline BlockComm computeBlockStats(const Block &block, const LayerContext &ctx,
+                                                 const Execution &exe, const Quirks &quirks,
+                                                 Stats &out) noexcept
+{
+    BlockComm comm;
+    computeBlockStats(block, ctx, exe, quirks, out, comm);
+    return comm;
+}
 
 /// The time an MoE block's passes wait for the host (host_ops.cpp), added to `out`'s pass times
 /// and returned.

@@ -208,7 +208,7 @@ Evaluation evaluate(const Application &app, const Execution &input, const System
                                      : buildBlock(app, exe, sys, options.quirks, features);
     Stats &o = result.stats;
     checkpointSize(run, o);
-    run.comm = computeBlockStats(block, run.ctx, exe, options.quirks, o);
+    computeBlockStats(block, run.ctx, exe, options.quirks, o, run.comm);
     pipelineMessageSizes(run, o);
 
     computeBatchStats(run, o);
