@@ -145,6 +145,10 @@ mutant_flags()
     # known size is emitted, and GCC's interprocedural pointer analysis. Neither changes a
     # result; at -O1 GCC 12 then warns about bounds it cannot prove (-Warray-bounds).
     command=$(sed -E 's/ -mmem(set|cpy)-strategy=[^ ]+//g; s/ -fipa-pta//g' <<<"$command")
+    # Nor its profile (model/CMakeLists.txt, GAPSTUDIO_HOT_PATH_PGO): the counts were trained on
+    # the unmutated source, and GCC refuses a profile whose function's control flow changed.
+    command=$(sed -E 's/ -fprofile-(use|partial-training)//g; s/ -Wno-missing-profile//g;
+        s/ --param=profile-func-internal-id=1//g' <<<"$command")
     printf '%s' "$command"
 }
 
@@ -152,7 +156,8 @@ object_of()
 { # object_of SOURCE: the object that the libraries or the programs compile SOURCE into
     local source=$1 object
     for object in $(ninja -C "$build" -t targets all | cut -d: -f1 | grep -E "/$(basename "$source")\.o\$" |
-        grep -E '(gapstudio_(model|views|app|cli_common)|gapstudio-cli|gapstudio-grid-mpi|gapstudio)\.dir/' || true); do
+        grep -E '(gapstudio_(model|model_core|views|app|cli_common)|gapstudio-cli|gapstudio-grid-mpi|gapstudio)\.dir/' ||
+        true); do
         if ninja -C "$build" -t commands "$object" | tail -1 | grep -qF -- " -c $root/$source"; then
             echo "$object"
             return 0
@@ -163,7 +168,7 @@ object_of()
 dependents()
 { # dependents HEADER: the model and views objects whose recorded dependencies include HEADER
     local header=$1 object
-    for object in $(ninja -C "$build" -t targets all | grep -oE '^[^:]+gapstudio_(model|views)\.dir/[^:]+\.o'); do
+    for object in $(ninja -C "$build" -t targets all | grep -oE '^[^:]+gapstudio_(model|model_core|views)\.dir/[^:]+\.o'); do
         # (grep reads all of its input: with -q, sed could die of SIGPIPE and pipefail say "no")
         if ninja -C "$build" -t deps "$object" | sed 's/^ *//' | grep -E "(^|/)${header//./\\.}\$" >/dev/null; then
             echo "$object"
@@ -237,7 +242,8 @@ for i in "${!names[@]}"; do
     # program's link only (the tests do not link it).
     own=$(grep -oE '(gapstudio-cli|gapstudio-grid-mpi|gapstudio)\.dir' <<<"$objects" | head -1 || true)
     # (|| true: with pipefail, a program's own object, in no library, would end the script)
-    archive=lib$(grep -oE 'gapstudio_[a-z_]+\.dir' <<<"$objects" | head -1 | sed 's/\.dir$//' || true).a
+    # (the objects of gapstudio_model_core, an object library, are archived in gapstudio_model's)
+    archive=lib$(grep -oE 'gapstudio_[a-z_]+\.dir' <<<"$objects" | head -1 | sed 's/\.dir$//; s/_core$//' || true).a
     relink()
     { # relink TARGET OUTPUT: TARGET's link with the mutant, or a copy if it does not link it
         local link
