@@ -17,16 +17,6 @@ namespace gapstudio::cli {
 
 namespace {
 
-/// The options of the timed evaluations: those of a layout search (search.cpp), which evaluates
-/// one system many times. The first, checked evaluation has made the system's range checks
-/// (limits.h), and a diagnostic's text is never read.
-model::EvaluateOptions searchLikeOptions(model::EvaluateOptions options)
-{
-    options.checkSystemRanges = false;
-    options.explain = false;
-    return options;
-}
-
 /// Evaluations between two reads of the clock: a read costs some 16 ns on the 2-core machine of
 /// README ("Command-line tool", `bench`): 1.6 % of a one-microsecond evaluation if read after each.
 constexpr int kEvaluationsPerClockRead = 16;
@@ -89,7 +79,7 @@ int runBench(double seconds, bool moe)
                                  origin + "system.json");
 
     // 3. Evaluate, as a layout search does, until the time is up.
-    const model::EvaluateOptions timed = searchLikeOptions(options);
+    const model::EvaluateOptions timed = model::repeatedEvaluationOptions(options);
     timeEvaluations(bench.name, seconds, bench.referenceTotalTime_s,
                     [&] { return model::evaluate(app, exe, sys, timed).stats.total_time; });
     return kExitOk;
@@ -107,7 +97,7 @@ int runBenchScenario(const std::string &scenarioPath, const std::string &presets
         = model::evaluate(compiled.application, compiled.execution, compiled.system, options);
     if (!first.ok)
         return reportScenarioDiagnostics(first.diagnostics, design, scenarioPath);
-    const model::EvaluateOptions timed = searchLikeOptions(options);
+    const model::EvaluateOptions timed = model::repeatedEvaluationOptions(options);
     timeEvaluations(design.info.id + " (" + scenarioPath + ")", seconds, -1, [&] {
         return model::evaluate(compiled.application, compiled.execution, compiled.system, timed)
             .stats.total_time;

@@ -22,11 +22,11 @@ using namespace gapstudio;
 /// second instrumented.
 constexpr int kEvaluations = 4000;
 
-/// Evaluates one design kEvaluations times with a layout search's options (app/cli/bench.cpp
-/// times the same); false (and a message) if it is not a feasible layout, which would train the
-/// diagnostics' path instead of the model's.
+/// Evaluates one design kEvaluations times as `bench` times it (repeatedEvaluationOptions);
+/// false (and a message) if it is not a feasible layout, which would train the diagnostics' path
+/// instead of the model's.
 bool train(const model::Application &app, const model::Execution &exe, const model::System &sys,
-           model::EvaluateOptions options, const std::string &name)
+           const model::EvaluateOptions &options, const std::string &name)
 {
     const model::Evaluation first = model::evaluate(app, exe, sys, options);
     if (!first.ok) {
@@ -34,11 +34,10 @@ bool train(const model::Application &app, const model::Execution &exe, const mod
                      first.diagnostics.empty() ? "?" : first.diagnostics.front().message.c_str());
         return false;
     }
-    options.checkSystemRanges = false;
-    options.explain = false;
+    const model::EvaluateOptions repeated = model::repeatedEvaluationOptions(options);
     double sink = 0;
     for (int i = 0; i < kEvaluations; ++i)
-        sink += model::evaluate(app, exe, sys, options).stats.total_time;
+        sink += model::evaluate(app, exe, sys, repeated).stats.total_time;
     return sink > 0;
 }
 

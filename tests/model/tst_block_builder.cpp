@@ -73,7 +73,7 @@ private slots:
             QVERIFY2(sameMembers(clean.layers[i], dirty.layers[i]), clean.layers[i].name);
     }
 
-    void blockTrafficOverAnEarlierBlocks()
+    void trafficWrittenOverAnEarlierBlocksTraffic()
     {
         // The block's traffic written into a fresh BlockComm and into one that holds an earlier
         // block's (the same block's, walked once already): both must come out the same.

@@ -32,10 +32,9 @@ constexpr std::size_t kStatistics = 0 GAPSTUDIO_CALCULON_STATS(GAPSTUDIO_GUARD_C
     GAPSTUDIO_CALCULON_MOE_EXTRA_STATS(GAPSTUDIO_GUARD_COUNT)
         GAPSTUDIO_CORRECTED_EXTRA_STATS(GAPSTUDIO_GUARD_COUNT);
 #undef GAPSTUDIO_GUARD_COUNT
-static_assert(
-    std::is_standard_layout_v<
-        Stats> && std::is_trivially_copyable_v<Stats> && sizeof(Stats) == kStatistics * sizeof(double),
-    "the result guard reads Stats as an array of doubles, one per statistic");
+static_assert(std::is_standard_layout_v<Stats> && std::is_trivially_copyable_v<Stats>);
+static_assert(sizeof(Stats) == kStatistics * sizeof(double),
+              "the guard reads Stats as its statistics, all doubles");
 constexpr std::size_t kSignedIndex = offsetof(Stats, stage_imbalance_time) / sizeof(double);
 
 /// Two statistics in one SSE2 register (the GCC and Clang vector extension).

@@ -40,6 +40,16 @@ struct Evaluation {
                                              const System &sys, bool explain = true,
                                              const Features &features = Features::reference());
 
+/// `options` as a caller that evaluates one system many times uses them (`bench`, the hot path's
+/// profile training): the system's ranges (limits.h) checked once, by a first evaluation with
+/// `options`, and diagnostics without their text.
+[[nodiscard]] inline EvaluateOptions repeatedEvaluationOptions(EvaluateOptions options) noexcept
+{
+    options.checkSystemRanges = false;
+    options.explain = false;
+    return options;
+}
+
 /// Evaluates one training (or inference) step of `app` laid out as `exe` on `sys`.
 [[nodiscard]] Evaluation evaluate(const Application &app, const Execution &exe, const System &sys,
                                   const EvaluateOptions &options = {});
